@@ -1,0 +1,360 @@
+//! The tile grid: what each cell is, what entering it costs, and which cells
+//! are next to which.
+//!
+//! Cells are stored with a one-cell wall border around the map ("padding") so
+//! that neighbour lookups in the search hot loop never need a bounds check:
+//! every neighbour of an in-map cell exists in the array, and the border is a
+//! wall. A cell's index in that padded array is its node id in the search
+//! graph ([`Grid::node`], [`Grid::cell_of`]).
+
+mod sight;
+
+pub use sight::{line_of_sight, supercover};
+
+use std::fmt;
+
+/// A cell position: column `x` from the left, row `y` from the top, both
+/// from 0. Signed so that neighbour arithmetic can step off the map.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell {
+    pub x: i32,
+    pub y: i32,
+}
+
+impl Cell {
+    pub const fn new(x: i32, y: i32) -> Self {
+        Cell { x, y }
+    }
+
+    /// The cell's centre in world units (cell (x, y) covers [x, x+1) × [y, y+1)).
+    pub fn center(self) -> (f32, f32) {
+        (self.x as f32 + 0.5, self.y as f32 + 0.5)
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{}", self.x, self.y)
+    }
+}
+
+/// What stands on a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tile {
+    Wall,
+    /// Walkable ground whose entry cost is 1–9.
+    Floor(u8),
+    /// Walkable, entry cost 5.
+    Water,
+    /// A closed door blocks like a wall until it is opened.
+    DoorClosed,
+    /// An open door is walkable at cost 1.
+    DoorOpen,
+}
+
+impl Tile {
+    /// Entry cost of walking onto this tile, or `None` when it blocks.
+    pub const fn entry_cost(self) -> Option<u8> {
+        match self {
+            Tile::Wall | Tile::DoorClosed => None,
+            Tile::Floor(c) => Some(c),
+            Tile::Water => Some(WATER_COST),
+            Tile::DoorOpen => Some(1),
+        }
+    }
+
+    pub const fn is_walkable(self) -> bool {
+        self.entry_cost().is_some()
+    }
+}
+
+/// Entry cost of water (`~`).
+pub const WATER_COST: u8 = 5;
+
+/// 4- or 8-neighbour movement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Neighbors {
+    Four,
+    Eight,
+}
+
+impl Neighbors {
+    pub const fn count(self) -> usize {
+        match self {
+            Neighbors::Four => 4,
+            Neighbors::Eight => 8,
+        }
+    }
+}
+
+/// Step directions in the order every search expands them; the statistics
+/// (and so the tests and golden traces) depend on this order: east, west,
+/// south, north, then south-east, south-west, north-east, north-west.
+pub const DIRECTIONS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (-1, 1),
+    (1, -1),
+    (-1, -1),
+];
+
+/// Largest accepted map side, in cells. 2048 × 2048 is four times the
+/// largest Moving AI map and keeps a search's node records (32 bytes each)
+/// near 128 MiB at worst.
+pub const MAX_SIDE: usize = 2048;
+
+/// The walkable map, with a version that changes whenever a cell does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grid {
+    width: usize,
+    height: usize,
+    /// Tiles in the padded layout, row by row.
+    tiles: Vec<Tile>,
+    /// Entry cost per padded index, 0 for a blocking cell: the hot loop reads
+    /// only this.
+    costs: Vec<u8>,
+    /// How many in-map cells have each entry cost 0..=9, so the minimum
+    /// entry cost stays exact as doors open and close.
+    cost_counts: [u32; 10],
+    version: u64,
+}
+
+impl Grid {
+    /// A grid of `width × height` cells, `tiles` row by row.
+    ///
+    /// # Panics
+    /// When `tiles.len() != width * height` or a side is 0 or above
+    /// [`MAX_SIDE`]: the level loader checks these and reports them as input
+    /// errors before building a grid.
+    pub fn new(width: usize, height: usize, tiles: &[Tile]) -> Grid {
+        assert!(
+            (1..=MAX_SIDE).contains(&width) && (1..=MAX_SIDE).contains(&height),
+            "grid side out of range: {width}x{height}"
+        );
+        assert_eq!(
+            tiles.len(),
+            width * height,
+            "tile count does not match size"
+        );
+        let stride = width + 2;
+        let mut grid = Grid {
+            width,
+            height,
+            tiles: vec![Tile::Wall; stride * (height + 2)],
+            costs: vec![0; stride * (height + 2)],
+            cost_counts: [0; 10],
+            version: 0,
+        };
+        grid.cost_counts[0] = (width * height) as u32;
+        for (i, &tile) in tiles.iter().enumerate() {
+            let cell = Cell::new((i % width) as i32, (i / width) as i32);
+            grid.put(cell, tile);
+        }
+        grid
+    }
+
+    /// A grid where every cell is `tile`.
+    pub fn filled(width: usize, height: usize, tile: Tile) -> Grid {
+        Grid::new(width, height, &vec![tile; width * height])
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Increases every time a cell changes, so a path can be tied to the
+    /// grid it was planned on.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    pub fn in_bounds(&self, cell: Cell) -> bool {
+        cell.x >= 0
+            && cell.y >= 0
+            && (cell.x as usize) < self.width
+            && (cell.y as usize) < self.height
+    }
+
+    /// The tile at `cell`; outside the map everything is wall.
+    pub fn tile(&self, cell: Cell) -> Tile {
+        if self.in_bounds(cell) {
+            self.tiles[self.index(cell)]
+        } else {
+            Tile::Wall
+        }
+    }
+
+    pub fn is_walkable(&self, cell: Cell) -> bool {
+        self.entry_cost(cell).is_some()
+    }
+
+    /// Entry cost of `cell`, `None` when it blocks or lies outside the map.
+    pub fn entry_cost(&self, cell: Cell) -> Option<u8> {
+        self.tile(cell).entry_cost()
+    }
+
+    /// The cheapest entry cost of any walkable cell (1 on a grid with no
+    /// walkable cell). Heuristics are scaled by it to stay admissible on
+    /// weighted grids.
+    pub fn min_entry_cost(&self) -> u8 {
+        (1..=9).find(|&c| self.cost_counts[c] > 0).unwrap_or(1) as u8
+    }
+
+    /// Replaces the tile at `cell` and bumps the version when it changed.
+    /// Returns whether anything changed; cells outside the map never change.
+    pub fn set_tile(&mut self, cell: Cell, tile: Tile) -> bool {
+        if !self.in_bounds(cell) || self.tile(cell) == tile {
+            return false;
+        }
+        self.put(cell, tile);
+        self.version += 1;
+        true
+    }
+
+    fn put(&mut self, cell: Cell, tile: Tile) {
+        let i = self.index(cell);
+        let old = self.costs[i];
+        let new = tile.entry_cost().unwrap_or(0);
+        debug_assert!(new <= 9, "entry cost above 9");
+        self.cost_counts[old as usize] -= 1;
+        self.cost_counts[new as usize] += 1;
+        self.tiles[i] = tile;
+        self.costs[i] = new;
+    }
+
+    /// Whether a step from `from` by `(dx, dy)` (each −1, 0 or 1) is legal:
+    /// the target is walkable and, for a diagonal, both orthogonal cells
+    /// beside it are walkable too (no corner cutting).
+    pub fn can_step(&self, from: Cell, dx: i32, dy: i32) -> bool {
+        let to = Cell::new(from.x + dx, from.y + dy);
+        self.is_walkable(to)
+            && (dx == 0
+                || dy == 0
+                || (self.is_walkable(Cell::new(from.x + dx, from.y))
+                    && self.is_walkable(Cell::new(from.x, from.y + dy))))
+    }
+
+    /// Cost of a legal step from `from` by `(dx, dy)`: the target's entry
+    /// cost, times √2 on a diagonal. `None` when the step is not legal.
+    pub fn step_cost(&self, from: Cell, dx: i32, dy: i32) -> Option<f64> {
+        if !self.can_step(from, dx, dy) {
+            return None;
+        }
+        let c = f64::from(self.entry_cost(Cell::new(from.x + dx, from.y + dy))?);
+        Some(if dx != 0 && dy != 0 {
+            c * std::f64::consts::SQRT_2
+        } else {
+            c
+        })
+    }
+
+    /// Row length of the padded layout.
+    pub fn stride(&self) -> usize {
+        self.width + 2
+    }
+
+    /// Number of node ids: the padded cell count.
+    pub fn node_count(&self) -> usize {
+        self.costs.len()
+    }
+
+    /// The node id of an in-map cell.
+    pub fn node(&self, cell: Cell) -> u32 {
+        debug_assert!(self.in_bounds(cell));
+        self.index(cell) as u32
+    }
+
+    /// The cell of a node id (may be a border cell, at −1 or width/height).
+    pub fn cell_of(&self, node: u32) -> Cell {
+        let stride = self.stride();
+        let i = node as usize;
+        Cell::new((i % stride) as i32 - 1, (i / stride) as i32 - 1)
+    }
+
+    /// Entry costs by node id, 0 for blocking cells and the border.
+    pub fn costs(&self) -> &[u8] {
+        &self.costs
+    }
+
+    fn index(&self, cell: Cell) -> usize {
+        (cell.y as usize + 1) * self.stride() + cell.x as usize + 1
+    }
+
+    /// Every in-map cell, row by row.
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        (0..self.height as i32)
+            .flat_map(move |y| (0..self.width as i32).map(move |x| Cell::new(x, y)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn room() -> Grid {
+        // 3x3 with a wall in the middle of the top row.
+        let f = Tile::Floor(1);
+        Grid::new(
+            3,
+            3,
+            &[f, Tile::Wall, f, f, Tile::Floor(4), Tile::Water, f, f, f],
+        )
+    }
+
+    #[test]
+    fn tiles_and_costs() {
+        let g = room();
+        assert_eq!(g.tile(Cell::new(1, 0)), Tile::Wall);
+        assert_eq!(g.entry_cost(Cell::new(1, 1)), Some(4));
+        assert_eq!(g.entry_cost(Cell::new(2, 1)), Some(5));
+        assert_eq!(g.tile(Cell::new(-1, 0)), Tile::Wall);
+        assert_eq!(g.tile(Cell::new(3, 0)), Tile::Wall);
+        assert_eq!(g.min_entry_cost(), 1);
+    }
+
+    #[test]
+    fn node_ids_round_trip() {
+        let g = room();
+        for c in g.cells() {
+            assert_eq!(g.cell_of(g.node(c)), c);
+        }
+        assert_eq!(g.node_count(), 25);
+        assert_eq!(g.cell_of(0), Cell::new(-1, -1));
+    }
+
+    #[test]
+    fn diagonal_needs_both_sides() {
+        let g = room();
+        // (0,1) -> (1,0) is a wall anyway; (0,0) -> (1,1) passes beside the
+        // wall at (1,0): forbidden.
+        assert!(!g.can_step(Cell::new(0, 0), 1, 1));
+        assert!(g.can_step(Cell::new(0, 1), 1, 1));
+        let d = g.step_cost(Cell::new(0, 1), 1, 1).unwrap();
+        assert!((d - std::f64::consts::SQRT_2).abs() < 1e-12);
+        assert_eq!(g.step_cost(Cell::new(0, 0), 0, 1), Some(1.0));
+        assert_eq!(g.step_cost(Cell::new(0, 1), 1, 0), Some(4.0));
+    }
+
+    #[test]
+    fn version_tracks_changes_and_min_cost() {
+        let mut g = Grid::filled(2, 1, Tile::Floor(3));
+        assert_eq!(g.min_entry_cost(), 3);
+        assert!(g.set_tile(Cell::new(0, 0), Tile::DoorClosed));
+        assert_eq!(g.version(), 1);
+        assert!(!g.set_tile(Cell::new(0, 0), Tile::DoorClosed));
+        assert!(!g.set_tile(Cell::new(5, 0), Tile::Floor(1)));
+        assert_eq!(g.version(), 1);
+        assert!(g.set_tile(Cell::new(0, 0), Tile::DoorOpen));
+        assert_eq!(g.min_entry_cost(), 1);
+        assert!(g.set_tile(Cell::new(0, 0), Tile::Wall));
+        assert_eq!(g.min_entry_cost(), 3);
+        assert_eq!(g.version(), 3);
+    }
+}

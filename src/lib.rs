@@ -1,0 +1,7 @@
+//! delve: a terminal dungeon where monsters hunt the player with throttled A*
+//! and string-pulled paths while other creatures move by Reynolds steering.
+//!
+//! The library holds everything but the command line, layered so that each
+//! module only knows the ones below it (see the README's architecture part).
+
+pub mod grid;
