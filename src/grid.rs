@@ -90,16 +90,7 @@ impl Neighbors {
 /// Step directions in the order every search expands them; the statistics
 /// (and so the tests and golden traces) depend on this order: east, west,
 /// south, north, then south-east, south-west, north-east, north-west.
-pub const DIRECTIONS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (-1, 1),
-    (1, -1),
-    (-1, -1),
-];
+pub const DIRECTIONS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)];
 
 /// Largest accepted map side, in cells. 2048 × 2048 is four times the
 /// largest Moving AI map and keeps a search's node records (32 bytes each)
@@ -134,11 +125,7 @@ impl Grid {
             (1..=MAX_SIDE).contains(&width) && (1..=MAX_SIDE).contains(&height),
             "grid side out of range: {width}x{height}"
         );
-        assert_eq!(
-            tiles.len(),
-            width * height,
-            "tile count does not match size"
-        );
+        assert_eq!(tiles.len(), width * height, "tile count does not match size");
         let stride = width + 2;
         let mut grid = Grid {
             width,
@@ -176,19 +163,12 @@ impl Grid {
     }
 
     pub fn in_bounds(&self, cell: Cell) -> bool {
-        cell.x >= 0
-            && cell.y >= 0
-            && (cell.x as usize) < self.width
-            && (cell.y as usize) < self.height
+        cell.x >= 0 && cell.y >= 0 && (cell.x as usize) < self.width && (cell.y as usize) < self.height
     }
 
     /// The tile at `cell`; outside the map everything is wall.
     pub fn tile(&self, cell: Cell) -> Tile {
-        if self.in_bounds(cell) {
-            self.tiles[self.index(cell)]
-        } else {
-            Tile::Wall
-        }
+        if self.in_bounds(cell) { self.tiles[self.index(cell)] } else { Tile::Wall }
     }
 
     pub fn is_walkable(&self, cell: Cell) -> bool {
@@ -248,11 +228,7 @@ impl Grid {
             return None;
         }
         let c = f64::from(self.entry_cost(Cell::new(from.x + dx, from.y + dy))?);
-        Some(if dx != 0 && dy != 0 {
-            c * std::f64::consts::SQRT_2
-        } else {
-            c
-        })
+        Some(if dx != 0 && dy != 0 { c * std::f64::consts::SQRT_2 } else { c })
     }
 
     /// Row length of the padded layout.
@@ -289,8 +265,7 @@ impl Grid {
 
     /// Every in-map cell, row by row.
     pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
-        (0..self.height as i32)
-            .flat_map(move |y| (0..self.width as i32).map(move |x| Cell::new(x, y)))
+        (0..self.height as i32).flat_map(move |y| (0..self.width as i32).map(move |x| Cell::new(x, y)))
     }
 }
 
@@ -301,11 +276,7 @@ mod tests {
     fn room() -> Grid {
         // 3x3 with a wall in the middle of the top row.
         let f = Tile::Floor(1);
-        Grid::new(
-            3,
-            3,
-            &[f, Tile::Wall, f, f, Tile::Floor(4), Tile::Water, f, f, f],
-        )
+        Grid::new(3, 3, &[f, Tile::Wall, f, f, Tile::Floor(4), Tile::Water, f, f, f])
     }
 
     #[test]

@@ -101,14 +101,8 @@ mod tests {
     fn straight_and_single() {
         let a = Cell::new(2, 2);
         assert_eq!(supercover(a, a).collect::<Vec<_>>(), cells(&[(2, 2)]));
-        assert_eq!(
-            supercover(a, Cell::new(5, 2)).collect::<Vec<_>>(),
-            cells(&[(2, 2), (3, 2), (4, 2), (5, 2)])
-        );
-        assert_eq!(
-            supercover(a, Cell::new(2, 0)).collect::<Vec<_>>(),
-            cells(&[(2, 2), (2, 1), (2, 0)])
-        );
+        assert_eq!(supercover(a, Cell::new(5, 2)).collect::<Vec<_>>(), cells(&[(2, 2), (3, 2), (4, 2), (5, 2)]));
+        assert_eq!(supercover(a, Cell::new(2, 0)).collect::<Vec<_>>(), cells(&[(2, 2), (2, 1), (2, 0)]));
     }
 
     #[test]
@@ -136,12 +130,7 @@ mod tests {
 
     #[test]
     fn symmetric_cell_sets() {
-        for (a, b) in [
-            ((0, 0), (5, 3)),
-            ((4, 1), (0, 6)),
-            ((3, 3), (0, 0)),
-            ((1, 7), (6, 2)),
-        ] {
+        for (a, b) in [((0, 0), (5, 3)), ((4, 1), (0, 6)), ((3, 3), (0, 0)), ((1, 7), (6, 2))] {
             let (a, b) = (Cell::new(a.0, a.1), Cell::new(b.0, b.1));
             let mut f: Vec<_> = supercover(a, b).collect();
             let mut r: Vec<_> = supercover(b, a).collect();

@@ -1,0 +1,20 @@
+//! Best-first search over graphs, with honest statistics, and path
+//! smoothing for grids.
+//!
+//! One engine ([`Searcher`]) runs BFS, Dijkstra, A*, greedy best-first and
+//! weighted A* over any [`Graph`]; [`GridPlanner`] adapts it to cell
+//! queries on a [`crate::grid::Grid`], and [`string_pull`] straightens the
+//! cell paths it returns.
+
+mod engine;
+mod graph;
+mod grid_graph;
+mod open;
+mod settings;
+mod smooth;
+
+pub use engine::{Outcome, Query, SearchStats, Searcher, Visit};
+pub use graph::{Graph, NodeId};
+pub use grid_graph::{Endpoint, GridGraph, GridPlanner, PlanError};
+pub use settings::{Algorithm, Heuristic, MAX_WEIGHT, MIN_WEIGHT, SearchSettings, TieBreak, UnknownName};
+pub use smooth::string_pull;

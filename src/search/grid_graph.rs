@@ -1,0 +1,189 @@
+//! The tile grid as a search graph, and a planner that answers cell-to-cell
+//! queries with reusable buffers.
+
+use super::engine::{Outcome, Query, Searcher, Visit};
+use super::settings::{Heuristic, SearchSettings};
+use super::{Graph, NodeId};
+use crate::grid::{Cell, DIRECTIONS, Grid, Neighbors};
+use std::f64::consts::SQRT_2;
+
+/// Cost of entering a cell orthogonally, by entry cost 0–9.
+const ORTHOGONAL: [f64; 10] = costs(1.0);
+/// Cost of entering a cell diagonally: entry cost × √2, computed the same
+/// way as [`Grid::step_cost`] so that both agree to the last bit.
+const DIAGONAL: [f64; 10] = costs(SQRT_2);
+
+const fn costs(factor: f64) -> [f64; 10] {
+    let mut t = [0.0; 10];
+    let mut i = 1;
+    while i < 10 {
+        t[i] = i as f64 * factor;
+        i += 1;
+    }
+    t
+}
+
+/// One query's view of a [`Grid`]: moves, heuristic and endpoints.
+///
+/// Node ids are the grid's padded indices; thanks to the wall border a
+/// neighbour index is always inside the array and no bounds check is needed.
+pub struct GridGraph<'a> {
+    costs: &'a [u8],
+    stride: usize,
+    neighbors: Neighbors,
+    heuristic: Heuristic,
+    /// The grid's cheapest entry cost: the heuristic's scale.
+    scale: f64,
+    start: Cell,
+    goal: Cell,
+    /// Index offsets of the eight directions, in [`DIRECTIONS`] order.
+    offsets: [isize; 8],
+}
+
+impl<'a> GridGraph<'a> {
+    pub fn new(grid: &'a Grid, neighbors: Neighbors, heuristic: Heuristic, start: Cell, goal: Cell) -> Self {
+        let stride = grid.stride();
+        GridGraph {
+            costs: grid.costs(),
+            stride,
+            neighbors,
+            heuristic,
+            scale: f64::from(grid.min_entry_cost()),
+            start,
+            goal,
+            offsets: DIRECTIONS.map(|(dx, dy)| dx as isize + dy as isize * stride as isize),
+        }
+    }
+
+    fn cell(&self, node: NodeId) -> Cell {
+        let i = node as usize;
+        Cell::new((i % self.stride) as i32 - 1, (i / self.stride) as i32 - 1)
+    }
+}
+
+impl Graph for GridGraph<'_> {
+    fn node_count(&self) -> usize {
+        self.costs.len()
+    }
+
+    #[inline]
+    fn successors(&self, node: NodeId, mut visit: impl FnMut(NodeId, f64)) {
+        let i = node as usize;
+        let c = self.costs;
+        let at = |k: usize| i.wrapping_add_signed(self.offsets[k]);
+        for k in 0..4 {
+            let v = at(k);
+            let cost = c[v];
+            if cost != 0 {
+                visit(v as NodeId, ORTHOGONAL[cost as usize]);
+            }
+        }
+        if self.neighbors == Neighbors::Four {
+            return;
+        }
+        // Diagonal k (4..8) passes between orthogonal cells: its x step is
+        // east (0) or west (1), its y step south (2) or north (3).
+        const SIDES: [(usize, usize); 4] = [(0, 2), (1, 2), (0, 3), (1, 3)];
+        for (k, (sx, sy)) in SIDES.into_iter().enumerate() {
+            let v = at(k + 4);
+            let cost = c[v];
+            if cost != 0 && c[at(sx)] != 0 && c[at(sy)] != 0 {
+                visit(v as NodeId, DIAGONAL[cost as usize]);
+            }
+        }
+    }
+
+    fn heuristic(&self, node: NodeId) -> f64 {
+        let p = self.cell(node);
+        let dx = f64::from((p.x - self.goal.x).abs());
+        let dy = f64::from((p.y - self.goal.y).abs());
+        self.heuristic.distance(dx, dy) * self.scale
+    }
+
+    fn cross(&self, node: NodeId) -> f64 {
+        let p = self.cell(node);
+        let (dx1, dy1) = (i64::from(p.x - self.goal.x), i64::from(p.y - self.goal.y));
+        let (dx2, dy2) = (i64::from(self.start.x - self.goal.x), i64::from(self.start.y - self.goal.y));
+        (dx1 * dy2 - dx2 * dy1).abs() as f64
+    }
+}
+
+/// Which end of a query was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Endpoint {
+    Start,
+    Goal,
+}
+
+impl std::fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Endpoint::Start => "start",
+            Endpoint::Goal => "goal",
+        })
+    }
+}
+
+/// A query the grid cannot answer. (No path is an answer, not an error.)
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    #[error("{end} {cell} is outside the {width}x{height} map")]
+    Outside { end: Endpoint, cell: Cell, width: usize, height: usize },
+    #[error("{end} {cell} is not walkable")]
+    Blocked { end: Endpoint, cell: Cell },
+}
+
+/// Answers cell-to-cell queries on grids, keeping its buffers between them.
+#[derive(Debug, Default)]
+pub struct GridPlanner {
+    searcher: Searcher,
+    cells: Vec<Cell>,
+    /// Padded-row length of the grid of the last query, to map node ids
+    /// back to cells in [`GridPlanner::visited`].
+    stride: usize,
+}
+
+impl GridPlanner {
+    pub fn new() -> GridPlanner {
+        GridPlanner::default()
+    }
+
+    /// Searches `grid` from `from` to `to` with `settings`. The path, when
+    /// found, is [`GridPlanner::path`].
+    pub fn plan(&mut self, grid: &Grid, from: Cell, to: Cell, settings: &SearchSettings) -> Result<Outcome, PlanError> {
+        for (end, cell) in [(Endpoint::Start, from), (Endpoint::Goal, to)] {
+            if !grid.in_bounds(cell) {
+                return Err(PlanError::Outside { end, cell, width: grid.width(), height: grid.height() });
+            }
+            if !grid.is_walkable(cell) {
+                return Err(PlanError::Blocked { end, cell });
+            }
+        }
+        let graph = GridGraph::new(grid, settings.neighbors, settings.heuristic, from, to);
+        let query = Query {
+            algorithm: settings.algorithm,
+            tie: settings.tie,
+            weight: settings.weight,
+            reopen: settings.reopen,
+        };
+        let outcome = self.searcher.search(&graph, grid.node(from), grid.node(to), &query);
+        self.stride = grid.stride();
+        self.cells.clear();
+        self.cells.extend(self.searcher.path().iter().map(|&n| grid.cell_of(n)));
+        Ok(outcome)
+    }
+
+    /// The last query's path, start and goal included (empty if none).
+    pub fn path(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// Cells the last query generated, closed or still open.
+    pub fn visited(&self) -> impl Iterator<Item = (Cell, Visit)> + '_ {
+        let stride = self.stride;
+        self.searcher.visited().map(move |(n, v)| {
+            let i = n as usize;
+            (Cell::new((i % stride) as i32 - 1, (i / stride) as i32 - 1), v)
+        })
+    }
+}
