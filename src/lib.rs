@@ -5,4 +5,5 @@
 //! module only knows the ones below it (see the README's architecture part).
 
 pub mod grid;
+pub mod level;
 pub mod search;

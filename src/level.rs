@@ -1,0 +1,216 @@
+//! Levels: delve's own text format and Moving AI benchmark maps, read into a
+//! [`Grid`] plus where everything starts; and Moving AI scenario files.
+//!
+//! A file whose first line is `type octile` is a Moving AI map whatever its
+//! name; anything else is a delve level (format in `levels/README.md`).
+//! Bad input never panics: it is a [`LevelError`] naming the file, line and
+//! column, shown as one line.
+
+mod error;
+mod glyph;
+mod movingai;
+mod scenario;
+mod text;
+
+use std::path::Path;
+
+pub use error::{Axis, LevelError};
+pub use glyph::tile_glyph;
+pub use scenario::{Scenario, load_scenarios, parse_scenarios};
+
+use crate::grid::{Cell, Grid};
+
+/// A map and where everything on it starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Level {
+    /// From `name:`, else the file name without its extension.
+    pub name: String,
+    /// From `description:`, else empty.
+    pub description: String,
+    /// The whole file text exactly as read, so a replay can embed the level
+    /// it was played on.
+    pub source: String,
+    pub grid: Grid,
+    /// The player start `@`, if any.
+    pub player: Option<Cell>,
+    /// Spawn cells, each list in row-major order.
+    pub monsters: Vec<Cell>,
+    pub wanderers: Vec<Cell>,
+    pub fleeing: Vec<Cell>,
+    pub boids: Vec<Cell>,
+    /// The `S` and `G` markers `delve path` uses when no cells are given.
+    pub start: Option<Cell>,
+    pub goal: Option<Cell>,
+}
+
+/// The `name:` (and file stem in `levels/`) of the level embedded as the
+/// default.
+pub const DEFAULT_LEVEL_NAME: &str = "dungeon";
+
+/// The default level's text, built into the binary so that `delve` plays
+/// without any file around it.
+const DEFAULT_LEVEL: &str = include_str!("../levels/dungeon.txt");
+
+impl Level {
+    /// Reads a level or Moving AI map from its text; `origin` is the file
+    /// name errors are reported against.
+    pub fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
+        if movingai::is_octile(text) {
+            movingai::parse(text, origin)
+        } else {
+            text::parse(text, origin)
+        }
+    }
+
+    /// Reads the level or Moving AI map at `path`.
+    pub fn load(path: &Path) -> Result<Level, LevelError> {
+        let (text, origin) = read(path)?;
+        Level::parse(&text, &origin)
+    }
+
+    /// The default level, built into the binary.
+    pub fn embedded_default() -> Level {
+        // A unit test proves the embedded text parses, so this cannot fail
+        // at run time.
+        Level::parse(DEFAULT_LEVEL, "levels/dungeon.txt")
+            .expect("the embedded default level parses")
+    }
+
+    /// The level in the delve text format: `name:`, `description:` (when
+    /// not empty), then the map with every spawn in place. Reading it back
+    /// gives the same level, apart from `source`; a level holding a Moving
+    /// AI map is written as a delve level.
+    pub fn to_text(&self) -> String {
+        let (width, height) = (self.grid.width(), self.grid.height());
+        let mut map: Vec<char> = self
+            .grid
+            .cells()
+            .map(|c| tile_glyph(self.grid.tile(c)))
+            .collect();
+        let spawns = [
+            (glyph::Spawn::Player, self.player.as_slice()),
+            (glyph::Spawn::Monster, self.monsters.as_slice()),
+            (glyph::Spawn::Wanderer, self.wanderers.as_slice()),
+            (glyph::Spawn::Fleeing, self.fleeing.as_slice()),
+            (glyph::Spawn::Boid, self.boids.as_slice()),
+            (glyph::Spawn::Start, self.start.as_slice()),
+            (glyph::Spawn::Goal, self.goal.as_slice()),
+        ];
+        for (spawn, cells) in spawns {
+            for &c in cells.iter().filter(|&&c| self.grid.in_bounds(c)) {
+                map[c.y as usize * width + c.x as usize] = glyph::spawn_glyph(spawn);
+            }
+        }
+        let mut out = format!("name: {}\n", self.name);
+        if !self.description.is_empty() {
+            out += &format!("description: {}\n", self.description);
+        }
+        out.reserve((width + 1) * height);
+        for row in map.chunks(width) {
+            out.extend(row);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Reads a file for a parser: its text and the name to report errors
+/// against.
+fn read(path: &Path) -> Result<(String, String), LevelError> {
+    let origin = path.display().to_string();
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok((text, origin)),
+        Err(io) => Err(LevelError::Io { origin, io }),
+    }
+}
+
+/// The lines of `text` numbered from 1, without line endings (`\n` or
+/// `\r\n`) and without a leading byte order mark, which some editors add.
+fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.lines().enumerate().map(|(i, l)| (i + 1, l))
+}
+
+/// A level's name when its file gives none: the file name without its
+/// directory and extension.
+fn default_name(origin: &str) -> String {
+    Path::new(origin)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "unnamed".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Tile;
+
+    #[test]
+    fn embedded_default_parses() {
+        let l = Level::embedded_default();
+        assert_eq!(l.name, DEFAULT_LEVEL_NAME);
+        assert_eq!(l.source, DEFAULT_LEVEL);
+        assert!(l.player.is_some());
+    }
+
+    #[test]
+    fn type_octile_decides_the_format_not_the_file_name() {
+        let map = "type octile\nheight 1\nwidth 2\nmap\n.@\n";
+        let l = Level::parse(map, "levels/odd.txt").unwrap();
+        assert_eq!(l.grid.tile(Cell::new(1, 0)), Tile::Wall);
+        assert_eq!(l.player, None, "'@' is out of bounds in a Moving AI map");
+        let l = Level::parse(".@\n", "maps/odd.map").unwrap();
+        assert_eq!(l.player, Some(Cell::new(1, 0)));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_but_kept_in_source() {
+        let text = "\u{feff}name: x\n.@\n";
+        let l = Level::parse(text, "t").unwrap();
+        assert_eq!(l.name, "x");
+        assert_eq!(l.source, text);
+        assert!(Level::parse("\u{feff}type octile\nheight 1\nwidth 1\nmap\n.\n", "t").is_ok());
+    }
+
+    #[test]
+    fn unreadable_files_are_io_errors() {
+        let missing = Path::new("levels/does-not-exist.txt");
+        let e = Level::load(missing).unwrap_err();
+        assert!(matches!(e, LevelError::Io { .. }), "{e:?}");
+        assert!(
+            e.to_string()
+                .starts_with("levels/does-not-exist.txt: cannot read: "),
+            "{e}"
+        );
+        let e = load_scenarios(Path::new("src")).unwrap_err();
+        assert!(matches!(e, LevelError::Io { .. }), "{e:?}");
+        assert!(!e.to_string().contains('\n'));
+    }
+
+    #[test]
+    fn to_text_writes_a_level_that_reads_back() {
+        let text = "name: Round\ndescription: trip\n#.2~+'\n@MwfbS\nG1....\n";
+        let l = Level::parse(text, "t").unwrap();
+        let written = l.to_text();
+        assert_eq!(
+            written,
+            "name: Round\ndescription: trip\n#.2~+'\n@MwfbS\nG.....\n"
+        );
+        let again = Level::parse(&written, "t").unwrap();
+        assert_eq!(
+            again,
+            Level {
+                source: written,
+                ..l
+            }
+        );
+    }
+
+    #[test]
+    fn default_name_is_the_file_stem() {
+        assert_eq!(default_name("levels/cave.txt"), "cave");
+        assert_eq!(default_name("arena.map"), "arena");
+        assert_eq!(default_name(""), "unnamed");
+    }
+}

@@ -1,0 +1,597 @@
+//! The delve level text format: metadata, comments, then the map rows.
+//!
+//! Reading happens in two passes so that a map above the size limit is
+//! rejected before its tiles are allocated: [`layout`] sorts the lines into
+//! metadata and map rows (counting, not keeping, rows past the limit), then
+//! [`cells`] reads the glyphs of rows already known to fit.
+
+use super::error::LevelError;
+use super::glyph::{self, Spawn};
+use super::{Axis, Level, default_name, numbered_lines};
+use crate::grid::{Cell, Grid, MAX_SIDE, Tile};
+
+/// Reads a delve level; `origin` names the file in error messages.
+pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
+    let (meta, rows) = layout(text, origin)?;
+    let map = cells(&rows, origin)?;
+    Ok(Level {
+        name: meta.name.map_or_else(|| default_name(origin), |(_, n)| n),
+        description: meta.description.map(|(_, d)| d).unwrap_or_default(),
+        source: text.to_owned(),
+        grid: Grid::new(map.width, rows.len(), &map.tiles),
+        player: map.player.map(|p| p.cell),
+        monsters: map.monsters,
+        wanderers: map.wanderers,
+        fleeing: map.fleeing,
+        boids: map.boids,
+        start: map.start.map(|p| p.cell),
+        goal: map.goal.map(|p| p.cell),
+    })
+}
+
+/// The metadata values with the line each came from (for duplicate errors).
+#[derive(Default)]
+struct Metadata {
+    name: Option<(usize, String)>,
+    description: Option<(usize, String)>,
+}
+
+/// One map row: its 1-based line number and its text.
+struct Row<'a> {
+    line: usize,
+    text: &'a str,
+}
+
+fn is_comment(line: &str) -> bool {
+    line.starts_with(';')
+}
+
+fn is_blank(line: &str) -> bool {
+    line.trim().is_empty()
+}
+
+/// `key: value` when the line is metadata: a key of letters, digits, `_`
+/// or `-`, then a colon. No map glyph is a colon, so no map row matches.
+fn metadata_line(line: &str) -> Option<(&str, &str)> {
+    let (key, value) = line.split_once(':')?;
+    let key = key.trim();
+    let is_key = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    is_key.then(|| (key, value.trim()))
+}
+
+/// First pass: metadata before the map, comments anywhere, blank lines
+/// around the map but not inside it, at most [`MAX_SIDE`] rows.
+fn layout<'a>(text: &'a str, origin: &str) -> Result<(Metadata, Vec<Row<'a>>), LevelError> {
+    let mut meta = Metadata::default();
+    let mut rows: Vec<Row<'a>> = Vec::new();
+    // The first blank line after the map started: fine if the file ends
+    // there, an error if another map row follows.
+    let mut blank_after_rows = None;
+    let mut lines = numbered_lines(text);
+    while let Some((line, s)) = lines.next() {
+        if is_comment(s) {
+            continue;
+        }
+        if is_blank(s) {
+            if !rows.is_empty() && blank_after_rows.is_none() {
+                blank_after_rows = Some(line);
+            }
+            continue;
+        }
+        if rows.is_empty()
+            && let Some((key, value)) = metadata_line(s)
+        {
+            set_metadata(&mut meta, key, value, line, origin)?;
+            continue;
+        }
+        if let Some(blank) = blank_after_rows {
+            return Err(LevelError::BlankLineInMap {
+                origin: origin.to_owned(),
+                line: blank,
+                next: line,
+            });
+        }
+        if rows.len() == MAX_SIDE {
+            let more = lines
+                .by_ref()
+                .take_while(|(_, s)| !is_blank(s))
+                .filter(|(_, s)| !is_comment(s))
+                .count();
+            return Err(LevelError::TooLarge {
+                origin: origin.to_owned(),
+                line,
+                axis: Axis::Height,
+                size: MAX_SIDE + 1 + more,
+            });
+        }
+        rows.push(Row { line, text: s });
+    }
+    if rows.is_empty() {
+        return Err(LevelError::EmptyMap {
+            origin: origin.to_owned(),
+        });
+    }
+    Ok((meta, rows))
+}
+
+fn set_metadata(
+    meta: &mut Metadata,
+    key: &str,
+    value: &str,
+    line: usize,
+    origin: &str,
+) -> Result<(), LevelError> {
+    let slot = match key {
+        "name" => &mut meta.name,
+        "description" => &mut meta.description,
+        _ => {
+            return Err(LevelError::UnknownKey {
+                origin: origin.to_owned(),
+                line,
+                key: key.to_owned(),
+            });
+        }
+    };
+    if let Some((first_line, _)) = slot {
+        return Err(LevelError::DuplicateKey {
+            origin: origin.to_owned(),
+            line,
+            key: key.to_owned(),
+            first_line: *first_line,
+        });
+    }
+    if key == "name" && value.is_empty() {
+        return Err(LevelError::EmptyName {
+            origin: origin.to_owned(),
+            line,
+        });
+    }
+    *slot = Some((line, value.to_owned()));
+    Ok(())
+}
+
+/// Where a single-use marker (`@`, `S`, `G`) was found.
+#[derive(Clone, Copy)]
+struct Placed {
+    cell: Cell,
+    line: usize,
+    column: usize,
+}
+
+/// The tiles and spawns of the map rows.
+#[derive(Default)]
+struct Map {
+    width: usize,
+    tiles: Vec<Tile>,
+    player: Option<Placed>,
+    monsters: Vec<Cell>,
+    wanderers: Vec<Cell>,
+    fleeing: Vec<Cell>,
+    boids: Vec<Cell>,
+    start: Option<Placed>,
+    goal: Option<Placed>,
+}
+
+/// Second pass: the glyphs. The first row sets the width; every row is
+/// checked for unknown glyphs before its width, so a stray trailing space
+/// shows up as the glyph it is rather than as a ragged row.
+fn cells(rows: &[Row<'_>], origin: &str) -> Result<Map, LevelError> {
+    let first = &rows[0];
+    let width = first.text.chars().count();
+    if width > MAX_SIDE {
+        return Err(LevelError::TooLarge {
+            origin: origin.to_owned(),
+            line: first.line,
+            axis: Axis::Width,
+            size: width,
+        });
+    }
+    let mut map = Map {
+        width,
+        tiles: Vec::with_capacity(width * rows.len()),
+        ..Map::default()
+    };
+    for (y, row) in rows.iter().enumerate() {
+        let mut found = 0;
+        for (x, c) in row.text.chars().enumerate() {
+            let column = x + 1;
+            let Some(g) = glyph::glyph(c) else {
+                return Err(LevelError::UnknownGlyph {
+                    origin: origin.to_owned(),
+                    line: row.line,
+                    column,
+                    glyph: c,
+                    expected: glyph::EXPECTED,
+                });
+            };
+            found = column;
+            if x >= width {
+                continue;
+            }
+            map.tiles.push(g.tile);
+            if let Some(spawn) = g.spawn {
+                let cell = Cell::new(x as i32, y as i32);
+                let placed = Placed {
+                    cell,
+                    line: row.line,
+                    column,
+                };
+                map.add(spawn, placed, origin)?;
+            }
+        }
+        if found != width {
+            return Err(LevelError::Ragged {
+                origin: origin.to_owned(),
+                line: row.line,
+                expected: width,
+                found,
+            });
+        }
+    }
+    Ok(map)
+}
+
+impl Map {
+    /// Records a spawn; a second `@`, `S` or `G` is an error naming both.
+    fn add(&mut self, spawn: Spawn, at: Placed, origin: &str) -> Result<(), LevelError> {
+        let list = match spawn {
+            Spawn::Player => {
+                return place_once(&mut self.player, at, |first| LevelError::DuplicatePlayer {
+                    origin: origin.to_owned(),
+                    line: at.line,
+                    column: at.column,
+                    cell: at.cell,
+                    first_line: first.line,
+                    first_column: first.column,
+                    first_cell: first.cell,
+                });
+            }
+            Spawn::Start => return place_marker(&mut self.start, 'S', at, origin),
+            Spawn::Goal => return place_marker(&mut self.goal, 'G', at, origin),
+            Spawn::Monster => &mut self.monsters,
+            Spawn::Wanderer => &mut self.wanderers,
+            Spawn::Fleeing => &mut self.fleeing,
+            Spawn::Boid => &mut self.boids,
+        };
+        list.push(at.cell);
+        Ok(())
+    }
+}
+
+fn place_marker(
+    slot: &mut Option<Placed>,
+    marker: char,
+    at: Placed,
+    origin: &str,
+) -> Result<(), LevelError> {
+    place_once(slot, at, |first| LevelError::DuplicateMarker {
+        origin: origin.to_owned(),
+        line: at.line,
+        column: at.column,
+        marker,
+        cell: at.cell,
+        first_line: first.line,
+        first_column: first.column,
+        first_cell: first.cell,
+    })
+}
+
+/// Fills an empty slot, or reports `duplicate(first)` when it is taken.
+fn place_once(
+    slot: &mut Option<Placed>,
+    at: Placed,
+    duplicate: impl FnOnce(Placed) -> LevelError,
+) -> Result<(), LevelError> {
+    match *slot {
+        Some(first) => Err(duplicate(first)),
+        None => {
+            *slot = Some(at);
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_ok(text: &str) -> Level {
+        parse(text, "levels/t.txt").unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn parse_err(text: &str) -> LevelError {
+        match parse(text, "levels/t.txt") {
+            Ok(_) => panic!("parsed: {text:?}"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn reads_every_glyph_and_spawn_in_row_major_order() {
+        let text = "; a comment before the metadata\n\
+                    name: Test room\n\
+                    description:  all glyphs  \n\
+                    \n\
+                    #.123~+'\n\
+                    ; a comment inside the map\n\
+                    @MwfbSG9\n\
+                    bMwf....\n\
+                    \n\
+                    ; trailing comment\n";
+        let l = parse_ok(text);
+        assert_eq!(l.name, "Test room");
+        assert_eq!(l.description, "all glyphs");
+        assert_eq!(l.source, text);
+        assert_eq!((l.grid.width(), l.grid.height()), (8, 3));
+        let row0: Vec<Tile> = (0..8).map(|x| l.grid.tile(Cell::new(x, 0))).collect();
+        use Tile::*;
+        assert_eq!(
+            row0,
+            [
+                Wall,
+                Floor(1),
+                Floor(1),
+                Floor(2),
+                Floor(3),
+                Water,
+                DoorClosed,
+                DoorOpen
+            ]
+        );
+        for x in 0..7 {
+            assert_eq!(
+                l.grid.tile(Cell::new(x, 1)),
+                Floor(1),
+                "spawns stand on floor"
+            );
+        }
+        assert_eq!(l.grid.tile(Cell::new(7, 1)), Floor(9));
+        assert_eq!(l.player, Some(Cell::new(0, 1)));
+        assert_eq!(l.monsters, [Cell::new(1, 1), Cell::new(1, 2)]);
+        assert_eq!(l.wanderers, [Cell::new(2, 1), Cell::new(2, 2)]);
+        assert_eq!(l.fleeing, [Cell::new(3, 1), Cell::new(3, 2)]);
+        assert_eq!(l.boids, [Cell::new(4, 1), Cell::new(0, 2)]);
+        assert_eq!(l.start, Some(Cell::new(5, 1)));
+        assert_eq!(l.goal, Some(Cell::new(6, 1)));
+    }
+
+    #[test]
+    fn name_defaults_to_the_file_stem_and_markers_are_optional() {
+        let l = parse_ok("...\n");
+        assert_eq!(l.name, "t");
+        assert_eq!(l.description, "");
+        assert_eq!((l.player, l.start, l.goal), (None, None, None));
+    }
+
+    #[test]
+    fn crlf_and_a_missing_final_newline_are_fine() {
+        let l = parse_ok("name: x\r\n\r\n#.#\r\n.@.");
+        assert_eq!(l.name, "x");
+        assert_eq!((l.grid.width(), l.grid.height()), (3, 2));
+        assert_eq!(l.player, Some(Cell::new(1, 1)));
+    }
+
+    #[test]
+    fn empty_map() {
+        for text in ["", "\n\n", "name: x\n; only a comment\n\n"] {
+            let e = parse_err(text);
+            assert!(matches!(e, LevelError::EmptyMap { .. }), "{e:?}");
+            assert_eq!(e.to_string(), "levels/t.txt: empty map (no map rows)");
+        }
+    }
+
+    #[test]
+    fn blank_line_inside_the_map() {
+        let e = parse_err("name: x\n###\n\n###\n");
+        assert!(matches!(
+            e,
+            LevelError::BlankLineInMap {
+                line: 3,
+                next: 4,
+                ..
+            }
+        ));
+        assert_eq!(
+            e.to_string(),
+            "levels/t.txt:3: blank line inside the map (the map goes on at line 4)"
+        );
+    }
+
+    #[test]
+    fn ragged_row() {
+        let e = parse_err("####\n#..#\n#.#\n");
+        assert!(matches!(
+            e,
+            LevelError::Ragged {
+                line: 3,
+                expected: 4,
+                found: 3,
+                ..
+            }
+        ));
+        assert_eq!(
+            e.to_string(),
+            "levels/t.txt:3: ragged row: 3 cells wide, expected 4"
+        );
+        assert!(matches!(
+            parse_err("###\n####\n"),
+            LevelError::Ragged { found: 4, .. }
+        ));
+    }
+
+    #[test]
+    fn unknown_glyph_with_line_and_column() {
+        let e = parse_err("name: x\n#####\n#..x#\n");
+        assert!(matches!(
+            e,
+            LevelError::UnknownGlyph {
+                line: 3,
+                column: 4,
+                glyph: 'x',
+                ..
+            }
+        ));
+        assert_eq!(
+            e.to_string(),
+            "levels/t.txt:3:4: unknown glyph 'x' (expected one of # . 1-9 ~ + ' @ M w f b S G)"
+        );
+        // Whitespace is a glyph error too, even when it also makes the row
+        // ragged, and so is a digit 0 and a non-ASCII character.
+        assert!(matches!(
+            parse_err("###\n#.# \n"),
+            LevelError::UnknownGlyph {
+                line: 2,
+                column: 4,
+                glyph: ' ',
+                ..
+            }
+        ));
+        assert!(matches!(
+            parse_err("#\t#\n"),
+            LevelError::UnknownGlyph {
+                column: 2,
+                glyph: '\t',
+                ..
+            }
+        ));
+        assert!(matches!(
+            parse_err("#0#\n"),
+            LevelError::UnknownGlyph { glyph: '0', .. }
+        ));
+        assert!(matches!(
+            parse_err("é.#\n"),
+            LevelError::UnknownGlyph {
+                column: 1,
+                glyph: 'é',
+                ..
+            }
+        ));
+        // Metadata only comes before the map: later it is a map row.
+        assert!(matches!(
+            parse_err("###\nname: x\n"),
+            LevelError::UnknownGlyph {
+                line: 2,
+                column: 1,
+                glyph: 'n',
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn more_than_one_player() {
+        let e = parse_err("#@#\n.@.\n");
+        assert!(matches!(
+            e,
+            LevelError::DuplicatePlayer {
+                line: 2,
+                column: 2,
+                first_line: 1,
+                first_column: 2,
+                ..
+            }
+        ));
+        assert_eq!(
+            e.to_string(),
+            "levels/t.txt:2:2: more than one player start '@': cell 1,1 here and cell 1,0 \
+             at line 1, column 2"
+        );
+    }
+
+    #[test]
+    fn duplicate_start_or_goal() {
+        let e = parse_err("S.S\n");
+        assert!(matches!(
+            e,
+            LevelError::DuplicateMarker {
+                marker: 'S',
+                column: 3,
+                first_column: 1,
+                ..
+            }
+        ));
+        assert_eq!(
+            e.to_string(),
+            "levels/t.txt:1:3: more than one 'S' marker: cell 2,0 here and cell 0,0 at line 1, column 1"
+        );
+        assert!(matches!(
+            parse_err("G..\n..G\n"),
+            LevelError::DuplicateMarker {
+                marker: 'G',
+                line: 2,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn too_wide() {
+        let e = parse_err(&format!("name: x\n{}\n", ".".repeat(MAX_SIDE + 1)));
+        assert!(matches!(
+            e,
+            LevelError::TooLarge { line: 2, axis: Axis::Width, size, .. } if size == MAX_SIDE + 1
+        ));
+        assert_eq!(
+            e.to_string(),
+            "levels/t.txt:2: map too large: width 2049 is above the limit of 2048 cells"
+        );
+        assert!(parse(&format!("{}\n", ".".repeat(MAX_SIDE)), "t").is_ok());
+    }
+
+    #[test]
+    fn too_tall_is_caught_before_reading_the_cells() {
+        // The extra rows are ragged, which would be reported if the cells
+        // were read first; the height is counted to the end of the map.
+        let mut text = "name: x\n".to_owned() + &".\n".repeat(MAX_SIDE);
+        text += "..\n; comment\n..\n\n";
+        let e = parse_err(&text);
+        assert!(matches!(
+            e,
+            LevelError::TooLarge { axis: Axis::Height, line, size, .. }
+                if line == MAX_SIDE + 2 && size == MAX_SIDE + 2
+        ));
+        assert!(
+            e.to_string()
+                .ends_with("map too large: height 2050 is above the limit of 2048 cells")
+        );
+        assert!(parse(&".\n".repeat(MAX_SIDE), "t").is_ok());
+    }
+
+    #[test]
+    fn metadata_errors() {
+        let e = parse_err("name: x\nnmae: y\n#\n");
+        assert!(matches!(e, LevelError::UnknownKey { line: 2, ref key, .. } if key == "nmae"));
+        assert_eq!(
+            e.to_string(),
+            "levels/t.txt:2: unknown metadata key \"nmae\" (expected name or description)"
+        );
+        let e = parse_err("description: a\nname: x\ndescription: b\n#\n");
+        assert!(matches!(
+            e,
+            LevelError::DuplicateKey {
+                line: 3,
+                first_line: 1,
+                ..
+            }
+        ));
+        assert_eq!(
+            e.to_string(),
+            "levels/t.txt:3: metadata key \"description\" given twice (first at line 1)"
+        );
+        let e = parse_err("name:   \n#\n");
+        assert!(matches!(e, LevelError::EmptyName { line: 1, .. }));
+        // Keys are case-sensitive.
+        assert!(matches!(
+            parse_err("Name: x\n#\n"),
+            LevelError::UnknownKey { .. }
+        ));
+    }
+
+    #[test]
+    fn an_empty_description_is_allowed() {
+        assert_eq!(parse_ok("description:\n#\n").description, "");
+    }
+}
