@@ -38,6 +38,21 @@ impl fmt::Display for Cell {
     }
 }
 
+/// A cell written the way users type it: `x,y`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a cell (expected x,y with whole numbers, e.g. 3,4)")]
+pub struct BadCell(String);
+
+impl std::str::FromStr for Cell {
+    type Err = BadCell;
+
+    fn from_str(s: &str) -> Result<Cell, BadCell> {
+        let bad = || BadCell(s.to_string());
+        let (x, y) = s.split_once(',').ok_or_else(bad)?;
+        Ok(Cell::new(x.trim().parse().map_err(|_| bad())?, y.trim().parse().map_err(|_| bad())?))
+    }
+}
+
 /// What stands on a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tile {
@@ -74,7 +89,9 @@ pub const WATER_COST: u8 = 5;
 /// 4- or 8-neighbour movement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Neighbors {
+    #[serde(rename = "4")]
     Four,
+    #[serde(rename = "8")]
     Eight,
 }
 
@@ -288,6 +305,15 @@ mod tests {
         assert_eq!(g.tile(Cell::new(-1, 0)), Tile::Wall);
         assert_eq!(g.tile(Cell::new(3, 0)), Tile::Wall);
         assert_eq!(g.min_entry_cost(), 1);
+    }
+
+    #[test]
+    fn cells_parse_from_user_text() {
+        assert_eq!("3,4".parse(), Ok(Cell::new(3, 4)));
+        assert_eq!(" -1, 7".parse(), Ok(Cell::new(-1, 7)));
+        assert!("3".parse::<Cell>().is_err());
+        assert!("a,b".parse::<Cell>().is_err());
+        assert_eq!(Cell::new(3, 4).to_string(), "3,4");
     }
 
     #[test]

@@ -4,6 +4,9 @@
 //! The library holds everything but the command line, layered so that each
 //! module only knows the ones below it (see the README's architecture part).
 
+pub mod cli;
 pub mod grid;
 pub mod level;
+mod named;
 pub mod search;
+// pub mod sim;

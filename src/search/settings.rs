@@ -4,71 +4,11 @@
 //! panel, the replay files and the hotkeys that cycle it.
 
 use crate::grid::Neighbors;
+pub use crate::named::UnknownName;
+use crate::named::named_enum;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
-
-/// An unknown name for a setting: the message lists the accepted ones.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown {what} '{given}' (expected one of: {expected})")]
-pub struct UnknownName {
-    pub what: &'static str,
-    pub given: String,
-    pub expected: String,
-}
-
-/// Gives a fieldless enum its user-facing names, `FromStr`, `Display`, the
-/// list of all values and a wrapping `next` for hotkeys.
-macro_rules! named_enum {
-    ($(#[$meta:meta])* $name:ident, $what:literal { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        pub enum $name {
-            $($(#[$vmeta])* #[serde(rename = $text)] $variant),+
-        }
-
-        impl $name {
-            /// Every value, in cycling order.
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            /// The name users type and see.
-            pub const fn name(self) -> &'static str {
-                match self {
-                    $($name::$variant => $text),+
-                }
-            }
-
-            /// The next value in [`Self::ALL`], wrapping around.
-            pub fn next(self) -> $name {
-                let i = Self::ALL.iter().position(|&v| v == self).unwrap_or(0);
-                Self::ALL[(i + 1) % Self::ALL.len()]
-            }
-
-            /// All names separated by `|`, for help texts.
-            pub fn names() -> String {
-                Self::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join("|")
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.name())
-            }
-        }
-
-        impl FromStr for $name {
-            type Err = UnknownName;
-
-            fn from_str(s: &str) -> Result<Self, UnknownName> {
-                Self::ALL
-                    .iter()
-                    .copied()
-                    .find(|v| v.name() == s)
-                    .ok_or_else(|| UnknownName { what: $what, given: s.to_string(), expected: Self::names() })
-            }
-        }
-    };
-}
 
 named_enum! {
     /// Which member of the best-first family runs.

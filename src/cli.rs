@@ -1,0 +1,30 @@
+//! The subcommands of the `delve` binary, one function each.
+//!
+//! Argument structs derive `clap::Args` here so that `main.rs` stays a thin
+//! list of subcommands; everything a command does is library code that
+//! tests can call without a terminal or a process.
+
+mod options;
+mod path;
+mod scen;
+// mod sim;
+
+pub use options::SearchArgs;
+pub use path::{PathArgs, path};
+pub use scen::{ScenArgs, scen};
+// pub use sim::{SimArgs, SpawnArgs, WorldArgs, load_level, sim};
+
+use crate::level::LevelError;
+use crate::search::PlanError;
+use std::path::PathBuf;
+
+/// Why a command could not give an answer: shown as one line, exit code 2.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error(transparent)]
+    Level(#[from] LevelError),
+    #[error("{file}: {source}")]
+    Plan { file: PathBuf, source: PlanError },
+    #[error("{0}")]
+    Usage(String),
+}

@@ -1,0 +1,47 @@
+//! Search options shared by the commands that run searches.
+
+use crate::grid::Neighbors;
+use crate::search::{Algorithm, Heuristic, MAX_WEIGHT, MIN_WEIGHT, SearchSettings, TieBreak};
+
+/// `--algo`, `--heuristic`, `--weight`, `--tie`, `--neighbors`, `--reopen`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SearchArgs {
+    /// Search algorithm: bfs|dijkstra|astar|greedy|weighted
+    #[arg(long = "algo", value_name = "ALGO", default_value = "astar")]
+    pub algorithm: Algorithm,
+    /// Heuristic, scaled by the cheapest entry cost: manhattan|euclidean|octile|chebyshev|zero
+    #[arg(long, default_value = "octile")]
+    pub heuristic: Heuristic,
+    /// Weight w of weighted A* (f = g + w·h), from 1 to 10
+    #[arg(long, default_value_t = 1.5, value_parser = parse_weight)]
+    pub weight: f64,
+    /// Order among equal f: fifo|low-h|cross
+    #[arg(long = "tie", value_name = "TIE", default_value = "fifo")]
+    pub tie: TieBreak,
+    /// 4 or 8 neighbours (diagonals never cut a wall corner)
+    #[arg(long, value_name = "4|8", default_value = "8")]
+    pub neighbors: Neighbors,
+    /// Reopen closed nodes when a cheaper route turns up
+    #[arg(long)]
+    pub reopen: bool,
+}
+
+impl SearchArgs {
+    pub fn settings(&self) -> SearchSettings {
+        SearchSettings {
+            algorithm: self.algorithm,
+            heuristic: self.heuristic,
+            tie: self.tie,
+            neighbors: self.neighbors,
+            weight: self.weight,
+            reopen: self.reopen,
+        }
+    }
+}
+
+fn parse_weight(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(w) if (MIN_WEIGHT..=MAX_WEIGHT).contains(&w) => Ok(w),
+        _ => Err(format!("'{s}' is not a weight from {MIN_WEIGHT} to {MAX_WEIGHT}")),
+    }
+}

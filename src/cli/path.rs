@@ -1,0 +1,189 @@
+//! `delve path`: one search on a level, drawn and counted.
+
+use super::{CliError, SearchArgs};
+use crate::grid::{Cell, Grid};
+use crate::level::{DEFAULT_LEVEL_NAME, Level, tile_glyph as glyph};
+use crate::search::{GridPlanner, Outcome, SearchSettings, string_pull};
+use serde_json::json;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+/// Arguments of `delve path`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct PathArgs {
+    /// Level file: a delve level or a Moving AI map (default: the embedded level)
+    pub level: Option<PathBuf>,
+    /// Start cell (default: the level's S marker)
+    #[arg(long, value_name = "X,Y")]
+    pub from: Option<Cell>,
+    /// Goal cell (default: the level's G marker)
+    #[arg(long, value_name = "X,Y")]
+    pub to: Option<Cell>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Also string-pull the path into waypoints
+    #[arg(long)]
+    pub smooth: bool,
+    /// Print one JSON object instead of the map
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Largest map drawn whole; larger ones are cropped around the query.
+const VIEW_WIDTH: usize = 120;
+const VIEW_HEIGHT: usize = 60;
+/// Cells of context kept around the query when cropping.
+const MARGIN: i32 = 3;
+
+/// Runs `delve path`, writing its answer to `out`.
+pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let (level, file) = match &args.level {
+        Some(p) => (Level::load(p)?, p.clone()),
+        None => (Level::embedded_default(), PathBuf::from(DEFAULT_LEVEL_NAME)),
+    };
+    let from = endpoint(args.from, level.start, "--from", "S", &file)?;
+    let to = endpoint(args.to, level.goal, "--to", "G", &file)?;
+    let settings = args.search.settings();
+    let mut planner = GridPlanner::new();
+    let outcome = planner.plan(&level.grid, from, to, &settings).map_err(|source| CliError::Plan { file, source })?;
+    let mut smoothed = Vec::new();
+    if args.smooth {
+        string_pull(&level.grid, planner.path(), &mut smoothed);
+    }
+    let answer = Answer { outcome, path: planner.path(), smoothed: args.smooth.then_some(&smoothed[..]) };
+    let written = if args.json {
+        writeln!(out, "{}", answer.json())
+    } else {
+        write_human(out, &level, from, to, &settings, &answer)
+    };
+    written.map_err(|e| CliError::Usage(format!("cannot write the answer: {e}")))
+}
+
+/// A cell from the command line, or else the level's marker.
+fn endpoint(
+    given: Option<Cell>,
+    marker: Option<Cell>,
+    flag: &str,
+    glyph: &str,
+    file: &std::path::Path,
+) -> Result<Cell, CliError> {
+    given
+        .or(marker)
+        .ok_or_else(|| CliError::Usage(format!("{}: the level has no {glyph} marker; give {flag} X,Y", file.display())))
+}
+
+struct Answer<'a> {
+    outcome: Outcome,
+    path: &'a [Cell],
+    smoothed: Option<&'a [Cell]>,
+}
+
+impl Answer<'_> {
+    fn steps(&self) -> usize {
+        self.path.len().saturating_sub(1)
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let cells = |p: &[Cell]| p.iter().map(|c| [c.x, c.y]).collect::<Vec<_>>();
+        let s = &self.outcome.stats;
+        let mut v = json!({
+            "found": self.outcome.found,
+            "steps": self.steps(),
+            "cost": if self.outcome.found { json!(self.outcome.cost) } else { json!(null) },
+            "expanded": s.expanded,
+            "pushed": s.pushed,
+            "stale_pops": s.stale_pops,
+            "max_open": s.max_open,
+            "reopened": s.reopened,
+            "violations": s.violations,
+            "micros": s.micros,
+            "path": cells(self.path),
+        });
+        if let Some(smoothed) = self.smoothed {
+            v["smoothed"] = json!(cells(smoothed));
+        }
+        v
+    }
+}
+
+fn write_human(
+    out: &mut impl Write,
+    level: &Level,
+    from: Cell,
+    to: Cell,
+    settings: &SearchSettings,
+    answer: &Answer,
+) -> io::Result<()> {
+    let grid = &level.grid;
+    writeln!(out, "{} ({}x{}): {} -> {}", level.name, grid.width(), grid.height(), from, to)?;
+    let weight = if settings.algorithm == crate::search::Algorithm::Weighted {
+        format!(" w={}", settings.weight)
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "{}{weight}, {} heuristic, {} ties, {} neighbours{}",
+        settings.algorithm,
+        settings.heuristic,
+        settings.tie,
+        settings.neighbors,
+        if settings.reopen { ", reopening" } else { "" }
+    )?;
+    out.write_all(draw(grid, from, to, answer).as_bytes())?;
+    let o = &answer.outcome;
+    if o.found {
+        writeln!(out, "path: {} steps, cost {:.4}", answer.steps(), o.cost)?;
+    } else {
+        writeln!(out, "no path")?;
+    }
+    let s = &o.stats;
+    writeln!(
+        out,
+        "expanded {} | pushed {} | stale pops {} | max open {} | reopened {} | violations {} | {:.1} µs",
+        s.expanded, s.pushed, s.stale_pops, s.max_open, s.reopened, s.violations, s.micros
+    )?;
+    if let Some(smoothed) = answer.smoothed {
+        let list: Vec<String> = smoothed.iter().map(Cell::to_string).collect();
+        writeln!(out, "smoothed: {} waypoints: {}", smoothed.len(), list.join(" -> "))?;
+    }
+    Ok(())
+}
+
+/// The map with the path drawn on it: `*` path cells, `o` smoothed
+/// waypoints, `S` and `G` the ends. Maps larger than the view are cropped
+/// to the query's bounding box plus a margin.
+fn draw(grid: &Grid, from: Cell, to: Cell, answer: &Answer) -> String {
+    let (x0, y0, x1, y1) = if grid.width() <= VIEW_WIDTH && grid.height() <= VIEW_HEIGHT {
+        (0, 0, grid.width() as i32 - 1, grid.height() as i32 - 1)
+    } else {
+        let all = answer.path.iter().chain([&from, &to]);
+        let (mut x0, mut y0, mut x1, mut y1) = (from.x, from.y, from.x, from.y);
+        for c in all {
+            (x0, y0, x1, y1) = (x0.min(c.x), y0.min(c.y), x1.max(c.x), y1.max(c.y));
+        }
+        (
+            (x0 - MARGIN).max(0),
+            (y0 - MARGIN).max(0),
+            (x1 + MARGIN).min(grid.width() as i32 - 1),
+            (y1 + MARGIN).min(grid.height() as i32 - 1),
+        )
+    };
+    let w = (x1 - x0 + 1) as usize;
+    let mut rows: Vec<Vec<char>> =
+        (y0..=y1).map(|y| (x0..=x1).map(|x| glyph(grid.tile(Cell::new(x, y)))).collect()).collect();
+    let mut put = |c: &Cell, ch: char| rows[(c.y - y0) as usize][(c.x - x0) as usize] = ch;
+    answer.path.iter().for_each(|c| put(c, '*'));
+    answer.smoothed.unwrap_or(&[]).iter().for_each(|c| put(c, 'o'));
+    put(&from, 'S');
+    put(&to, 'G');
+    let mut text = String::with_capacity((w + 1) * rows.len() + 64);
+    if (x0, y0, x1, y1) != (0, 0, grid.width() as i32 - 1, grid.height() as i32 - 1) {
+        text.push_str(&format!("(columns {x0}-{x1}, rows {y0}-{y1})\n"));
+    }
+    for row in rows {
+        text.extend(row);
+        text.push('\n');
+    }
+    text
+}

@@ -1,0 +1,205 @@
+//! `delve scen`: a Moving AI scenario file run through the engine and
+//! checked against its optimal lengths.
+
+use super::{CliError, SearchArgs};
+use crate::level::{Level, Scenario, load_scenarios};
+use crate::search::{GridPlanner, SearchSettings};
+use serde_json::json;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `delve scen`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ScenArgs {
+    /// Moving AI scenario file (.scen)
+    pub scen: PathBuf,
+    /// The map (default: the map named in the scenarios, beside the .scen)
+    #[arg(long, value_name = "FILE.map")]
+    pub map: Option<PathBuf>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Print a JSON line per scenario and a summary object as the last line
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A cost within this of the file's optimal length counts as optimal (the
+/// files print lengths with 8 decimals).
+pub const TOLERANCE: f64 = 1e-4;
+
+/// How one scenario came out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Optimal,
+    Suboptimal,
+    /// No path found, or an endpoint refused by the map.
+    Failed,
+}
+
+impl Verdict {
+    fn name(self) -> &'static str {
+        match self {
+            Verdict::Optimal => "optimal",
+            Verdict::Suboptimal => "suboptimal",
+            Verdict::Failed => "failed",
+        }
+    }
+}
+
+/// One scenario's result.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub scenario: Scenario,
+    pub cost: Option<f64>,
+    pub expanded: u64,
+    pub micros: f64,
+    pub verdict: Verdict,
+}
+
+/// Totals over a scenario file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    pub scenarios: usize,
+    pub optimal: usize,
+    pub suboptimal: usize,
+    pub failed: usize,
+    pub mean_expanded: f64,
+    pub mean_micros: f64,
+}
+
+impl Summary {
+    fn of(runs: &[Run]) -> Summary {
+        let n = runs.len();
+        let count = |v| runs.iter().filter(|r| r.verdict == v).count();
+        let mean = |f: fn(&Run) -> f64| if n == 0 { 0.0 } else { runs.iter().map(f).sum::<f64>() / n as f64 };
+        Summary {
+            scenarios: n,
+            optimal: count(Verdict::Optimal),
+            suboptimal: count(Verdict::Suboptimal),
+            failed: count(Verdict::Failed),
+            mean_expanded: mean(|r| r.expanded as f64),
+            mean_micros: mean(|r| r.micros),
+        }
+    }
+}
+
+/// Runs every scenario of `scenarios` on `map` with `settings`.
+pub fn run_scenarios(map: &Level, scenarios: &[Scenario], settings: &SearchSettings) -> Vec<Run> {
+    let mut planner = GridPlanner::new();
+    scenarios
+        .iter()
+        .map(|sc| {
+            let (cost, expanded, micros) = match planner.plan(&map.grid, sc.start, sc.goal, settings) {
+                Ok(o) => (o.found.then_some(o.cost), o.stats.expanded, o.stats.micros),
+                Err(_) => (None, 0, 0.0),
+            };
+            let verdict = match cost {
+                None => Verdict::Failed,
+                Some(c) if (c - sc.optimal).abs() <= TOLERANCE => Verdict::Optimal,
+                Some(_) => Verdict::Suboptimal,
+            };
+            Run { scenario: sc.clone(), cost, expanded, micros, verdict }
+        })
+        .collect()
+}
+
+/// Runs `delve scen`, writing its answer to `out`.
+pub fn scen(args: &ScenArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let scenarios = load_scenarios(&args.scen)?;
+    let map_path = match (&args.map, scenarios.first()) {
+        (Some(p), _) => p.clone(),
+        (None, Some(first)) => beside(&args.scen, &first.map),
+        (None, None) => return Err(CliError::Usage(format!("{}: no scenarios", args.scen.display()))),
+    };
+    let map = Level::load(&map_path)?;
+    if let Some((i, sc)) =
+        scenarios.iter().enumerate().find(|(_, sc)| (sc.width, sc.height) != (map.grid.width(), map.grid.height()))
+    {
+        return Err(CliError::Usage(format!(
+            "{}: scenario {} expects a {}x{} map but {} is {}x{}",
+            args.scen.display(),
+            i + 1,
+            sc.width,
+            sc.height,
+            map_path.display(),
+            map.grid.width(),
+            map.grid.height()
+        )));
+    }
+    let settings = args.search.settings();
+    let runs = run_scenarios(&map, &scenarios, &settings);
+    let summary = Summary::of(&runs);
+    let written = if args.json {
+        write_json(out, &runs, &summary)
+    } else {
+        write_table(out, args, &map_path, &settings, &runs, &summary)
+    };
+    written.map_err(|e| CliError::Usage(format!("cannot write the answer: {e}")))
+}
+
+/// The map a scenario names, looked up in the scenario file's folder.
+fn beside(scen: &Path, map: &str) -> PathBuf {
+    let name = Path::new(map).file_name().unwrap_or(map.as_ref());
+    scen.parent().unwrap_or(Path::new("")).join(name)
+}
+
+fn write_json(out: &mut impl Write, runs: &[Run], s: &Summary) -> std::io::Result<()> {
+    for (i, r) in runs.iter().enumerate() {
+        let sc = &r.scenario;
+        let line = json!({
+            "scenario": i + 1,
+            "bucket": sc.bucket,
+            "start": [sc.start.x, sc.start.y],
+            "goal": [sc.goal.x, sc.goal.y],
+            "optimal_length": sc.optimal,
+            "cost": r.cost,
+            "expanded": r.expanded,
+            "micros": r.micros,
+            "verdict": r.verdict.name(),
+        });
+        writeln!(out, "{line}")?;
+    }
+    let summary = json!({
+        "scenarios": s.scenarios,
+        "optimal": s.optimal,
+        "suboptimal": s.suboptimal,
+        "failed": s.failed,
+        "mean_expanded": s.mean_expanded,
+        "mean_micros": s.mean_micros,
+    });
+    writeln!(out, "{summary}")
+}
+
+/// Most mismatches listed in the human table.
+const LISTED: usize = 10;
+
+fn write_table(
+    out: &mut impl Write,
+    args: &ScenArgs,
+    map: &Path,
+    settings: &SearchSettings,
+    runs: &[Run],
+    s: &Summary,
+) -> std::io::Result<()> {
+    writeln!(out, "{} on {}: {} scenarios", args.scen.display(), map.display(), s.scenarios)?;
+    writeln!(
+        out,
+        "{}, {} heuristic, {} ties, {} neighbours",
+        settings.algorithm, settings.heuristic, settings.tie, settings.neighbors
+    )?;
+    writeln!(out, "  optimal        {:>8}", s.optimal)?;
+    writeln!(out, "  suboptimal     {:>8}", s.suboptimal)?;
+    writeln!(out, "  failed         {:>8}", s.failed)?;
+    writeln!(out, "  mean expanded  {:>12.1}", s.mean_expanded)?;
+    writeln!(out, "  mean µs/search {:>12.1}", s.mean_micros)?;
+    let misses: Vec<_> = runs.iter().enumerate().filter(|(_, r)| r.verdict != Verdict::Optimal).collect();
+    for (i, r) in misses.iter().take(LISTED) {
+        let sc = &r.scenario;
+        let got = r.cost.map_or("no path".to_string(), |c| format!("{c:.8}"));
+        writeln!(out, "  scenario {}: {} -> {} optimal {:.8}, got {got}", i + 1, sc.start, sc.goal, sc.optimal)?;
+    }
+    if misses.len() > LISTED {
+        writeln!(out, "  ... and {} more", misses.len() - LISTED)?;
+    }
+    Ok(())
+}

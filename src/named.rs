@@ -1,0 +1,68 @@
+//! Fieldless enums with user-facing names.
+//!
+//! Settings are typed on the command line, shown in the panel, written in
+//! replay files and cycled by hotkeys; one macro gives each such enum a
+//! single spelling for all four.
+
+/// An unknown name for a setting: the message lists the accepted ones.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} '{given}' (expected one of: {expected})")]
+pub struct UnknownName {
+    pub what: &'static str,
+    pub given: String,
+    pub expected: String,
+}
+
+/// Gives a fieldless enum its user-facing names, `FromStr`, `Display`, the
+/// list of all values and a wrapping `next` for hotkeys.
+macro_rules! named_enum {
+    ($(#[$meta:meta])* $name:ident, $what:literal { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+        pub enum $name {
+            $($(#[$vmeta])* #[serde(rename = $text)] $variant),+
+        }
+
+        impl $name {
+            /// Every value, in cycling order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The name users type and see.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),+
+                }
+            }
+
+            /// The next value in [`Self::ALL`], wrapping around.
+            pub fn next(self) -> $name {
+                let i = Self::ALL.iter().position(|&v| v == self).unwrap_or(0);
+                Self::ALL[(i + 1) % Self::ALL.len()]
+            }
+
+            /// All names separated by `|`, for help texts.
+            pub fn names() -> String {
+                Self::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join("|")
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = $crate::named::UnknownName;
+
+            fn from_str(s: &str) -> Result<Self, $crate::named::UnknownName> {
+                Self::ALL
+                    .iter()
+                    .copied()
+                    .find(|v| v.name() == s)
+                    .ok_or_else(|| $crate::named::UnknownName { what: $what, given: s.to_string(), expected: Self::names() })
+            }
+        }
+    };
+}
+pub(crate) use named_enum;
