@@ -55,11 +55,7 @@ impl Level {
     /// Reads a level or Moving AI map from its text; `origin` is the file
     /// name errors are reported against.
     pub fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
-        if movingai::is_octile(text) {
-            movingai::parse(text, origin)
-        } else {
-            text::parse(text, origin)
-        }
+        if movingai::is_octile(text) { movingai::parse(text, origin) } else { text::parse(text, origin) }
     }
 
     /// Reads the level or Moving AI map at `path`.
@@ -72,8 +68,7 @@ impl Level {
     pub fn embedded_default() -> Level {
         // A unit test proves the embedded text parses, so this cannot fail
         // at run time.
-        Level::parse(DEFAULT_LEVEL, "levels/dungeon.txt")
-            .expect("the embedded default level parses")
+        Level::parse(DEFAULT_LEVEL, "levels/dungeon.txt").expect("the embedded default level parses")
     }
 
     /// The level in the delve text format: `name:`, `description:` (when
@@ -82,11 +77,7 @@ impl Level {
     /// AI map is written as a delve level.
     pub fn to_text(&self) -> String {
         let (width, height) = (self.grid.width(), self.grid.height());
-        let mut map: Vec<char> = self
-            .grid
-            .cells()
-            .map(|c| tile_glyph(self.grid.tile(c)))
-            .collect();
+        let mut map: Vec<char> = self.grid.cells().map(|c| tile_glyph(self.grid.tile(c))).collect();
         let spawns = [
             (glyph::Spawn::Player, self.player.as_slice()),
             (glyph::Spawn::Monster, self.monsters.as_slice()),
@@ -178,11 +169,7 @@ mod tests {
         let missing = Path::new("levels/does-not-exist.txt");
         let e = Level::load(missing).unwrap_err();
         assert!(matches!(e, LevelError::Io { .. }), "{e:?}");
-        assert!(
-            e.to_string()
-                .starts_with("levels/does-not-exist.txt: cannot read: "),
-            "{e}"
-        );
+        assert!(e.to_string().starts_with("levels/does-not-exist.txt: cannot read: "), "{e}");
         let e = load_scenarios(Path::new("src")).unwrap_err();
         assert!(matches!(e, LevelError::Io { .. }), "{e:?}");
         assert!(!e.to_string().contains('\n'));
@@ -193,18 +180,9 @@ mod tests {
         let text = "name: Round\ndescription: trip\n#.2~+'\n@MwfbS\nG1....\n";
         let l = Level::parse(text, "t").unwrap();
         let written = l.to_text();
-        assert_eq!(
-            written,
-            "name: Round\ndescription: trip\n#.2~+'\n@MwfbS\nG.....\n"
-        );
+        assert_eq!(written, "name: Round\ndescription: trip\n#.2~+'\n@MwfbS\nG.....\n");
         let again = Level::parse(&written, "t").unwrap();
-        assert_eq!(
-            again,
-            Level {
-                source: written,
-                ..l
-            }
-        );
+        assert_eq!(again, Level { source: written, ..l });
     }
 
     #[test]

@@ -33,8 +33,7 @@ fn shipped_levels() -> Vec<(String, Level)> {
 }
 
 fn shipped(name: &str) -> Level {
-    Level::load(&manifest_dir().join("levels").join(format!("{name}.txt")))
-        .unwrap_or_else(|e| panic!("{e}"))
+    Level::load(&manifest_dir().join("levels").join(format!("{name}.txt"))).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Fewest steps from `from` to `to` over `grid.can_step` moves (the first
@@ -68,19 +67,13 @@ fn every_shipped_level_is_playable() {
     }
     for (file, l) in &levels {
         assert_eq!(&l.name, file, "{file}: name: should match the file name");
-        assert!(
-            l.source.lines().any(|s| s.starts_with("name:")),
-            "{file}: no name: line"
-        );
+        assert!(l.source.lines().any(|s| s.starts_with("name:")), "{file}: no name: line");
         assert!(!l.description.is_empty(), "{file}: no description");
         assert!(l.grid.width() <= MAX_SIDE && l.grid.height() <= MAX_SIDE);
         let (Some(_), Some(s), Some(g)) = (l.player, l.start, l.goal) else {
             panic!("{file}: needs @, S and G");
         };
-        assert!(
-            steps(&l.grid, s, g, 8).is_some(),
-            "{file}: S cannot reach G"
-        );
+        assert!(steps(&l.grid, s, g, 8).is_some(), "{file}: S cannot reach G");
     }
 }
 
@@ -94,14 +87,8 @@ fn room_is_the_textbook_wall_with_one_gap() {
     assert!(l.grid.is_walkable(Cell::new(3, 4)));
     let walls = l.grid.cells().filter(|&c| !l.grid.is_walkable(c)).count();
     assert_eq!(walls, 4);
-    assert_eq!(
-        (l.start, l.goal),
-        (Some(Cell::new(0, 2)), Some(Cell::new(6, 2)))
-    );
-    assert_eq!(
-        steps(&l.grid, Cell::new(0, 2), Cell::new(6, 2), 4),
-        Some(10)
-    );
+    assert_eq!((l.start, l.goal), (Some(Cell::new(0, 2)), Some(Cell::new(6, 2))));
+    assert_eq!(steps(&l.grid, Cell::new(0, 2), Cell::new(6, 2), 4), Some(10));
 }
 
 #[test]
@@ -128,10 +115,7 @@ fn arena_is_open_with_flocks() {
     let l = shipped("arena");
     assert!(l.boids.len() >= 20 && !l.fleeing.is_empty() && !l.monsters.is_empty());
     let open = l.grid.cells().filter(|&c| l.grid.is_walkable(c)).count();
-    assert!(
-        open * 10 > l.grid.width() * l.grid.height() * 8,
-        "at least 80 % open"
-    );
+    assert!(open * 10 > l.grid.width() * l.grid.height() * 8, "at least 80 % open");
 }
 
 #[test]
@@ -171,10 +155,7 @@ fn default_level_is_the_welcoming_dungeon() {
     let player = l.player.unwrap();
     for &m in &l.monsters {
         let d = steps(&l.grid, player, m, 8);
-        assert!(
-            d.is_none_or(|d| d >= 20),
-            "monster at {m} starts {d:?} steps away"
-        );
+        assert!(d.is_none_or(|d| d >= 20), "monster at {m} starts {d:?} steps away");
     }
 }
 
@@ -236,10 +217,8 @@ fn every_moving_ai_map_and_scenario_file_reads() {
 
 /// Glyphs for generated levels: tiles several times over so that spawns
 /// stay a minority.
-const GLYPHS: &[char] = &[
-    '#', '#', '#', '.', '.', '.', '.', '1', '2', '5', '9', '~', '+', '\'', '@', 'M', 'w', 'f', 'b',
-    'S', 'G',
-];
+const GLYPHS: &[char] =
+    &['#', '#', '#', '.', '.', '.', '.', '1', '2', '5', '9', '~', '+', '\'', '@', 'M', 'w', 'f', 'b', 'S', 'G'];
 
 /// The tile a glyph stands for, written out here independently of the
 /// parser's table.

@@ -37,21 +37,12 @@ pub enum LevelError {
 
     /// A blank line between two map rows.
     #[error("{origin}:{line}: blank line inside the map (the map goes on at line {next})")]
-    BlankLineInMap {
-        origin: String,
-        line: usize,
-        next: usize,
-    },
+    BlankLineInMap { origin: String, line: usize, next: usize },
 
     /// A map row whose width differs from the first row's (or, in a Moving
     /// AI map, from the header's width).
     #[error("{origin}:{line}: ragged row: {found} cells wide, expected {expected}")]
-    Ragged {
-        origin: String,
-        line: usize,
-        expected: usize,
-        found: usize,
-    },
+    Ragged { origin: String, line: usize, expected: usize, found: usize },
 
     /// A character that is not in the format's glyph table.
     #[error("{origin}:{line}:{column}: unknown glyph {glyph:?} (expected one of {expected})")]
@@ -97,36 +88,20 @@ pub enum LevelError {
 
     /// A side above [`MAX_SIDE`]; detected before the grid is allocated.
     #[error("{origin}:{line}: map too large: {axis} {size} is above the limit of {MAX_SIDE} cells")]
-    TooLarge {
-        origin: String,
-        line: usize,
-        axis: Axis,
-        size: usize,
-    },
+    TooLarge { origin: String, line: usize, axis: Axis, size: usize },
 
     /// A `key: value` line before the map with a key other than `name` or
     /// `description`; rejected so that a typo (`nmae:`) does not pass
     /// silently.
     #[error("{origin}:{line}: unknown metadata key {key:?} (expected name or description)")]
-    UnknownKey {
-        origin: String,
-        line: usize,
-        key: String,
-    },
+    UnknownKey { origin: String, line: usize, key: String },
 
     /// The same metadata key twice.
     #[error("{origin}:{line}: metadata key {key:?} given twice (first at line {first_line})")]
-    DuplicateKey {
-        origin: String,
-        line: usize,
-        key: String,
-        first_line: usize,
-    },
+    DuplicateKey { origin: String, line: usize, key: String, first_line: usize },
 
     /// `name:` with nothing after it.
-    #[error(
-        "{origin}:{line}: empty name (write `name: something`, or drop the line to use the file name)"
-    )]
+    #[error("{origin}:{line}: empty name (write `name: something`, or drop the line to use the file name)")]
     EmptyName { origin: String, line: usize },
 
     /// A Moving AI header line that is missing or not what it should be.
@@ -141,12 +116,7 @@ pub enum LevelError {
 
     /// A Moving AI map with more or fewer rows than its header's height.
     #[error("{origin}:{line}: the header says height {expected} but the map has {found} rows")]
-    MovingAiRowCount {
-        origin: String,
-        line: usize,
-        expected: usize,
-        found: usize,
-    },
+    MovingAiRowCount { origin: String, line: usize, expected: usize, found: usize },
 
     /// A scenario file whose first line is not `version 1`.
     #[error("{origin}:1: expected `version 1` on the first line, found {found}")]
@@ -158,11 +128,7 @@ pub enum LevelError {
 
     /// A scenario line without exactly 9 tab-separated fields.
     #[error("{origin}:{line}: expected 9 tab-separated fields, found {found}")]
-    ScenarioFieldCount {
-        origin: String,
-        line: usize,
-        found: usize,
-    },
+    ScenarioFieldCount { origin: String, line: usize, found: usize },
 
     /// A scenario field that does not parse or is out of range.
     #[error("{origin}:{line}:{column}: bad {field} {value} (expected {expected})")]
@@ -186,11 +152,7 @@ const QUOTE_LIMIT: usize = 40;
 pub(crate) fn quote(text: &str) -> String {
     let mut chars = text.chars();
     let head: String = chars.by_ref().take(QUOTE_LIMIT).collect();
-    if chars.next().is_some() {
-        format!("{head:?}...")
-    } else {
-        format!("{head:?}")
-    }
+    if chars.next().is_some() { format!("{head:?}...") } else { format!("{head:?}") }
 }
 
 /// What a message shows for a line that should be there but is not.
@@ -216,17 +178,8 @@ mod tests {
             glyph: 'x',
             expected: "# .",
         };
-        assert_eq!(
-            e.to_string(),
-            "levels/foo.txt:12:5: unknown glyph 'x' (expected one of # .)"
-        );
-        let e = LevelError::UnknownGlyph {
-            origin: "a".into(),
-            line: 1,
-            column: 1,
-            glyph: '\n',
-            expected: "#",
-        };
+        assert_eq!(e.to_string(), "levels/foo.txt:12:5: unknown glyph 'x' (expected one of # .)");
+        let e = LevelError::UnknownGlyph { origin: "a".into(), line: 1, column: 1, glyph: '\n', expected: "#" };
         assert!(!e.to_string().contains('\n'));
     }
 }

@@ -27,10 +27,7 @@ const fn tile(tile: Tile) -> Glyph {
 }
 
 const fn spawn(spawn: Spawn) -> Glyph {
-    Glyph {
-        tile: Tile::Floor(1),
-        spawn: Some(spawn),
-    }
+    Glyph { tile: Tile::Floor(1), spawn: Some(spawn) }
 }
 
 /// Every glyph of the format. Reading looks a character up here; writing
@@ -75,18 +72,12 @@ pub fn tile_glyph(t: Tile) -> char {
         Tile::Floor(c) => Tile::Floor(c.clamp(1, 9)),
         other => other,
     };
-    TABLE
-        .iter()
-        .find(|(_, g)| *g == tile(t))
-        .map_or('#', |&(c, _)| c)
+    TABLE.iter().find(|(_, g)| *g == tile(t)).map_or('#', |&(c, _)| c)
 }
 
 /// How a spawn is written in a delve level.
 pub(super) fn spawn_glyph(s: Spawn) -> char {
-    TABLE
-        .iter()
-        .find(|(_, g)| g.spawn == Some(s))
-        .map_or('.', |&(c, _)| c)
+    TABLE.iter().find(|(_, g)| g.spawn == Some(s)).map_or('.', |&(c, _)| c)
 }
 
 #[cfg(test)]
@@ -117,15 +108,9 @@ mod tests {
 
     #[test]
     fn spawns_stand_on_plain_floor() {
-        for s in [
-            Spawn::Player,
-            Spawn::Monster,
-            Spawn::Wanderer,
-            Spawn::Fleeing,
-            Spawn::Boid,
-            Spawn::Start,
-            Spawn::Goal,
-        ] {
+        for s in
+            [Spawn::Player, Spawn::Monster, Spawn::Wanderer, Spawn::Fleeing, Spawn::Boid, Spawn::Start, Spawn::Goal]
+        {
             assert_eq!(glyph(spawn_glyph(s)), Some(spawn(s)));
         }
         assert_eq!(glyph(' '), None);

@@ -17,9 +17,7 @@ const EXPECTED: &str = ". G S @ O T W";
 
 /// Whether `text` is a Moving AI map rather than a delve level.
 pub(super) fn is_octile(text: &str) -> bool {
-    numbered_lines(text)
-        .next()
-        .is_some_and(|(_, l)| l.trim_end() == MAGIC)
+    numbered_lines(text).next().is_some_and(|(_, l)| l.trim_end() == MAGIC)
 }
 
 fn tile(c: char) -> Option<Tile> {
@@ -62,12 +60,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
             found += 1;
         }
         if found != width {
-            return Err(LevelError::Ragged {
-                origin: origin.to_owned(),
-                line,
-                expected: width,
-                found,
-            });
+            return Err(LevelError::Ragged { origin: origin.to_owned(), line, expected: width, found });
         }
         rows += 1;
         next_line = line + 1;
@@ -117,12 +110,7 @@ fn side<'a>(
         _ => return Err(header_error(line, expected, quote(text), origin)),
     };
     if size > MAX_SIDE {
-        return Err(LevelError::TooLarge {
-            origin: origin.to_owned(),
-            line,
-            axis,
-            size,
-        });
+        return Err(LevelError::TooLarge { origin: origin.to_owned(), line, axis, size });
     }
     Ok(size)
 }
@@ -134,28 +122,15 @@ fn header_line<'a>(
     expected: &'static str,
     origin: &str,
 ) -> Result<&'a str, LevelError> {
-    lines
-        .next()
-        .map(|(_, text)| text)
-        .ok_or_else(|| header_error(line, expected, END_OF_FILE.to_owned(), origin))
+    lines.next().map(|(_, text)| text).ok_or_else(|| header_error(line, expected, END_OF_FILE.to_owned(), origin))
 }
 
 fn header_error(line: usize, expected: &'static str, found: String, origin: &str) -> LevelError {
-    LevelError::MovingAiHeader {
-        origin: origin.to_owned(),
-        line,
-        expected,
-        found,
-    }
+    LevelError::MovingAiHeader { origin: origin.to_owned(), line, expected, found }
 }
 
 fn row_count(line: usize, expected: usize, found: usize, origin: &str) -> LevelError {
-    LevelError::MovingAiRowCount {
-        origin: origin.to_owned(),
-        line,
-        expected,
-        found,
-    }
+    LevelError::MovingAiRowCount { origin: origin.to_owned(), line, expected, found }
 }
 
 #[cfg(test)]
@@ -172,18 +147,11 @@ mod tests {
 
     #[test]
     fn reads_passable_and_blocked_glyphs() {
-        let l = parse(
-            "type octile\nheight 2\nwidth 4\nmap\n.GS@\nOTW.\n",
-            "maps/m.map",
-        )
-        .unwrap();
+        let l = parse("type octile\nheight 2\nwidth 4\nmap\n.GS@\nOTW.\n", "maps/m.map").unwrap();
         assert_eq!(l.name, "m");
         assert_eq!((l.grid.width(), l.grid.height()), (4, 2));
         let walkable: Vec<bool> = l.grid.cells().map(|c| l.grid.is_walkable(c)).collect();
-        assert_eq!(
-            walkable,
-            [true, true, true, false, false, false, false, true]
-        );
+        assert_eq!(walkable, [true, true, true, false, false, false, false, true]);
         assert_eq!(l.grid.entry_cost(Cell::new(2, 0)), Some(1));
         assert_eq!(l.player, None);
     }
@@ -198,22 +166,10 @@ mod tests {
     fn bad_header_lines() {
         let cases = [
             ("type octile\n", 2, "end of file"),
-            (
-                "type octile\nwidth 2\nheight 1\nmap\n..\n",
-                2,
-                "\"width 2\"",
-            ),
-            (
-                "type octile\nheight x\nwidth 2\nmap\n..\n",
-                2,
-                "\"height x\"",
-            ),
+            ("type octile\nwidth 2\nheight 1\nmap\n..\n", 2, "\"width 2\""),
+            ("type octile\nheight x\nwidth 2\nmap\n..\n", 2, "\"height x\""),
             ("type octile\nheight 0\nwidth 2\nmap\n", 2, "\"height 0\""),
-            (
-                "type octile\nheight 1 2\nwidth 2\nmap\n",
-                2,
-                "\"height 1 2\"",
-            ),
+            ("type octile\nheight 1 2\nwidth 2\nmap\n", 2, "\"height 1 2\""),
             ("type octile\nheight 1\nwidth -2\nmap\n", 3, "\"width -2\""),
             ("type octile\nheight 1\nwidth 2\nmop\n..\n", 4, "\"mop\""),
             ("type octile\nheight 1\nwidth 2\n", 4, "end of file"),
@@ -234,84 +190,27 @@ mod tests {
     #[test]
     fn too_large_header_is_rejected_before_allocating() {
         let e = parse_err("type octile\nheight 100000000\nwidth 100000000\nmap\n");
-        assert!(matches!(
-            e,
-            LevelError::TooLarge {
-                line: 2,
-                axis: Axis::Height,
-                size: 100_000_000,
-                ..
-            }
-        ));
-        assert_eq!(
-            e.to_string(),
-            "maps/m.map:2: map too large: height 100000000 is above the limit of 2048 cells"
-        );
+        assert!(matches!(e, LevelError::TooLarge { line: 2, axis: Axis::Height, size: 100_000_000, .. }));
+        assert_eq!(e.to_string(), "maps/m.map:2: map too large: height 100000000 is above the limit of 2048 cells");
         let e = parse_err("type octile\nheight 1\nwidth 2049\nmap\n");
-        assert!(matches!(
-            e,
-            LevelError::TooLarge {
-                line: 3,
-                axis: Axis::Width,
-                size: 2049,
-                ..
-            }
-        ));
+        assert!(matches!(e, LevelError::TooLarge { line: 3, axis: Axis::Width, size: 2049, .. }));
     }
 
     #[test]
     fn row_count_mismatch() {
         let e = parse_err("type octile\nheight 3\nwidth 2\nmap\n..\n..\n");
-        assert!(matches!(
-            e,
-            LevelError::MovingAiRowCount {
-                line: 7,
-                expected: 3,
-                found: 2,
-                ..
-            }
-        ));
-        assert_eq!(
-            e.to_string(),
-            "maps/m.map:7: the header says height 3 but the map has 2 rows"
-        );
+        assert!(matches!(e, LevelError::MovingAiRowCount { line: 7, expected: 3, found: 2, .. }));
+        assert_eq!(e.to_string(), "maps/m.map:7: the header says height 3 but the map has 2 rows");
         let e = parse_err("type octile\nheight 1\nwidth 2\nmap\n..\n..\n\n..\n");
-        assert!(matches!(
-            e,
-            LevelError::MovingAiRowCount {
-                line: 6,
-                expected: 1,
-                found: 3,
-                ..
-            }
-        ));
+        assert!(matches!(e, LevelError::MovingAiRowCount { line: 6, expected: 1, found: 3, .. }));
     }
 
     #[test]
     fn width_mismatch_and_unknown_glyph() {
         let e = parse_err("type octile\nheight 2\nwidth 3\nmap\n...\n....\n");
-        assert!(matches!(
-            e,
-            LevelError::Ragged {
-                line: 6,
-                expected: 3,
-                found: 4,
-                ..
-            }
-        ));
+        assert!(matches!(e, LevelError::Ragged { line: 6, expected: 3, found: 4, .. }));
         let e = parse_err("type octile\nheight 1\nwidth 3\nmap\n.#.\n");
-        assert!(matches!(
-            e,
-            LevelError::UnknownGlyph {
-                line: 5,
-                column: 2,
-                glyph: '#',
-                ..
-            }
-        ));
-        assert_eq!(
-            e.to_string(),
-            "maps/m.map:5:2: unknown glyph '#' (expected one of . G S @ O T W)"
-        );
+        assert!(matches!(e, LevelError::UnknownGlyph { line: 5, column: 2, glyph: '#', .. }));
+        assert_eq!(e.to_string(), "maps/m.map:5:2: unknown glyph '#' (expected one of . G S @ O T W)");
     }
 }

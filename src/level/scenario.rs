@@ -36,15 +36,9 @@ pub fn parse_scenarios(text: &str, origin: &str) -> Result<Vec<Scenario>, LevelE
         None => Some(END_OF_FILE.to_owned()),
     };
     if let Some(found) = found {
-        return Err(LevelError::ScenarioVersion {
-            origin: origin.to_owned(),
-            found,
-        });
+        return Err(LevelError::ScenarioVersion { origin: origin.to_owned(), found });
     }
-    lines
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(line, l)| scenario(l, line, origin))
-        .collect()
+    lines.filter(|(_, l)| !l.trim().is_empty()).map(|(line, l)| scenario(l, line, origin)).collect()
 }
 
 /// Reads the scenario file at `path` (see [`parse_scenarios`]).
@@ -62,32 +56,18 @@ struct Fields<'a> {
 }
 
 fn scenario(text: &str, line: usize, origin: &str) -> Result<Scenario, LevelError> {
-    let fields: [&str; 9] =
-        text.split('\t')
-            .collect::<Vec<_>>()
-            .try_into()
-            .map_err(|all: Vec<&str>| LevelError::ScenarioFieldCount {
-                origin: origin.to_owned(),
-                line,
-                found: all.len(),
-            })?;
-    let f = Fields {
-        origin,
-        line,
-        fields,
-    };
+    let fields: [&str; 9] = text.split('\t').collect::<Vec<_>>().try_into().map_err(|all: Vec<&str>| {
+        LevelError::ScenarioFieldCount { origin: origin.to_owned(), line, found: all.len() }
+    })?;
+    let f = Fields { origin, line, fields };
     let bucket = f.number(0, "bucket", "a whole number", |_: &u32| true)?;
     let map = fields[1].trim();
     if map.is_empty() {
         return Err(f.error(1, "map", "a map file name"));
     }
     let size = format!("a whole number from 1 to {MAX_SIDE}");
-    let width = f.number(2, "map width", &size, |&n: &usize| {
-        (1..=MAX_SIDE).contains(&n)
-    })?;
-    let height = f.number(3, "map height", &size, |&n: &usize| {
-        (1..=MAX_SIDE).contains(&n)
-    })?;
+    let width = f.number(2, "map width", &size, |&n: &usize| (1..=MAX_SIDE).contains(&n))?;
+    let height = f.number(3, "map height", &size, |&n: &usize| (1..=MAX_SIDE).contains(&n))?;
     let column = format!("a column from 0 to {}", width - 1);
     let row = format!("a row from 0 to {}", height - 1);
     // Both sides are at most MAX_SIDE, so the coordinates fit an i32.
@@ -104,9 +84,7 @@ fn scenario(text: &str, line: usize, origin: &str) -> Result<Scenario, LevelErro
         height,
         start: cell(4)?,
         goal: cell(6)?,
-        optimal: f.number(8, "optimal length", "a finite length >= 0", |&n: &f64| {
-            n.is_finite() && n >= 0.0
-        })?,
+        optimal: f.number(8, "optimal length", "a finite length >= 0", |&n: &f64| n.is_finite() && n >= 0.0)?,
     })
 }
 
@@ -128,10 +106,7 @@ impl Fields<'_> {
     fn error(&self, i: usize, name: &'static str, expected: &str) -> LevelError {
         // 1-based column where field `i` starts: the fields before it plus
         // one tab after each.
-        let column = 1 + self.fields[..i]
-            .iter()
-            .map(|f| f.chars().count() + 1)
-            .sum::<usize>();
+        let column = 1 + self.fields[..i].iter().map(|f| f.chars().count() + 1).sum::<usize>();
         LevelError::ScenarioField {
             origin: self.origin.to_owned(),
             line: self.line,
@@ -191,41 +166,17 @@ mod tests {
     #[test]
     fn wrong_field_count() {
         let e = parse_err("version 1\n0 arena.map 49 49 1 1 2 2 1.0\n");
-        assert!(matches!(
-            e,
-            LevelError::ScenarioFieldCount {
-                line: 2,
-                found: 1,
-                ..
-            }
-        ));
-        assert_eq!(
-            e.to_string(),
-            "s.scen:2: expected 9 tab-separated fields, found 1"
-        );
+        assert!(matches!(e, LevelError::ScenarioFieldCount { line: 2, found: 1, .. }));
+        assert_eq!(e.to_string(), "s.scen:2: expected 9 tab-separated fields, found 1");
         let e = parse_err("version 1\n0\tm\t4\t4\t1\t1\t2\t2\t1.0\textra\n");
-        assert!(matches!(
-            e,
-            LevelError::ScenarioFieldCount { found: 10, .. }
-        ));
+        assert!(matches!(e, LevelError::ScenarioFieldCount { found: 10, .. }));
     }
 
     #[test]
     fn bad_fields_point_at_their_column() {
         let e = parse_err("version 1\n0\tm\t4\t4\t1\tx\t2\t2\t1.0\n");
-        assert!(matches!(
-            e,
-            LevelError::ScenarioField {
-                line: 2,
-                column: 11,
-                field: "start y",
-                ..
-            }
-        ));
-        assert_eq!(
-            e.to_string(),
-            "s.scen:2:11: bad start y \"x\" (expected a row from 0 to 3)"
-        );
+        assert!(matches!(e, LevelError::ScenarioField { line: 2, column: 11, field: "start y", .. }));
+        assert_eq!(e.to_string(), "s.scen:2:11: bad start y \"x\" (expected a row from 0 to 3)");
         let cases = [
             ("-1\tm\t4\t4\t1\t1\t2\t2\t1.0", "bucket"),
             ("0\t \t4\t4\t1\t1\t2\t2\t1.0", "map"),
@@ -239,10 +190,7 @@ mod tests {
         ];
         for (line, field) in cases {
             let e = parse_err(&format!("version 1\n{line}\n"));
-            assert!(
-                matches!(e, LevelError::ScenarioField { field: f, .. } if f == field),
-                "{line:?}: {e:?}"
-            );
+            assert!(matches!(e, LevelError::ScenarioField { field: f, .. } if f == field), "{line:?}: {e:?}");
         }
     }
 }

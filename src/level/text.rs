@@ -55,10 +55,7 @@ fn is_blank(line: &str) -> bool {
 fn metadata_line(line: &str) -> Option<(&str, &str)> {
     let (key, value) = line.split_once(':')?;
     let key = key.trim();
-    let is_key = !key.is_empty()
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    let is_key = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     is_key.then(|| (key, value.trim()))
 }
 
@@ -88,18 +85,10 @@ fn layout<'a>(text: &'a str, origin: &str) -> Result<(Metadata, Vec<Row<'a>>), L
             continue;
         }
         if let Some(blank) = blank_after_rows {
-            return Err(LevelError::BlankLineInMap {
-                origin: origin.to_owned(),
-                line: blank,
-                next: line,
-            });
+            return Err(LevelError::BlankLineInMap { origin: origin.to_owned(), line: blank, next: line });
         }
         if rows.len() == MAX_SIDE {
-            let more = lines
-                .by_ref()
-                .take_while(|(_, s)| !is_blank(s))
-                .filter(|(_, s)| !is_comment(s))
-                .count();
+            let more = lines.by_ref().take_while(|(_, s)| !is_blank(s)).filter(|(_, s)| !is_comment(s)).count();
             return Err(LevelError::TooLarge {
                 origin: origin.to_owned(),
                 line,
@@ -110,29 +99,17 @@ fn layout<'a>(text: &'a str, origin: &str) -> Result<(Metadata, Vec<Row<'a>>), L
         rows.push(Row { line, text: s });
     }
     if rows.is_empty() {
-        return Err(LevelError::EmptyMap {
-            origin: origin.to_owned(),
-        });
+        return Err(LevelError::EmptyMap { origin: origin.to_owned() });
     }
     Ok((meta, rows))
 }
 
-fn set_metadata(
-    meta: &mut Metadata,
-    key: &str,
-    value: &str,
-    line: usize,
-    origin: &str,
-) -> Result<(), LevelError> {
+fn set_metadata(meta: &mut Metadata, key: &str, value: &str, line: usize, origin: &str) -> Result<(), LevelError> {
     let slot = match key {
         "name" => &mut meta.name,
         "description" => &mut meta.description,
         _ => {
-            return Err(LevelError::UnknownKey {
-                origin: origin.to_owned(),
-                line,
-                key: key.to_owned(),
-            });
+            return Err(LevelError::UnknownKey { origin: origin.to_owned(), line, key: key.to_owned() });
         }
     };
     if let Some((first_line, _)) = slot {
@@ -144,10 +121,7 @@ fn set_metadata(
         });
     }
     if key == "name" && value.is_empty() {
-        return Err(LevelError::EmptyName {
-            origin: origin.to_owned(),
-            line,
-        });
+        return Err(LevelError::EmptyName { origin: origin.to_owned(), line });
     }
     *slot = Some((line, value.to_owned()));
     Ok(())
@@ -189,11 +163,7 @@ fn cells(rows: &[Row<'_>], origin: &str) -> Result<Map, LevelError> {
             size: width,
         });
     }
-    let mut map = Map {
-        width,
-        tiles: Vec::with_capacity(width * rows.len()),
-        ..Map::default()
-    };
+    let mut map = Map { width, tiles: Vec::with_capacity(width * rows.len()), ..Map::default() };
     for (y, row) in rows.iter().enumerate() {
         let mut found = 0;
         for (x, c) in row.text.chars().enumerate() {
@@ -214,21 +184,12 @@ fn cells(rows: &[Row<'_>], origin: &str) -> Result<Map, LevelError> {
             map.tiles.push(g.tile);
             if let Some(spawn) = g.spawn {
                 let cell = Cell::new(x as i32, y as i32);
-                let placed = Placed {
-                    cell,
-                    line: row.line,
-                    column,
-                };
+                let placed = Placed { cell, line: row.line, column };
                 map.add(spawn, placed, origin)?;
             }
         }
         if found != width {
-            return Err(LevelError::Ragged {
-                origin: origin.to_owned(),
-                line: row.line,
-                expected: width,
-                found,
-            });
+            return Err(LevelError::Ragged { origin: origin.to_owned(), line: row.line, expected: width, found });
         }
     }
     Ok(map)
@@ -261,12 +222,7 @@ impl Map {
     }
 }
 
-fn place_marker(
-    slot: &mut Option<Placed>,
-    marker: char,
-    at: Placed,
-    origin: &str,
-) -> Result<(), LevelError> {
+fn place_marker(slot: &mut Option<Placed>, marker: char, at: Placed, origin: &str) -> Result<(), LevelError> {
     place_once(slot, at, |first| LevelError::DuplicateMarker {
         origin: origin.to_owned(),
         line: at.line,
@@ -328,25 +284,9 @@ mod tests {
         assert_eq!((l.grid.width(), l.grid.height()), (8, 3));
         let row0: Vec<Tile> = (0..8).map(|x| l.grid.tile(Cell::new(x, 0))).collect();
         use Tile::*;
-        assert_eq!(
-            row0,
-            [
-                Wall,
-                Floor(1),
-                Floor(1),
-                Floor(2),
-                Floor(3),
-                Water,
-                DoorClosed,
-                DoorOpen
-            ]
-        );
+        assert_eq!(row0, [Wall, Floor(1), Floor(1), Floor(2), Floor(3), Water, DoorClosed, DoorOpen]);
         for x in 0..7 {
-            assert_eq!(
-                l.grid.tile(Cell::new(x, 1)),
-                Floor(1),
-                "spawns stand on floor"
-            );
+            assert_eq!(l.grid.tile(Cell::new(x, 1)), Floor(1), "spawns stand on floor");
         }
         assert_eq!(l.grid.tile(Cell::new(7, 1)), Floor(9));
         assert_eq!(l.player, Some(Cell::new(0, 1)));
@@ -386,114 +326,37 @@ mod tests {
     #[test]
     fn blank_line_inside_the_map() {
         let e = parse_err("name: x\n###\n\n###\n");
-        assert!(matches!(
-            e,
-            LevelError::BlankLineInMap {
-                line: 3,
-                next: 4,
-                ..
-            }
-        ));
-        assert_eq!(
-            e.to_string(),
-            "levels/t.txt:3: blank line inside the map (the map goes on at line 4)"
-        );
+        assert!(matches!(e, LevelError::BlankLineInMap { line: 3, next: 4, .. }));
+        assert_eq!(e.to_string(), "levels/t.txt:3: blank line inside the map (the map goes on at line 4)");
     }
 
     #[test]
     fn ragged_row() {
         let e = parse_err("####\n#..#\n#.#\n");
-        assert!(matches!(
-            e,
-            LevelError::Ragged {
-                line: 3,
-                expected: 4,
-                found: 3,
-                ..
-            }
-        ));
-        assert_eq!(
-            e.to_string(),
-            "levels/t.txt:3: ragged row: 3 cells wide, expected 4"
-        );
-        assert!(matches!(
-            parse_err("###\n####\n"),
-            LevelError::Ragged { found: 4, .. }
-        ));
+        assert!(matches!(e, LevelError::Ragged { line: 3, expected: 4, found: 3, .. }));
+        assert_eq!(e.to_string(), "levels/t.txt:3: ragged row: 3 cells wide, expected 4");
+        assert!(matches!(parse_err("###\n####\n"), LevelError::Ragged { found: 4, .. }));
     }
 
     #[test]
     fn unknown_glyph_with_line_and_column() {
         let e = parse_err("name: x\n#####\n#..x#\n");
-        assert!(matches!(
-            e,
-            LevelError::UnknownGlyph {
-                line: 3,
-                column: 4,
-                glyph: 'x',
-                ..
-            }
-        ));
-        assert_eq!(
-            e.to_string(),
-            "levels/t.txt:3:4: unknown glyph 'x' (expected one of # . 1-9 ~ + ' @ M w f b S G)"
-        );
+        assert!(matches!(e, LevelError::UnknownGlyph { line: 3, column: 4, glyph: 'x', .. }));
+        assert_eq!(e.to_string(), "levels/t.txt:3:4: unknown glyph 'x' (expected one of # . 1-9 ~ + ' @ M w f b S G)");
         // Whitespace is a glyph error too, even when it also makes the row
         // ragged, and so is a digit 0 and a non-ASCII character.
-        assert!(matches!(
-            parse_err("###\n#.# \n"),
-            LevelError::UnknownGlyph {
-                line: 2,
-                column: 4,
-                glyph: ' ',
-                ..
-            }
-        ));
-        assert!(matches!(
-            parse_err("#\t#\n"),
-            LevelError::UnknownGlyph {
-                column: 2,
-                glyph: '\t',
-                ..
-            }
-        ));
-        assert!(matches!(
-            parse_err("#0#\n"),
-            LevelError::UnknownGlyph { glyph: '0', .. }
-        ));
-        assert!(matches!(
-            parse_err("é.#\n"),
-            LevelError::UnknownGlyph {
-                column: 1,
-                glyph: 'é',
-                ..
-            }
-        ));
+        assert!(matches!(parse_err("###\n#.# \n"), LevelError::UnknownGlyph { line: 2, column: 4, glyph: ' ', .. }));
+        assert!(matches!(parse_err("#\t#\n"), LevelError::UnknownGlyph { column: 2, glyph: '\t', .. }));
+        assert!(matches!(parse_err("#0#\n"), LevelError::UnknownGlyph { glyph: '0', .. }));
+        assert!(matches!(parse_err("é.#\n"), LevelError::UnknownGlyph { column: 1, glyph: 'é', .. }));
         // Metadata only comes before the map: later it is a map row.
-        assert!(matches!(
-            parse_err("###\nname: x\n"),
-            LevelError::UnknownGlyph {
-                line: 2,
-                column: 1,
-                glyph: 'n',
-                ..
-            }
-        ));
+        assert!(matches!(parse_err("###\nname: x\n"), LevelError::UnknownGlyph { line: 2, column: 1, glyph: 'n', .. }));
     }
 
     #[test]
     fn more_than_one_player() {
         let e = parse_err("#@#\n.@.\n");
-        assert!(matches!(
-            e,
-            LevelError::DuplicatePlayer {
-                line: 2,
-                column: 2,
-                first_line: 1,
-                first_column: 2,
-                ..
-            }
-        ));
+        assert!(matches!(e, LevelError::DuplicatePlayer { line: 2, column: 2, first_line: 1, first_column: 2, .. }));
         assert_eq!(
             e.to_string(),
             "levels/t.txt:2:2: more than one player start '@': cell 1,1 here and cell 1,0 \
@@ -504,27 +367,12 @@ mod tests {
     #[test]
     fn duplicate_start_or_goal() {
         let e = parse_err("S.S\n");
-        assert!(matches!(
-            e,
-            LevelError::DuplicateMarker {
-                marker: 'S',
-                column: 3,
-                first_column: 1,
-                ..
-            }
-        ));
+        assert!(matches!(e, LevelError::DuplicateMarker { marker: 'S', column: 3, first_column: 1, .. }));
         assert_eq!(
             e.to_string(),
             "levels/t.txt:1:3: more than one 'S' marker: cell 2,0 here and cell 0,0 at line 1, column 1"
         );
-        assert!(matches!(
-            parse_err("G..\n..G\n"),
-            LevelError::DuplicateMarker {
-                marker: 'G',
-                line: 2,
-                ..
-            }
-        ));
+        assert!(matches!(parse_err("G..\n..G\n"), LevelError::DuplicateMarker { marker: 'G', line: 2, .. }));
     }
 
     #[test]
@@ -534,10 +382,7 @@ mod tests {
             e,
             LevelError::TooLarge { line: 2, axis: Axis::Width, size, .. } if size == MAX_SIDE + 1
         ));
-        assert_eq!(
-            e.to_string(),
-            "levels/t.txt:2: map too large: width 2049 is above the limit of 2048 cells"
-        );
+        assert_eq!(e.to_string(), "levels/t.txt:2: map too large: width 2049 is above the limit of 2048 cells");
         assert!(parse(&format!("{}\n", ".".repeat(MAX_SIDE)), "t").is_ok());
     }
 
@@ -553,10 +398,7 @@ mod tests {
             LevelError::TooLarge { axis: Axis::Height, line, size, .. }
                 if line == MAX_SIDE + 2 && size == MAX_SIDE + 2
         ));
-        assert!(
-            e.to_string()
-                .ends_with("map too large: height 2050 is above the limit of 2048 cells")
-        );
+        assert!(e.to_string().ends_with("map too large: height 2050 is above the limit of 2048 cells"));
         assert!(parse(&".\n".repeat(MAX_SIDE), "t").is_ok());
     }
 
@@ -564,30 +406,14 @@ mod tests {
     fn metadata_errors() {
         let e = parse_err("name: x\nnmae: y\n#\n");
         assert!(matches!(e, LevelError::UnknownKey { line: 2, ref key, .. } if key == "nmae"));
-        assert_eq!(
-            e.to_string(),
-            "levels/t.txt:2: unknown metadata key \"nmae\" (expected name or description)"
-        );
+        assert_eq!(e.to_string(), "levels/t.txt:2: unknown metadata key \"nmae\" (expected name or description)");
         let e = parse_err("description: a\nname: x\ndescription: b\n#\n");
-        assert!(matches!(
-            e,
-            LevelError::DuplicateKey {
-                line: 3,
-                first_line: 1,
-                ..
-            }
-        ));
-        assert_eq!(
-            e.to_string(),
-            "levels/t.txt:3: metadata key \"description\" given twice (first at line 1)"
-        );
+        assert!(matches!(e, LevelError::DuplicateKey { line: 3, first_line: 1, .. }));
+        assert_eq!(e.to_string(), "levels/t.txt:3: metadata key \"description\" given twice (first at line 1)");
         let e = parse_err("name:   \n#\n");
         assert!(matches!(e, LevelError::EmptyName { line: 1, .. }));
         // Keys are case-sensitive.
-        assert!(matches!(
-            parse_err("Name: x\n#\n"),
-            LevelError::UnknownKey { .. }
-        ));
+        assert!(matches!(parse_err("Name: x\n#\n"), LevelError::UnknownKey { .. }));
     }
 
     #[test]
