@@ -5,3 +5,4 @@
 //! module only knows the ones below it (see the README's architecture part).
 
 pub mod grid;
+pub mod steer;
