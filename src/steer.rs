@@ -3,8 +3,12 @@
 //! Everything is pure and deterministic: no clock, no hidden randomness,
 //! trigonometry through `libm`, fixed iteration orders.
 
+mod behaviours;
 mod body;
+mod combine;
 mod vec2;
 
+pub use behaviours::{Circle, Wander, arrive, avoid_obstacle, evade, flee, pursue, seek};
 pub use body::Body;
+pub use combine::{combine_priority, combine_weighted};
 pub use vec2::{MIN_LENGTH, Vec2};
