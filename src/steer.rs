@@ -6,9 +6,13 @@
 mod behaviours;
 mod body;
 mod combine;
+mod follow;
+mod jitter;
 mod vec2;
 
 pub use behaviours::{Circle, Wander, arrive, avoid_obstacle, evade, flee, pursue, seek};
 pub use body::Body;
 pub use combine::{combine_priority, combine_weighted};
+pub use follow::PathFollower;
+pub use jitter::{Hysteresis, Smoother};
 pub use vec2::{MIN_LENGTH, Vec2};
