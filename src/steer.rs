@@ -8,6 +8,7 @@ mod body;
 mod combine;
 mod follow;
 mod jitter;
+mod spatial;
 mod vec2;
 
 pub use behaviours::{Circle, Wander, arrive, avoid_obstacle, evade, flee, pursue, seek};
@@ -15,4 +16,5 @@ pub use body::Body;
 pub use combine::{combine_priority, combine_weighted};
 pub use follow::PathFollower;
 pub use jitter::{Hysteresis, Smoother};
+pub use spatial::{SpatialHash, neighbors_brute_force, within_radius};
 pub use vec2::{MIN_LENGTH, Vec2};
