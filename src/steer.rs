@@ -6,6 +6,7 @@
 mod behaviours;
 mod body;
 mod combine;
+mod flocking;
 mod follow;
 mod jitter;
 mod spatial;
@@ -14,6 +15,7 @@ mod vec2;
 pub use behaviours::{Circle, Wander, arrive, avoid_obstacle, evade, flee, pursue, seek};
 pub use body::Body;
 pub use combine::{combine_priority, combine_weighted};
+pub use flocking::{FlockWeights, Flocker, alignment, cohesion, flock, separation};
 pub use follow::PathFollower;
 pub use jitter::{Hysteresis, Smoother};
 pub use spatial::{SpatialHash, neighbors_brute_force, within_radius};
