@@ -16,11 +16,11 @@ use super::Vec2;
 const BINS_PER_POINT: f64 = 4.0;
 const MIN_BINS: f64 = 16.0;
 
-/// Relative and absolute widening of the bin range a query scans, so that a
-/// point which passes the (rounded) distance test is never in a bin just
-/// outside the (rounded) range. It only adds candidates, never results.
+/// Relative widening of the bin range a query scans. The range is
+/// computed in `f32` and the distance test in `f64`; widening by far more
+/// than `f32` rounding makes sure a point that passes the test is never in a
+/// bin just outside the range. It only adds candidates, never results.
 const REACH_SLACK: f32 = 1e-5;
-const REACH_SLACK_ABS: f32 = 1e-20;
 
 /// Neighbour search over a set of points, rebuilt each tick with
 /// [`SpatialHash::rebuild`] and queried with [`SpatialHash::query`].
@@ -170,7 +170,7 @@ impl SpatialHash {
     pub fn query(&self, pos: Vec2, radius: f32, out: &mut Vec<u32>) {
         out.clear();
         let radius = radius.max(0.0);
-        let reach = radius * (1.0 + REACH_SLACK) + REACH_SLACK_ABS;
+        let reach = radius * (1.0 + REACH_SLACK);
         let (x0, x1) = (self.col(pos.x - reach), self.col(pos.x + reach));
         let (y0, y1) = (self.row(pos.y - reach), self.row(pos.y + reach));
         for row in y0..=y1 {
@@ -188,11 +188,15 @@ impl SpatialHash {
 }
 
 /// The neighbour test both the hash and the brute force use, so their
-/// answers agree exactly: squared distance at most radius² (a negative or
-/// NaN radius counts as 0).
+/// answers agree exactly: distance at most `radius` (a negative or NaN
+/// radius counts as 0). Squared distances are compared in `f64`, where no
+/// `f32` coordinate or radius can overflow: in `f32` a radius above ~1e19
+/// would square to infinity and admit points at any distance.
 pub fn within_radius(a: Vec2, b: Vec2, radius: f32) -> bool {
-    let radius = radius.max(0.0);
-    (a - b).length_squared() <= radius * radius
+    let radius = f64::from(radius.max(0.0));
+    let dx = f64::from(a.x) - f64::from(b.x);
+    let dy = f64::from(a.y) - f64::from(b.y);
+    dx * dx + dy * dy <= radius * radius
 }
 
 /// The O(n) reference for one query (O(n²) for a whole flock): what the
