@@ -13,8 +13,11 @@
 //! (wander takes its random number from the caller), trigonometry through
 //! `libm`, fixed iteration orders. Every behaviour returns a finite vector
 //! for finite inputs, including the degenerate ones (zero velocity,
-//! coincident agents, zero radius, zero dt, zero max_speed); the property
-//! tests in `tests/steer_*.rs` hold the library to that.
+//! coincident agents, zero radius, zero dt, zero max_speed). The forces
+//! capped at `max_force` stay finite for finite inputs of any magnitude;
+//! the uncapped sums (alignment, cohesion, wander, the integrated position)
+//! as long as their result fits in `f32`, i.e. for anything world-sized.
+//! The property tests in `tests/steer_*.rs` hold the library to this.
 
 mod behaviours;
 mod body;
