@@ -52,15 +52,24 @@ impl Vec2 {
     /// is shorter than [`MIN_LENGTH`] (no direction to speak of) or has a NaN
     /// component. A vector too long to square in `f32` (or with an infinite
     /// component) is rescaled first, so it still yields its direction.
+    #[inline]
     pub fn normalized(self) -> Vec2 {
         let len_sq = self.length_squared();
         if len_sq.is_finite() {
-            return if len_sq < MIN_LENGTH * MIN_LENGTH {
+            if len_sq < MIN_LENGTH * MIN_LENGTH {
                 Vec2::ZERO
             } else {
                 self / len_sq.sqrt()
-            };
+            }
+        } else {
+            self.normalized_huge()
         }
+    }
+
+    /// [`Vec2::normalized`] for a vector whose squared length is not finite:
+    /// kept out of line so the common path inlines into the hot loops.
+    #[cold]
+    fn normalized_huge(self) -> Vec2 {
         if self.x.is_nan() || self.y.is_nan() {
             return Vec2::ZERO;
         }
