@@ -19,6 +19,8 @@
 //! as long as their result fits in `f32`, i.e. for anything world-sized.
 //! The property tests in `tests/steer_*.rs` hold the library to this.
 
+#![warn(missing_docs)]
+
 mod behaviours;
 mod body;
 mod combine;

@@ -107,7 +107,9 @@ impl Wander {
 /// A round obstacle (a pillar, a boulder, another creature's body).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Circle {
+    /// Centre in world units.
     pub center: Vec2,
+    /// Radius in world units; 0 is a point obstacle.
     pub radius: f32,
 }
 

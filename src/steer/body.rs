@@ -7,9 +7,14 @@ use super::Vec2;
 /// it can turn or brake.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Body {
+    /// Position of the centre in world units (the cell is its floor).
     pub pos: Vec2,
+    /// Velocity in world units per second.
     pub vel: Vec2,
+    /// Top speed: what makes a rat quicker than a golem.
     pub max_speed: f32,
+    /// Largest steering force (= acceleration): how sharply it can turn
+    /// and brake, i.e. how heavy it feels.
     pub max_force: f32,
 }
 

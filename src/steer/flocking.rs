@@ -8,8 +8,11 @@ use super::{Body, Vec2};
 /// How much each of the three urges counts in [`flock`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FlockWeights {
+    /// Keep personal space: raise it for loose, spread-out flocks.
     pub separation: f32,
+    /// Move together: raise it for schools that turn as one.
     pub alignment: f32,
+    /// Stay together: raise it for tight clumps.
     pub cohesion: f32,
 }
 
@@ -81,10 +84,13 @@ fn mean(neighbors: &[Body], field: impl Fn(&Body) -> Vec2) -> Option<Vec2> {
 /// allocates nothing once they have grown.
 #[derive(Clone, Debug)]
 pub struct Flocker {
-    /// May be changed between ticks; the hash keeps the cell size chosen
-    /// in [`Flocker::new`], which stays correct, only slower or faster.
+    /// How far a boid sees its flockmates. May be changed between ticks;
+    /// the hash keeps the cell size chosen in [`Flocker::new`], which stays
+    /// correct, only slower or faster.
     pub neighbor_radius: f32,
+    /// Passed to [`separation`]: how close is too close.
     pub separation_radius: f32,
+    /// Passed to [`flock`].
     pub weights: FlockWeights,
     hash: SpatialHash,
     ids: Vec<u32>,

@@ -7,6 +7,7 @@ use super::{Body, Vec2, arrive, seek};
 /// once within `arrival_radius`, and arrive (brake to a stop) on the last.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PathFollower {
+    /// The path in world units, typically cell centres of a smoothed path.
     pub waypoints: Vec<Vec2>,
     /// The waypoint being steered for.
     pub index: usize,

@@ -14,6 +14,7 @@ pub struct Smoother {
 }
 
 impl Smoother {
+    /// A smoother with no history: its first sample passes unchanged.
     pub fn new() -> Smoother {
         Smoother::default()
     }
@@ -80,6 +81,8 @@ impl Hysteresis {
         self.active
     }
 
+    /// The current state without feeding a value, for display and for
+    /// behaviours that read the switch set elsewhere in the tick.
     pub fn is_active(&self) -> bool {
         self.active
     }

@@ -12,7 +12,9 @@ use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
 /// the grid's rows grow).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Vec2 {
+    /// Column direction, growing to the right.
     pub x: f32,
+    /// Row direction, growing downwards.
     pub y: f32,
 }
 
@@ -25,6 +27,8 @@ impl Vec2 {
     /// The zero vector: no force, no velocity, the origin.
     pub const ZERO: Vec2 = Vec2 { x: 0.0, y: 0.0 };
 
+    /// A vector from its components (`const`, so behaviours' constants can
+    /// be vectors).
     pub const fn new(x: f32, y: f32) -> Vec2 {
         Vec2 { x, y }
     }
@@ -39,6 +43,8 @@ impl Vec2 {
         self.dot(self)
     }
 
+    /// Dot product: projections, such as how much of a feeler points into
+    /// a wall.
     pub fn dot(self, other: Vec2) -> f32 {
         self.x * other.x + self.y * other.y
     }
