@@ -10,3 +10,4 @@ pub mod level;
 mod named;
 pub mod search;
 // pub mod sim;
+pub mod steer;

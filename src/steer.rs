@@ -1,0 +1,42 @@
+//! Reynolds steering: how every creature that is not the player moves.
+//!
+//! Behaviours ([`seek`], [`flee`], [`arrive`], [`pursue`], [`evade`],
+//! [`Wander`], [`avoid_obstacle`], [`avoid_walls`], [`flock`], a
+//! [`PathFollower`]) each turn a goal into a force; [`combine_weighted`] or
+//! [`combine_priority`] blend them into the one force a [`Body`] applies;
+//! [`move_body`] integrates it and keeps the body out of the grid's walls.
+//! [`SpatialHash`] and [`Flocker`] make flocking O(n) per tick, and
+//! [`Smoother`] and [`Hysteresis`] keep forces and decisions from
+//! flip-flopping.
+//!
+//! Everything is pure and deterministic: no clock, no hidden randomness
+//! (wander takes its random number from the caller), trigonometry through
+//! `libm`, fixed iteration orders. Every behaviour returns a finite vector
+//! for finite inputs, including the degenerate ones (zero velocity,
+//! coincident agents, zero radius, zero dt, zero max_speed). The forces
+//! capped at `max_force` stay finite for finite inputs of any magnitude;
+//! the uncapped sums (alignment, cohesion, wander, the integrated position)
+//! as long as their result fits in `f32`, i.e. for anything world-sized.
+//! The property tests in `tests/steer_*.rs` hold the library to this.
+
+#![warn(missing_docs)]
+
+mod behaviours;
+mod body;
+mod combine;
+mod flocking;
+mod follow;
+mod jitter;
+mod spatial;
+mod vec2;
+mod walls;
+
+pub use behaviours::{Circle, Wander, arrive, avoid_obstacle, evade, flee, pursue, seek};
+pub use body::Body;
+pub use combine::{combine_priority, combine_weighted};
+pub use flocking::{FlockWeights, Flocker, alignment, cohesion, flock, separation};
+pub use follow::PathFollower;
+pub use jitter::{Hysteresis, Smoother};
+pub use spatial::{SpatialHash, neighbors_brute_force, within_radius};
+pub use vec2::{MIN_LENGTH, Vec2};
+pub use walls::{avoid_walls, move_body, resolve_walls};

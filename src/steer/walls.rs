@@ -1,0 +1,386 @@
+//! Steering around and colliding with the walls of the tile grid.
+//!
+//! Two layers, because steering alone never guarantees anything: the soft
+//! one, [`avoid_walls`], feels ahead and turns a body away before it
+//! touches a wall; the hard one, [`move_body`] / [`resolve_walls`], makes
+//! sure that whatever the forces, no body's centre ends a step inside a
+//! wall cell.
+
+use super::{Body, Vec2};
+use crate::grid::{Cell, Grid};
+
+/// cos and sin of 35°, the angle of the two whiskers either side of the
+/// centre feeler (constants rather than runtime trigonometry, so they are
+/// the same bits everywhere).
+const WHISKER_COS: f32 = 0.819_152;
+const WHISKER_SIN: f32 = 0.573_576_4;
+
+/// Whisker length as a fraction of the centre feeler's: they look sideways
+/// for walls the body is brushing past, not far ahead.
+const WHISKER_SCALE: f32 = 0.5;
+
+/// The cell containing a world point (saturating for points far outside).
+fn cell_at(p: Vec2) -> Cell {
+    Cell::new(p.x.floor() as i32, p.y.floor() as i32)
+}
+
+fn center(cell: Cell) -> Vec2 {
+    let (x, y) = cell.center();
+    Vec2::new(x, y)
+}
+
+/// Turn away from walls ahead. Three feelers leave the body's centre: one
+/// of `feeler_length` along the velocity and two whiskers half as long at
+/// ±35°. Each one that enters a wall cell pushes along that wall face's
+/// normal with `max_force` times how deep (as a fraction of its length,
+/// measured along the normal) its tip lies beyond the face, so the push
+/// grows as the wall gets closer and is gentle for a wall merely grazed.
+/// The sum is capped at `max_force`.
+///
+/// Zero for a body at rest (it is not heading anywhere; collision keeps it
+/// out of walls), for a non-positive feeler length, and for a body whose
+/// centre is inside a wall (collision pushes it out).
+pub fn avoid_walls(body: &Body, grid: &Grid, feeler_length: f32) -> Vec2 {
+    let forward = body.vel.normalized();
+    if forward == Vec2::ZERO || feeler_length <= 0.0 || !grid.is_walkable(cell_at(body.pos)) {
+        return Vec2::ZERO;
+    }
+    let (c, s) = (WHISKER_COS, WHISKER_SIN);
+    let left = Vec2::new(forward.x * c + forward.y * s, forward.y * c - forward.x * s);
+    let right = Vec2::new(forward.x * c - forward.y * s, forward.y * c + forward.x * s);
+    let whisker = feeler_length * WHISKER_SCALE;
+    let feelers = [(forward, feeler_length), (left, whisker), (right, whisker)];
+    let mut push = Vec2::ZERO;
+    for (direction, length) in feelers {
+        if let Some(hit) = first_wall(grid, body.pos, direction * length) {
+            let depth = (1.0 - hit.t) * -direction.dot(hit.normal);
+            push += hit.normal * (depth * body.max_force);
+        }
+    }
+    push.clamp_length(body.max_force)
+}
+
+/// Where a segment first enters a wall cell.
+struct Hit {
+    /// Fraction of the segment before the wall face, in [0, 1].
+    t: f32,
+    /// Unit normal of the face entered, pointing out of the wall.
+    normal: Vec2,
+}
+
+/// Walks the cells along `from → from + segment` (Amanatides–Woo) and
+/// reports the first wall cell entered. `from` must lie in a walkable cell;
+/// the walk then ends at the map's border at the latest, as everything
+/// outside the map is wall. At an exact corner crossing the vertical step
+/// is taken first.
+fn first_wall(grid: &Grid, from: Vec2, segment: Vec2) -> Option<Hit> {
+    let mut cell = cell_at(from);
+    // Per axis: step direction, t of the first cell boundary, t per cell.
+    let axis = |p: f32, d: f32, c: i32| {
+        if d > 0.0 {
+            (1, ((c + 1) as f32 - p) / d, 1.0 / d)
+        } else if d < 0.0 {
+            (-1, (c as f32 - p) / d, -1.0 / d)
+        } else {
+            (0, f32::INFINITY, f32::INFINITY)
+        }
+    };
+    let (step_x, mut next_x, delta_x) = axis(from.x, segment.x, cell.x);
+    let (step_y, mut next_y, delta_y) = axis(from.y, segment.y, cell.y);
+    loop {
+        let (t, normal) = if next_x < next_y {
+            let t = next_x;
+            cell.x += step_x;
+            next_x += delta_x;
+            (t, Vec2::new(-step_x as f32, 0.0))
+        } else {
+            let t = next_y;
+            cell.y += step_y;
+            next_y += delta_y;
+            (t, Vec2::new(0.0, -step_y as f32))
+        };
+        if t > 1.0 {
+            return None;
+        }
+        if !grid.is_walkable(cell) {
+            return Some(Hit { t, normal });
+        }
+    }
+}
+
+/// Integrates the body ([`Body::integrate`]) and then resolves its move
+/// against the walls ([`resolve_walls`]): the one call the simulation makes
+/// per body and tick.
+pub fn move_body(body: &mut Body, force: Vec2, dt: f32, grid: &Grid) {
+    let prev_pos = body.pos;
+    body.integrate(force, dt);
+    resolve_walls(body, prev_pos, grid);
+}
+
+/// Makes the move from `prev_pos` to `body.pos` legal. The displacement is
+/// swept along x, then along y, cell by cell, so a fast body cannot tunnel
+/// through a thin wall and cannot squeeze diagonally between two walls that
+/// meet at a corner. Where a sweep meets a wall cell the body stops just
+/// short of the face (still in the last walkable cell) and that velocity
+/// component is zeroed; the other one is kept, so the body slides along the
+/// wall.
+///
+/// A body whose `prev_pos` is not in a walkable cell (spawned in a wall, or
+/// a door closed on it) is instead moved to the centre of the walkable cell
+/// nearest to `prev_pos` and stopped; ties go to the cell first in row-major
+/// order. On a grid with no walkable cell at all it stays at `prev_pos`,
+/// stopped.
+pub fn resolve_walls(body: &mut Body, prev_pos: Vec2, grid: &Grid) {
+    let target = body.pos;
+    body.pos = prev_pos;
+    if !grid.is_walkable(cell_at(prev_pos)) {
+        if let Some(cell) = nearest_walkable(grid, prev_pos) {
+            body.pos = center(cell);
+        }
+        body.vel = Vec2::ZERO;
+        return;
+    }
+    sweep_axis(grid, body, target.x, Axis::X);
+    sweep_axis(grid, body, target.y, Axis::Y);
+}
+
+#[derive(Clone, Copy)]
+enum Axis {
+    X,
+    Y,
+}
+
+/// Moves `body.pos` along `axis` towards `target`, through walkable cells
+/// only (the body's cell is walkable). Stops just before the first wall
+/// cell, zeroing the velocity along the axis.
+fn sweep_axis(grid: &Grid, body: &mut Body, target: f32, axis: Axis) {
+    let here = cell_at(body.pos);
+    let (from, to) = match axis {
+        Axis::X => (here.x, target.floor() as i32),
+        Axis::Y => (here.y, target.floor() as i32),
+    };
+    let blocked = |c: i32| match axis {
+        Axis::X => !grid.is_walkable(Cell::new(c, here.y)),
+        Axis::Y => !grid.is_walkable(Cell::new(here.x, c)),
+    };
+    // The face where the body stops: the largest float below a wall ahead
+    // in + direction (so it still floors to the last walkable cell), the
+    // wall's far edge behind in − direction.
+    let stop = if to > from {
+        (from + 1..=to)
+            .find(|&c| blocked(c))
+            .map(|c| (c as f32).next_down())
+    } else {
+        (to..from)
+            .rev()
+            .find(|&c| blocked(c))
+            .map(|c| (c + 1) as f32)
+    };
+    let (pos, vel) = match axis {
+        Axis::X => (&mut body.pos.x, &mut body.vel.x),
+        Axis::Y => (&mut body.pos.y, &mut body.vel.y),
+    };
+    match stop {
+        Some(face) => {
+            *pos = face;
+            *vel = 0.0;
+        }
+        None => *pos = target,
+    }
+}
+
+/// The walkable cell whose centre is nearest to `p` (clamped into the map),
+/// searched ring by ring around `p`'s cell; ties go to the first in
+/// row-major order within the nearest ring. `None` when no cell is
+/// walkable.
+fn nearest_walkable(grid: &Grid, p: Vec2) -> Option<Cell> {
+    let (w, h) = (grid.width() as i32, grid.height() as i32);
+    let q = Vec2::new(p.x.clamp(0.0, w as f32), p.y.clamp(0.0, h as f32));
+    let start = Cell::new(
+        (q.x.floor() as i32).min(w - 1),
+        (q.y.floor() as i32).min(h - 1),
+    );
+    let mut best: Option<(f32, Cell)> = None;
+    for r in 0..=w.max(h) {
+        // q lies in `start`, so every centre on ring r is at least r − ½
+        // away: once that beats the best, no later ring can win.
+        if let Some((d2, _)) = best {
+            let bound = r as f32 - 0.5;
+            if bound * bound >= d2 {
+                break;
+            }
+        }
+        for y in start.y - r..=start.y + r {
+            let on_edge_row = (y - start.y).abs() == r;
+            let step = if on_edge_row {
+                1
+            } else {
+                (2 * r).max(1) as usize
+            };
+            for x in (start.x - r..=start.x + r).step_by(step) {
+                let cell = Cell::new(x, y);
+                if !grid.is_walkable(cell) {
+                    continue;
+                }
+                let d2 = (center(cell) - q).length_squared();
+                if best.is_none_or(|(b, _)| d2 < b) {
+                    best = Some((d2, cell));
+                }
+            }
+        }
+    }
+    best.map(|(_, cell)| cell)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Tile;
+
+    /// A grid from rows of `#` (wall) and `.` (floor).
+    fn grid(rows: &[&str]) -> Grid {
+        let tiles: Vec<Tile> = rows
+            .iter()
+            .flat_map(|r| r.chars())
+            .map(|c| if c == '#' { Tile::Wall } else { Tile::Floor(1) })
+            .collect();
+        Grid::new(rows[0].len(), rows.len(), &tiles)
+    }
+
+    fn body(x: f32, y: f32, vx: f32, vy: f32) -> Body {
+        Body {
+            pos: Vec2::new(x, y),
+            vel: Vec2::new(vx, vy),
+            max_speed: 100.0,
+            max_force: 4.0,
+        }
+    }
+
+    /// Open 10×6 room with a wall column at x = 5.
+    fn column() -> Grid {
+        grid(&[
+            ".....#....",
+            ".....#....",
+            ".....#....",
+            ".....#....",
+            ".....#....",
+            ".....#....",
+        ])
+    }
+
+    #[test]
+    fn feeler_pushes_back_from_a_wall_ahead() {
+        let g = column();
+        // Tip at x 5.5, face at 5: a quarter of the feeler inside.
+        let b = body(3.5, 2.5, 1.0, 0.0);
+        assert_eq!(avoid_walls(&b, &g, 2.0), Vec2::new(-1.0, 0.0));
+        // Closer, deeper, stronger.
+        let near = body(4.5, 2.5, 1.0, 0.0);
+        assert!(avoid_walls(&near, &g, 2.0).x < -1.0);
+        // Heading away or far from the wall: nothing.
+        assert_eq!(avoid_walls(&body(3.5, 2.5, -1.0, 0.0), &g, 2.0), Vec2::ZERO);
+        assert_eq!(avoid_walls(&body(1.5, 2.5, 1.0, 0.0), &g, 2.0), Vec2::ZERO);
+    }
+
+    #[test]
+    fn whisker_feels_a_wall_alongside() {
+        let g = grid(&["##########", "..........", ".........."]);
+        // Running along the top wall 0.3 below its face: only the left
+        // whisker (towards −y) reaches it.
+        let b = body(2.5, 1.3, 1.0, 0.0);
+        let f = avoid_walls(&b, &g, 2.0);
+        assert_eq!(f.x, 0.0);
+        assert!(f.y > 0.0, "{f:?}");
+    }
+
+    #[test]
+    fn no_avoidance_at_rest_or_inside_a_wall() {
+        let g = column();
+        assert_eq!(avoid_walls(&body(4.5, 2.5, 0.0, 0.0), &g, 2.0), Vec2::ZERO);
+        assert_eq!(avoid_walls(&body(5.5, 2.5, 1.0, 0.0), &g, 2.0), Vec2::ZERO);
+        assert_eq!(avoid_walls(&body(4.5, 2.5, 1.0, 0.0), &g, 0.0), Vec2::ZERO);
+    }
+
+    #[test]
+    fn map_edge_counts_as_wall() {
+        let g = grid(&["....", "...."]);
+        let f = avoid_walls(&body(3.5, 1.0, 1.0, 0.0), &g, 1.0);
+        assert_eq!(f, Vec2::new(-2.0, 0.0));
+    }
+
+    #[test]
+    fn slides_along_a_wall() {
+        let g = column();
+        let mut b = body(4.5, 2.5, 1.0, 1.0);
+        move_body(&mut b, Vec2::ZERO, 1.0, &g);
+        assert_eq!(b.pos, Vec2::new(5.0f32.next_down(), 3.5));
+        assert_eq!(b.vel, Vec2::new(0.0, 1.0));
+    }
+
+    #[test]
+    fn fast_body_does_not_tunnel() {
+        let g = column();
+        let mut b = body(0.5, 2.5, 100.0, 0.0);
+        move_body(&mut b, Vec2::ZERO, 1.0, &g);
+        assert_eq!(b.pos, Vec2::new(5.0f32.next_down(), 2.5));
+        assert_eq!(b.vel, Vec2::ZERO);
+        // Leftwards from the far side it stops on the wall's right face.
+        let mut b = body(9.5, 2.5, -100.0, 0.0);
+        move_body(&mut b, Vec2::ZERO, 1.0, &g);
+        assert_eq!(b.pos, Vec2::new(6.0, 2.5));
+        // Off the map's edge.
+        let mut b = body(7.5, 2.5, 0.0, 100.0);
+        move_body(&mut b, Vec2::ZERO, 1.0, &g);
+        assert_eq!(b.pos, Vec2::new(7.5, 6.0f32.next_down()));
+        assert_eq!(b.vel, Vec2::ZERO);
+    }
+
+    #[test]
+    fn no_squeezing_between_diagonal_walls() {
+        let g = grid(&["....", "...#", "..#.", "...."]);
+        let mut b = body(2.5, 1.5, 1.0, 1.0);
+        move_body(&mut b, Vec2::ZERO, 1.0, &g);
+        assert_eq!(b.pos, Vec2::new(3.0f32.next_down(), 2.0f32.next_down()));
+        assert_eq!(b.vel, Vec2::ZERO);
+    }
+
+    #[test]
+    fn body_inside_a_wall_is_pushed_to_the_nearest_centre() {
+        let g = column();
+        let mut b = body(5.2, 2.5, 3.0, 0.0);
+        move_body(&mut b, Vec2::ZERO, 1.0, &g);
+        assert_eq!(b.pos, Vec2::new(4.5, 2.5));
+        assert_eq!(b.vel, Vec2::ZERO);
+        let mut b = body(5.8, 2.5, 0.0, 0.0);
+        move_body(&mut b, Vec2::ZERO, 1.0, &g);
+        assert_eq!(b.pos, Vec2::new(6.5, 2.5));
+        // Equidistant: the first cell in row-major order wins.
+        let mut b = body(5.5, 2.5, 0.0, 0.0);
+        move_body(&mut b, Vec2::ZERO, 1.0, &g);
+        assert_eq!(b.pos, Vec2::new(4.5, 2.5));
+        // Far outside the map: the nearest cell to the clamped point.
+        let mut b = body(-40.0, 100.0, 0.0, 0.0);
+        move_body(&mut b, Vec2::ZERO, 1.0, &g);
+        assert_eq!(b.pos, Vec2::new(0.5, 5.5));
+    }
+
+    #[test]
+    fn nowhere_to_go_stays_put() {
+        let g = grid(&["##", "##"]);
+        let mut b = body(0.5, 0.5, 1.0, 0.0);
+        move_body(&mut b, Vec2::new(1.0, 1.0), 1.0, &g);
+        assert_eq!(b.pos, Vec2::new(0.5, 0.5));
+        assert_eq!(b.vel, Vec2::ZERO);
+    }
+
+    #[test]
+    fn nearest_search_stops_early_but_finds_far_cells() {
+        let mut rows = vec!["##########"; 10];
+        rows[9] = "#########.";
+        let g = grid(&rows);
+        assert_eq!(
+            nearest_walkable(&g, Vec2::new(0.5, 0.5)),
+            Some(Cell::new(9, 9))
+        );
+    }
+}

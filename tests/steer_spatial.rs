@@ -1,0 +1,95 @@
+//! The spatial hash answers exactly like the brute-force neighbour list, in
+//! the same (ascending) order, and Flocker's forces equal per-body flocking
+//! over brute-force neighbours.
+
+use delve::steer::*;
+use proptest::prelude::*;
+
+/// Coordinates in a small area (so neighbours are common), often integers
+/// (so points sit exactly on bin boundaries), sometimes repeated.
+fn coord() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        -20.0f32..20.0,
+        (-6i32..6).prop_map(|i| i as f32),
+        Just(0.5f32)
+    ]
+}
+
+fn point() -> impl Strategy<Value = Vec2> {
+    (coord(), coord()).prop_map(|(x, y)| Vec2::new(x, y))
+}
+
+/// Any finite coordinate, of any magnitude.
+fn wild() -> impl Strategy<Value = Vec2> {
+    let c = prop::num::f32::NORMAL | prop::num::f32::SUBNORMAL | prop::num::f32::ZERO;
+    (c, c).prop_map(|(x, y)| Vec2::new(x, y))
+}
+
+fn radius() -> impl Strategy<Value = f32> {
+    prop_oneof![Just(0.0f32), 0.0f32..8.0, (0u8..6).prop_map(f32::from)]
+}
+
+fn cell_size() -> impl Strategy<Value = f32> {
+    prop_oneof![0.05f32..10.0, (1u8..5).prop_map(f32::from)]
+}
+
+fn check(points: &[Vec2], queries: &[Vec2], cell: f32, r: f32) -> Result<(), TestCaseError> {
+    let mut hash = SpatialHash::new(cell);
+    hash.rebuild(points.iter().copied());
+    let (mut fast, mut slow) = (Vec::new(), Vec::new());
+    for &q in queries.iter().chain(points) {
+        hash.query(q, r, &mut fast);
+        neighbors_brute_force(points, q, r, &mut slow);
+        prop_assert_eq!(&fast, &slow, "query {:?} radius {}", q, r);
+    }
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn hash_equals_brute_force(
+        points in prop::collection::vec(point(), 0..120),
+        queries in prop::collection::vec(point(), 0..20),
+        cell in cell_size(),
+        r in radius(),
+    ) {
+        check(&points, &queries, cell, r)?;
+    }
+
+    #[test]
+    fn hash_equals_brute_force_at_any_scale(
+        points in prop::collection::vec(prop_oneof![wild(), point()], 0..60),
+        queries in prop::collection::vec(wild(), 0..10),
+        cell in prop_oneof![cell_size(), prop::num::f32::POSITIVE.prop_filter("finite", |c| c.is_finite())],
+        r in prop_oneof![radius(), prop::num::f32::POSITIVE],
+    ) {
+        check(&points, &queries, cell, r)?;
+    }
+
+    #[test]
+    fn flocker_equals_brute_force_flocking(
+        states in prop::collection::vec((point(), point()), 0..80),
+        neighbor_radius in 0.1f32..6.0,
+        separation_radius in 0.0f32..3.0,
+        w in (0.0f32..3.0, 0.0f32..3.0, 0.0f32..3.0),
+    ) {
+        let bodies: Vec<Body> = states
+            .iter()
+            .map(|&(pos, vel)| Body { pos, vel: vel * 0.1, max_speed: 2.0, max_force: 3.0 })
+            .collect();
+        let weights = FlockWeights { separation: w.0, alignment: w.1, cohesion: w.2 };
+        let mut flocker = Flocker::new(neighbor_radius, separation_radius, weights);
+        let forces = flocker.forces(&bodies).to_vec();
+        let positions: Vec<Vec2> = bodies.iter().map(|b| b.pos).collect();
+        let mut ids = Vec::new();
+        for (i, me) in bodies.iter().enumerate() {
+            neighbors_brute_force(&positions, me.pos, neighbor_radius, &mut ids);
+            let neighbors: Vec<Body> = ids
+                .iter()
+                .filter(|&&j| j as usize != i)
+                .map(|&j| bodies[j as usize])
+                .collect();
+            prop_assert_eq!(forces[i], flock(me, &neighbors, separation_radius, weights));
+        }
+    }
+}
