@@ -10,18 +10,12 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use delve::grid::{Cell, Grid, Tile};
-use delve::steer::{
-    Body, FlockWeights, Flocker, SpatialHash, Vec2, flock, move_body, neighbors_brute_force,
-};
+use delve::steer::{Body, FlockWeights, Flocker, SpatialHash, Vec2, flock, move_body, neighbors_brute_force};
 
 const SIDE: usize = 200;
 const NEIGHBOR_RADIUS: f32 = 3.0;
 const SEPARATION_RADIUS: f32 = 1.0;
-const WEIGHTS: FlockWeights = FlockWeights {
-    separation: 1.5,
-    alignment: 1.0,
-    cohesion: 1.0,
-};
+const WEIGHTS: FlockWeights = FlockWeights { separation: 1.5, alignment: 1.0, cohesion: 1.0 };
 const MAX_SPEED: f32 = 2.0;
 const MAX_FORCE: f32 = 4.0;
 const DT: f32 = 0.1;
@@ -46,12 +40,7 @@ fn arena() -> Grid {
     let mut grid = Grid::filled(SIDE, SIDE, Tile::Floor(1));
     let last = SIDE as i32 - 1;
     for i in 0..SIDE as i32 {
-        for cell in [
-            Cell::new(i, 0),
-            Cell::new(i, last),
-            Cell::new(0, i),
-            Cell::new(last, i),
-        ] {
+        for cell in [Cell::new(i, 0), Cell::new(i, last), Cell::new(0, i), Cell::new(last, i)] {
             grid.set_tile(cell, Tile::Wall);
         }
     }
@@ -66,12 +55,7 @@ fn boids(n: usize) -> Vec<Body> {
         .map(|_| {
             let pos = Vec2::new(1.0 + rng.next() * inner, 1.0 + rng.next() * inner);
             let vel = Vec2::new(rng.next() * 2.0 - 1.0, rng.next() * 2.0 - 1.0) * MAX_SPEED;
-            Body {
-                pos,
-                vel: vel.clamp_length(MAX_SPEED),
-                max_speed: MAX_SPEED,
-                max_force: MAX_FORCE,
-            }
+            Body { pos, vel: vel.clamp_length(MAX_SPEED), max_speed: MAX_SPEED, max_force: MAX_FORCE }
         })
         .collect()
 }
@@ -99,23 +83,10 @@ fn brute_step(buffers: &mut BruteForce, bodies: &mut [Body], grid: &Grid) {
     buffers.positions.extend(bodies.iter().map(|b| b.pos));
     buffers.forces.clear();
     for (i, body) in bodies.iter().enumerate() {
-        neighbors_brute_force(
-            &buffers.positions,
-            body.pos,
-            NEIGHBOR_RADIUS,
-            &mut buffers.ids,
-        );
+        neighbors_brute_force(&buffers.positions, body.pos, NEIGHBOR_RADIUS, &mut buffers.ids);
         buffers.neighbors.clear();
-        buffers.neighbors.extend(
-            buffers
-                .ids
-                .iter()
-                .filter(|&&j| j as usize != i)
-                .map(|&j| bodies[j as usize]),
-        );
-        buffers
-            .forces
-            .push(flock(body, &buffers.neighbors, SEPARATION_RADIUS, WEIGHTS));
+        buffers.neighbors.extend(buffers.ids.iter().filter(|&&j| j as usize != i).map(|&j| bodies[j as usize]));
+        buffers.forces.push(flock(body, &buffers.neighbors, SEPARATION_RADIUS, WEIGHTS));
     }
     for (body, &force) in bodies.iter_mut().zip(&buffers.forces) {
         move_body(body, force, DT, grid);
@@ -161,15 +132,9 @@ fn main() {
         "flock step: radius {NEIGHBOR_RADIUS}, {SIDE}x{SIDE} area with a wall border, \
          median of {TIMED_STEPS} steps after {WARMUP_STEPS} warm-up"
     );
-    println!(
-        "{:<28} {:>6} {:>12} {:>9} {:>10}",
-        "method", "boids", "ms/step", "ns/boid", "neighbours"
-    );
-    let rows: [(&str, usize, bool); 3] = [
-        ("spatial hash", 10_000, true),
-        ("spatial hash", 2_000, true),
-        ("brute force O(n^2)", 2_000, false),
-    ];
+    println!("{:<28} {:>6} {:>12} {:>9} {:>10}", "method", "boids", "ms/step", "ns/boid", "neighbours");
+    let rows: [(&str, usize, bool); 3] =
+        [("spatial hash", 10_000, true), ("spatial hash", 2_000, true), ("brute force O(n^2)", 2_000, false)];
     for (name, n, hashed) in rows {
         let mut bodies = boids(n);
         let ms = if hashed {
@@ -179,13 +144,6 @@ fn main() {
             let mut buffers = BruteForce::default();
             median_ms(&mut bodies, |b| brute_step(&mut buffers, b, &grid))
         };
-        println!(
-            "{:<28} {:>6} {:>12.3} {:>9.0} {:>10.1}",
-            name,
-            n,
-            ms,
-            ms * 1e6 / n as f64,
-            mean_neighbors(&bodies)
-        );
+        println!("{:<28} {:>6} {:>12.3} {:>9.0} {:>10.1}", name, n, ms, ms * 1e6 / n as f64, mean_neighbors(&bodies));
     }
 }

@@ -8,11 +8,7 @@ use proptest::prelude::*;
 /// Coordinates in a small area (so neighbours are common), often integers
 /// (so points sit exactly on bin boundaries), sometimes repeated.
 fn coord() -> impl Strategy<Value = f32> {
-    prop_oneof![
-        -20.0f32..20.0,
-        (-6i32..6).prop_map(|i| i as f32),
-        Just(0.5f32)
-    ]
+    prop_oneof![-20.0f32..20.0, (-6i32..6).prop_map(|i| i as f32), Just(0.5f32)]
 }
 
 fn point() -> impl Strategy<Value = Vec2> {

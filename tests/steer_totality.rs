@@ -11,14 +11,7 @@ use proptest::prelude::*;
 
 /// Finite values biased towards the degenerate ones.
 fn scalar() -> impl Strategy<Value = f32> {
-    prop_oneof![
-        Just(0.0f32),
-        Just(-0.0f32),
-        Just(1e-6f32),
-        -1.0f32..1.0,
-        -1e3f32..1e3,
-        -1e6f32..1e6,
-    ]
+    prop_oneof![Just(0.0f32), Just(-0.0f32), Just(1e-6f32), -1.0f32..1.0, -1e3f32..1e3, -1e6f32..1e6,]
 }
 
 /// Non-negative limits and radii, zero included.
@@ -27,11 +20,7 @@ fn limit() -> impl Strategy<Value = f32> {
 }
 
 fn vec2() -> impl Strategy<Value = Vec2> {
-    prop_oneof![
-        Just(Vec2::ZERO),
-        Just(Vec2::new(1e-6, -1e-6)),
-        (scalar(), scalar()).prop_map(|(x, y)| Vec2::new(x, y)),
-    ]
+    prop_oneof![Just(Vec2::ZERO), Just(Vec2::new(1e-6, -1e-6)), (scalar(), scalar()).prop_map(|(x, y)| Vec2::new(x, y)),]
 }
 
 /// Any finite value, of any magnitude up to `f32::MAX`.
@@ -48,14 +37,12 @@ fn wild_vec2() -> impl Strategy<Value = Vec2> {
 }
 
 fn wild_body() -> impl Strategy<Value = Body> {
-    (wild_vec2(), wild_vec2(), wild_limit(), wild_limit()).prop_map(
-        |(pos, vel, max_speed, max_force)| Body {
-            pos,
-            vel,
-            max_speed,
-            max_force,
-        },
-    )
+    (wild_vec2(), wild_vec2(), wild_limit(), wild_limit()).prop_map(|(pos, vel, max_speed, max_force)| Body {
+        pos,
+        vel,
+        max_speed,
+        max_force,
+    })
 }
 
 fn body() -> impl Strategy<Value = Body> {
@@ -70,16 +57,8 @@ fn body() -> impl Strategy<Value = Body> {
 /// A body and neighbours, some of them on top of it.
 fn crowd() -> impl Strategy<Value = (Body, Vec<Body>)> {
     (body(), prop::collection::vec((body(), any::<bool>()), 0..8)).prop_map(|(me, others)| {
-        let others = others
-            .into_iter()
-            .map(|(b, coincident)| {
-                if coincident {
-                    Body { pos: me.pos, ..b }
-                } else {
-                    b
-                }
-            })
-            .collect();
+        let others =
+            others.into_iter().map(|(b, coincident)| if coincident { Body { pos: me.pos, ..b } } else { b }).collect();
         (me, others)
     })
 }

@@ -21,10 +21,8 @@ fn grid_and_start() -> impl Strategy<Value = (Grid, Vec2)> {
             )
         })
         .prop_map(|(w, h, walls, pick, fx, fy)| {
-            let mut tiles: Vec<Tile> = walls
-                .iter()
-                .map(|&wall| if wall { Tile::Wall } else { Tile::Floor(1) })
-                .collect();
+            let mut tiles: Vec<Tile> =
+                walls.iter().map(|&wall| if wall { Tile::Wall } else { Tile::Floor(1) }).collect();
             let open: Vec<usize> = (0..tiles.len()).filter(|&i| !walls[i]).collect();
             let start = if open.is_empty() {
                 let i = pick.index(tiles.len());

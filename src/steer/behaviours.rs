@@ -55,11 +55,7 @@ fn steer_towards(body: &Body, desired: Vec2) -> Vec2 {
 /// looks no time ahead, and the time is capped at `f32::MAX` so a tiny
 /// max_speed never turns `0 × ∞` into NaN.
 fn predict(body: &Body, pos: Vec2, vel: Vec2) -> Vec2 {
-    let look_ahead = if body.max_speed > 0.0 {
-        (body.pos.distance(pos) / body.max_speed).min(f32::MAX)
-    } else {
-        0.0
-    };
+    let look_ahead = if body.max_speed > 0.0 { (body.pos.distance(pos) / body.max_speed).min(f32::MAX) } else { 0.0 };
     pos + vel * look_ahead
 }
 
@@ -89,18 +85,9 @@ impl Wander {
     /// fraction.
     pub fn force(&mut self, body: &Body, r: f32) -> Vec2 {
         let angle = self.angle + r * self.jitter;
-        self.angle = if angle.is_finite() {
-            libm::remainderf(angle, std::f32::consts::TAU)
-        } else {
-            0.0
-        };
-        let forward = if body.vel.length_squared() <= 1e-4 {
-            Vec2::new(1.0, 0.0)
-        } else {
-            body.vel.normalized()
-        };
-        forward * self.distance
-            + Vec2::new(libm::cosf(self.angle), libm::sinf(self.angle)) * self.radius
+        self.angle = if angle.is_finite() { libm::remainderf(angle, std::f32::consts::TAU) } else { 0.0 };
+        let forward = if body.vel.length_squared() <= 1e-4 { Vec2::new(1.0, 0.0) } else { body.vel.normalized() };
+        forward * self.distance + Vec2::new(libm::cosf(self.angle), libm::sinf(self.angle)) * self.radius
     }
 }
 
@@ -117,23 +104,14 @@ pub struct Circle {
 /// points along the velocity (along +x for a body at rest); when its tip is
 /// inside the obstacle grown by `agent_radius`, push the tip straight out
 /// at full force. Zero otherwise, so it combines cleanly by priority.
-pub fn avoid_obstacle(
-    body: &Body,
-    obstacle: Circle,
-    agent_radius: f32,
-    feeler_length: f32,
-) -> Vec2 {
+pub fn avoid_obstacle(body: &Body, obstacle: Circle, agent_radius: f32, feeler_length: f32) -> Vec2 {
     let direction = match body.vel.normalized() {
         Vec2::ZERO => Vec2::new(1.0, 0.0),
         d => d,
     };
     let tip = body.pos + direction * feeler_length;
     let away = tip - obstacle.center;
-    if away.length() >= obstacle.radius + agent_radius {
-        Vec2::ZERO
-    } else {
-        away.normalized() * body.max_force
-    }
+    if away.length() >= obstacle.radius + agent_radius { Vec2::ZERO } else { away.normalized() * body.max_force }
 }
 
 #[cfg(test)]
@@ -142,12 +120,7 @@ mod tests {
 
     /// Runs `steps` of "compute force, integrate" and returns pos.x and
     /// vel.x at each step (step 0 the initial state), to three decimals.
-    fn trace(
-        mut body: Body,
-        steps: usize,
-        dt: f32,
-        force: impl Fn(&Body) -> Vec2,
-    ) -> (Vec<String>, Vec<String>) {
+    fn trace(mut body: Body, steps: usize, dt: f32, force: impl Fn(&Body) -> Vec2) -> (Vec<String>, Vec<String>) {
         let (mut xs, mut vs) = (Vec::new(), Vec::new());
         for step in 0..=steps {
             if step > 0 {
@@ -164,12 +137,8 @@ mod tests {
         values.iter().map(|s| s.to_string()).collect()
     }
 
-    const SEEK_X: [&str; 9] = [
-        "0.000", "0.200", "0.560", "1.048", "1.638", "2.311", "3.049", "3.839", "4.671",
-    ];
-    const SEEK_V: [&str; 9] = [
-        "0.000", "1.000", "1.800", "2.440", "2.952", "3.362", "3.689", "3.951", "4.161",
-    ];
+    const SEEK_X: [&str; 9] = ["0.000", "0.200", "0.560", "1.048", "1.638", "2.311", "3.049", "3.839", "4.671"];
+    const SEEK_V: [&str; 9] = ["0.000", "1.000", "1.800", "2.440", "2.952", "3.362", "3.689", "3.951", "4.161"];
 
     #[test]
     fn seek_trace() {
@@ -183,14 +152,8 @@ mod tests {
     fn flee_trace() {
         let body = Body::new(Vec2::new(2.0, 0.0), 4.0, 8.0);
         let (xs, vs) = trace(body, 5, 0.2, |b| flee(b, Vec2::ZERO));
-        assert_eq!(
-            xs,
-            strings(&["2.000", "2.160", "2.448", "2.838", "3.311", "3.849"])
-        );
-        assert_eq!(
-            vs,
-            strings(&["0.000", "0.800", "1.440", "1.952", "2.362", "2.689"])
-        );
+        assert_eq!(xs, strings(&["2.000", "2.160", "2.448", "2.838", "3.311", "3.849"]));
+        assert_eq!(vs, strings(&["0.000", "0.800", "1.440", "1.952", "2.362", "2.689"]));
     }
 
     #[test]
@@ -199,18 +162,8 @@ mod tests {
         let (xs, vs) = trace(body, 15, 0.2, |b| arrive(b, Vec2::new(10.0, 0.0), 5.0));
         assert_eq!(xs[..9], strings(&SEEK_X)[..]);
         assert_eq!(vs[..9], strings(&SEEK_V)[..]);
-        assert_eq!(
-            xs[9..],
-            strings(&[
-                "5.537", "6.408", "7.249", "8.031", "8.736", "9.350", "9.868"
-            ])[..]
-        );
-        assert_eq!(
-            vs[9..],
-            strings(&[
-                "4.329", "4.356", "4.203", "3.913", "3.524", "3.072", "2.587"
-            ])[..]
-        );
+        assert_eq!(xs[9..], strings(&["5.537", "6.408", "7.249", "8.031", "8.736", "9.350", "9.868"])[..]);
+        assert_eq!(vs[9..], strings(&["4.329", "4.356", "4.203", "3.913", "3.524", "3.072", "2.587"])[..]);
     }
 
     #[test]
@@ -250,12 +203,7 @@ mod tests {
 
     #[test]
     fn wander_moves_target_around_circle_ahead() {
-        let mut w = Wander {
-            angle: 0.0,
-            radius: 1.0,
-            distance: 2.0,
-            jitter: 0.5,
-        };
+        let mut w = Wander { angle: 0.0, radius: 1.0, distance: 2.0, jitter: 0.5 };
         let mut body = Body::new(Vec2::ZERO, 1.0, 1.0);
         // At rest: forward is +x; angle 0 + 1 × 0.5.
         let f = w.force(&body, 1.0);
@@ -270,12 +218,7 @@ mod tests {
 
     #[test]
     fn wander_angle_stays_wrapped() {
-        let mut w = Wander {
-            angle: 3.0,
-            radius: 1.0,
-            distance: 1.0,
-            jitter: 1.0,
-        };
+        let mut w = Wander { angle: 3.0, radius: 1.0, distance: 1.0, jitter: 1.0 };
         let body = Body::new(Vec2::ZERO, 1.0, 1.0);
         for _ in 0..1000 {
             w.force(&body, 1.0);
@@ -288,10 +231,7 @@ mod tests {
         let mut body = Body::new(Vec2::ZERO, 1.0, 3.0);
         body.vel = Vec2::new(1.0, 0.0);
         // Tip at (4, 0); obstacle centre (4, 1), grown radius 1.5: inside.
-        let rock = Circle {
-            center: Vec2::new(4.0, 1.0),
-            radius: 1.0,
-        };
+        let rock = Circle { center: Vec2::new(4.0, 1.0), radius: 1.0 };
         assert_eq!(avoid_obstacle(&body, rock, 0.5, 4.0), Vec2::new(0.0, -3.0));
         // Grown radius 1.0 exactly reaches the tip: not a hit.
         assert_eq!(avoid_obstacle(&body, rock, 0.0, 4.0), Vec2::ZERO);

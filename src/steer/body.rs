@@ -21,12 +21,7 @@ pub struct Body {
 impl Body {
     /// A body at rest at `pos`: how creatures are spawned.
     pub const fn new(pos: Vec2, max_speed: f32, max_force: f32) -> Body {
-        Body {
-            pos,
-            vel: Vec2::ZERO,
-            max_speed,
-            max_force,
-        }
+        Body { pos, vel: Vec2::ZERO, max_speed, max_force }
     }
 
     /// One semi-implicit Euler step: the force is capped at `max_force`, the

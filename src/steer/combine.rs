@@ -9,10 +9,7 @@ const NEGLIGIBLE_SQ: f32 = 1e-4;
 /// Weighted sum, capped at `max_force`: every behaviour has its say in
 /// proportion to its weight. Simple, but strong forces can drown the rest.
 pub fn combine_weighted(max_force: f32, parts: &[(Vec2, f32)]) -> Vec2 {
-    parts
-        .iter()
-        .fold(Vec2::ZERO, |sum, &(force, weight)| sum + force * weight)
-        .clamp_length(max_force)
+    parts.iter().fold(Vec2::ZERO, |sum, &(force, weight)| sum + force * weight).clamp_length(max_force)
 }
 
 /// Prioritised choice: the first part that asks for anything (|f|² > 1e-4)
@@ -20,10 +17,7 @@ pub fn combine_weighted(max_force: f32, parts: &[(Vec2, f32)]) -> Vec2 {
 /// must-haves first (wall avoidance before flocking before wandering) so a
 /// creature never drifts into a wall because wandering outvoted avoidance.
 pub fn combine_priority(max_force: f32, parts: &[Vec2]) -> Vec2 {
-    parts
-        .iter()
-        .find(|f| f.length_squared() > NEGLIGIBLE_SQ)
-        .map_or(Vec2::ZERO, |f| f.clamp_length(max_force))
+    parts.iter().find(|f| f.length_squared() > NEGLIGIBLE_SQ).map_or(Vec2::ZERO, |f| f.clamp_length(max_force))
 }
 
 #[cfg(test)]
@@ -41,11 +35,7 @@ mod tests {
 
     #[test]
     fn priority_takes_first_significant() {
-        let parts = [
-            Vec2::new(0.005, 0.0),
-            Vec2::new(0.0, 3.0),
-            Vec2::new(1.0, 0.0),
-        ];
+        let parts = [Vec2::new(0.005, 0.0), Vec2::new(0.0, 3.0), Vec2::new(1.0, 0.0)];
         assert_eq!(combine_priority(2.0, &parts), Vec2::new(0.0, 2.0));
         assert_eq!(combine_priority(2.0, &parts[..1]), Vec2::ZERO);
         assert_eq!(combine_priority(2.0, &[]), Vec2::ZERO);

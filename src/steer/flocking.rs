@@ -34,11 +34,7 @@ pub fn separation(body: &Body, neighbors: &[Body], separation_radius: f32) -> Ve
             count += 1;
         }
     }
-    if count == 0 {
-        Vec2::ZERO
-    } else {
-        sum / count as f32
-    }
+    if count == 0 { Vec2::ZERO } else { sum / count as f32 }
 }
 
 /// Match the neighbours' heading: their mean velocity minus ours. Zero
@@ -50,19 +46,12 @@ pub fn alignment(body: &Body, neighbors: &[Body]) -> Vec2 {
 /// Head for the neighbours' centre at full speed (seek their mean
 /// position). Zero without neighbours.
 pub fn cohesion(body: &Body, neighbors: &[Body]) -> Vec2 {
-    mean(neighbors, |b| b.pos).map_or(Vec2::ZERO, |centre| {
-        (centre - body.pos).normalized() * body.max_speed - body.vel
-    })
+    mean(neighbors, |b| b.pos).map_or(Vec2::ZERO, |centre| (centre - body.pos).normalized() * body.max_speed - body.vel)
 }
 
 /// The three urges weighted and capped at `max_force`. `neighbors` are the
 /// bodies within the caller's neighbour radius, the body itself excluded.
-pub fn flock(
-    body: &Body,
-    neighbors: &[Body],
-    separation_radius: f32,
-    weights: FlockWeights,
-) -> Vec2 {
+pub fn flock(body: &Body, neighbors: &[Body], separation_radius: f32, weights: FlockWeights) -> Vec2 {
     (separation(body, neighbors, separation_radius) * weights.separation
         + alignment(body, neighbors) * weights.alignment
         + cohesion(body, neighbors) * weights.cohesion)
@@ -123,21 +112,10 @@ impl Flocker {
         self.hash.rebuild(bodies.iter().map(|b| b.pos));
         self.forces.clear();
         for (i, body) in bodies.iter().enumerate() {
-            self.hash
-                .query(body.pos, self.neighbor_radius, &mut self.ids);
+            self.hash.query(body.pos, self.neighbor_radius, &mut self.ids);
             self.neighbors.clear();
-            self.neighbors.extend(
-                self.ids
-                    .iter()
-                    .filter(|&&j| j as usize != i)
-                    .map(|&j| bodies[j as usize]),
-            );
-            self.forces.push(flock(
-                body,
-                &self.neighbors,
-                self.separation_radius,
-                self.weights,
-            ));
+            self.neighbors.extend(self.ids.iter().filter(|&&j| j as usize != i).map(|&j| bodies[j as usize]));
+            self.forces.push(flock(body, &self.neighbors, self.separation_radius, self.weights));
         }
         &self.forces
     }
@@ -153,10 +131,7 @@ mod tests {
     }
 
     fn moving(x: f32, y: f32, vx: f32, vy: f32) -> Body {
-        Body {
-            vel: Vec2::new(vx, vy),
-            ..at(x, y)
-        }
+        Body { vel: Vec2::new(vx, vy), ..at(x, y) }
     }
 
     #[test]
@@ -190,24 +165,13 @@ mod tests {
 
     #[test]
     fn flock_weights_and_caps() {
-        let me = Body {
-            max_force: 100.0,
-            ..moving(0.0, 0.0, 1.0, 0.0)
-        };
+        let me = Body { max_force: 100.0, ..moving(0.0, 0.0, 1.0, 0.0) };
         let others = [moving(1.0, 0.0, 0.0, 2.0), moving(0.0, 1.0, 2.0, 0.0)];
-        let w = FlockWeights {
-            separation: 2.0,
-            alignment: 0.5,
-            cohesion: 3.0,
-        };
-        let expected = separation(&me, &others, 1.5) * 2.0
-            + alignment(&me, &others) * 0.5
-            + cohesion(&me, &others) * 3.0;
+        let w = FlockWeights { separation: 2.0, alignment: 0.5, cohesion: 3.0 };
+        let expected =
+            separation(&me, &others, 1.5) * 2.0 + alignment(&me, &others) * 0.5 + cohesion(&me, &others) * 3.0;
         assert_eq!(flock(&me, &others, 1.5, w), expected);
-        let weak = Body {
-            max_force: 0.5,
-            ..me
-        };
+        let weak = Body { max_force: 0.5, ..me };
         let capped = flock(&weak, &others, 1.5, w);
         assert!((capped.length() - 0.5).abs() < 1e-6);
     }
@@ -220,11 +184,7 @@ mod tests {
                 moving((t * 1.7) % 9.0, (t * 2.3) % 7.0, (t % 3.0) - 1.0, 0.5)
             })
             .collect();
-        let w = FlockWeights {
-            separation: 1.5,
-            alignment: 1.0,
-            cohesion: 1.0,
-        };
+        let w = FlockWeights { separation: 1.5, alignment: 1.0, cohesion: 1.0 };
         let mut flocker = Flocker::new(2.0, 1.0, w);
         let forces = flocker.forces(&bodies).to_vec();
         assert_eq!(forces.len(), bodies.len());

@@ -21,12 +21,7 @@ pub struct PathFollower {
 impl PathFollower {
     /// A follower at the start of `waypoints`.
     pub fn new(waypoints: Vec<Vec2>, arrival_radius: f32, slowing_radius: f32) -> PathFollower {
-        PathFollower {
-            waypoints,
-            index: 0,
-            arrival_radius,
-            slowing_radius,
-        }
+        PathFollower { waypoints, index: 0, arrival_radius, slowing_radius }
     }
 
     /// This tick's force. Advances at most one waypoint per call, so a
@@ -38,16 +33,11 @@ impl PathFollower {
             return Vec2::ZERO;
         };
         self.index = self.index.min(last);
-        if self.index < last && body.pos.distance(self.waypoints[self.index]) < self.arrival_radius
-        {
+        if self.index < last && body.pos.distance(self.waypoints[self.index]) < self.arrival_radius {
             self.index += 1;
         }
         let target = self.waypoints[self.index];
-        if self.index == last {
-            arrive(body, target, self.slowing_radius)
-        } else {
-            seek(body, target)
-        }
+        if self.index == last { arrive(body, target, self.slowing_radius) } else { seek(body, target) }
     }
 }
 
@@ -56,15 +46,7 @@ mod tests {
     use super::*;
 
     fn path() -> PathFollower {
-        PathFollower::new(
-            vec![
-                Vec2::new(1.0, 0.0),
-                Vec2::new(1.0, 4.0),
-                Vec2::new(5.0, 4.0),
-            ],
-            0.5,
-            2.0,
-        )
+        PathFollower::new(vec![Vec2::new(1.0, 0.0), Vec2::new(1.0, 4.0), Vec2::new(5.0, 4.0)], 0.5, 2.0)
     }
 
     #[test]

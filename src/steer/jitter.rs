@@ -26,11 +26,7 @@ impl Smoother {
     /// ticks). It is clamped to [0, 1] (NaN counts as 0) so the filter can
     /// never overshoot or diverge.
     pub fn smooth(&mut self, raw: Vec2, factor: f32) -> Vec2 {
-        let factor = if factor.is_nan() {
-            0.0
-        } else {
-            factor.clamp(0.0, 1.0)
-        };
+        let factor = if factor.is_nan() { 0.0 } else { factor.clamp(0.0, 1.0) };
         let value = match self.value {
             None => raw,
             Some(value) => value + (raw - value) * factor,
@@ -60,11 +56,7 @@ impl Hysteresis {
     /// Unless `on < off` (thresholds are constants of the caller).
     pub fn new(on: f32, off: f32) -> Hysteresis {
         assert!(on < off, "hysteresis needs on < off, got {on} and {off}");
-        Hysteresis {
-            on,
-            off,
-            active: false,
-        }
+        Hysteresis { on, off, active: false }
     }
 
     /// Feeds the current value and returns the new state: off turns on when

@@ -204,12 +204,7 @@ pub fn within_radius(a: Vec2, b: Vec2, radius: f32) -> bool {
 /// a fine choice for a handful of agents. Same contract as the query.
 pub fn neighbors_brute_force(positions: &[Vec2], pos: Vec2, radius: f32, out: &mut Vec<u32>) {
     out.clear();
-    out.extend(
-        (0..)
-            .zip(positions)
-            .filter(|&(_, &p)| within_radius(p, pos, radius))
-            .map(|(i, _)| i),
-    );
+    out.extend((0..).zip(positions).filter(|&(_, &p)| within_radius(p, pos, radius)).map(|(i, _)| i));
 }
 
 #[cfg(test)]
@@ -232,13 +227,8 @@ mod tests {
 
     #[test]
     fn finds_points_within_radius_in_id_order() {
-        let pts = [
-            Vec2::new(5.0, 5.0),
-            Vec2::new(0.0, 0.0),
-            Vec2::new(1.0, 0.0),
-            Vec2::new(0.0, 2.0),
-            Vec2::new(0.5, 0.5),
-        ];
+        let pts =
+            [Vec2::new(5.0, 5.0), Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 2.0), Vec2::new(0.5, 0.5)];
         let mut h = SpatialHash::new(1.0);
         h.rebuild(pts);
         assert_eq!(query(&h, Vec2::ZERO, 1.0), vec![1, 2, 4]);
@@ -251,12 +241,7 @@ mod tests {
 
     #[test]
     fn huge_extent_keeps_bins_bounded() {
-        let pts = [
-            Vec2::new(-f32::MAX, 0.0),
-            Vec2::new(f32::MAX, f32::MAX),
-            Vec2::new(1.0, 1.0),
-            Vec2::new(1.5, 1.0),
-        ];
+        let pts = [Vec2::new(-f32::MAX, 0.0), Vec2::new(f32::MAX, f32::MAX), Vec2::new(1.0, 1.0), Vec2::new(1.5, 1.0)];
         let mut h = SpatialHash::new(0.001);
         h.rebuild(pts);
         assert!(h.cols * h.rows <= 4 * pts.len() + 16);
@@ -266,11 +251,7 @@ mod tests {
 
     #[test]
     fn non_finite_points_never_match() {
-        let pts = [
-            Vec2::new(f32::NAN, 0.0),
-            Vec2::new(0.0, f32::INFINITY),
-            Vec2::ZERO,
-        ];
+        let pts = [Vec2::new(f32::NAN, 0.0), Vec2::new(0.0, f32::INFINITY), Vec2::ZERO];
         let mut h = SpatialHash::new(1.0);
         h.rebuild(pts);
         assert_eq!(query(&h, Vec2::ZERO, 1e10), vec![2]);

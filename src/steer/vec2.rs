@@ -62,11 +62,7 @@ impl Vec2 {
     pub fn normalized(self) -> Vec2 {
         let len_sq = self.length_squared();
         if len_sq.is_finite() {
-            if len_sq < MIN_LENGTH * MIN_LENGTH {
-                Vec2::ZERO
-            } else {
-                self / len_sq.sqrt()
-            }
+            if len_sq < MIN_LENGTH * MIN_LENGTH { Vec2::ZERO } else { self / len_sq.sqrt() }
         } else {
             self.normalized_huge()
         }
@@ -97,11 +93,7 @@ impl Vec2 {
     pub fn clamp_length(self, max: f32) -> Vec2 {
         let max = max.max(0.0);
         let len_sq = self.length_squared();
-        if len_sq <= max * max && len_sq.is_finite() {
-            self
-        } else {
-            self.normalized() * max
-        }
+        if len_sq <= max * max && len_sq.is_finite() { self } else { self.normalized() * max }
     }
 }
 
@@ -190,14 +182,8 @@ mod tests {
     fn normalized_survives_overflow() {
         let n = Vec2::new(3e30, 4e30).normalized();
         assert!((n.x - 0.6).abs() < 1e-6 && (n.y - 0.8).abs() < 1e-6);
-        assert_eq!(
-            Vec2::new(f32::MAX, -f32::MAX).normalized(),
-            Vec2::new(1.0, -1.0).normalized()
-        );
-        assert_eq!(
-            Vec2::new(f32::NEG_INFINITY, 7.0).normalized(),
-            Vec2::new(-1.0, 0.0)
-        );
+        assert_eq!(Vec2::new(f32::MAX, -f32::MAX).normalized(), Vec2::new(1.0, -1.0).normalized());
+        assert_eq!(Vec2::new(f32::NEG_INFINITY, 7.0).normalized(), Vec2::new(-1.0, 0.0));
     }
 
     #[test]

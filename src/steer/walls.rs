@@ -167,14 +167,9 @@ fn sweep_axis(grid: &Grid, body: &mut Body, target: f32, axis: Axis) {
     // in + direction (so it still floors to the last walkable cell), the
     // wall's far edge behind in − direction.
     let stop = if to > from {
-        (from + 1..=to)
-            .find(|&c| blocked(c))
-            .map(|c| (c as f32).next_down())
+        (from + 1..=to).find(|&c| blocked(c)).map(|c| (c as f32).next_down())
     } else {
-        (to..from)
-            .rev()
-            .find(|&c| blocked(c))
-            .map(|c| (c + 1) as f32)
+        (to..from).rev().find(|&c| blocked(c)).map(|c| (c + 1) as f32)
     };
     let (pos, vel) = match axis {
         Axis::X => (&mut body.pos.x, &mut body.vel.x),
@@ -196,10 +191,7 @@ fn sweep_axis(grid: &Grid, body: &mut Body, target: f32, axis: Axis) {
 fn nearest_walkable(grid: &Grid, p: Vec2) -> Option<Cell> {
     let (w, h) = (grid.width() as i32, grid.height() as i32);
     let q = Vec2::new(p.x.clamp(0.0, w as f32), p.y.clamp(0.0, h as f32));
-    let start = Cell::new(
-        (q.x.floor() as i32).min(w - 1),
-        (q.y.floor() as i32).min(h - 1),
-    );
+    let start = Cell::new((q.x.floor() as i32).min(w - 1), (q.y.floor() as i32).min(h - 1));
     let mut best: Option<(f32, Cell)> = None;
     for r in 0..=w.max(h) {
         // q lies in `start`, so every centre on ring r is at least r − ½
@@ -212,11 +204,7 @@ fn nearest_walkable(grid: &Grid, p: Vec2) -> Option<Cell> {
         }
         for y in start.y - r..=start.y + r {
             let on_edge_row = (y - start.y).abs() == r;
-            let step = if on_edge_row {
-                1
-            } else {
-                (2 * r).max(1) as usize
-            };
+            let step = if on_edge_row { 1 } else { (2 * r).max(1) as usize };
             for x in (start.x - r..=start.x + r).step_by(step) {
                 let cell = Cell::new(x, y);
                 if !grid.is_walkable(cell) {
@@ -239,33 +227,18 @@ mod tests {
 
     /// A grid from rows of `#` (wall) and `.` (floor).
     fn grid(rows: &[&str]) -> Grid {
-        let tiles: Vec<Tile> = rows
-            .iter()
-            .flat_map(|r| r.chars())
-            .map(|c| if c == '#' { Tile::Wall } else { Tile::Floor(1) })
-            .collect();
+        let tiles: Vec<Tile> =
+            rows.iter().flat_map(|r| r.chars()).map(|c| if c == '#' { Tile::Wall } else { Tile::Floor(1) }).collect();
         Grid::new(rows[0].len(), rows.len(), &tiles)
     }
 
     fn body(x: f32, y: f32, vx: f32, vy: f32) -> Body {
-        Body {
-            pos: Vec2::new(x, y),
-            vel: Vec2::new(vx, vy),
-            max_speed: 100.0,
-            max_force: 4.0,
-        }
+        Body { pos: Vec2::new(x, y), vel: Vec2::new(vx, vy), max_speed: 100.0, max_force: 4.0 }
     }
 
     /// Open 10×6 room with a wall column at x = 5.
     fn column() -> Grid {
-        grid(&[
-            ".....#....",
-            ".....#....",
-            ".....#....",
-            ".....#....",
-            ".....#....",
-            ".....#....",
-        ])
+        grid(&[".....#....", ".....#....", ".....#....", ".....#....", ".....#....", ".....#...."])
     }
 
     #[test]
@@ -378,9 +351,6 @@ mod tests {
         let mut rows = vec!["##########"; 10];
         rows[9] = "#########.";
         let g = grid(&rows);
-        assert_eq!(
-            nearest_walkable(&g, Vec2::new(0.5, 0.5)),
-            Some(Cell::new(9, 9))
-        );
+        assert_eq!(nearest_walkable(&g, Vec2::new(0.5, 0.5)), Some(Cell::new(9, 9)));
     }
 }
