@@ -7,14 +7,14 @@
 mod options;
 mod path;
 mod scen;
-// mod sim;
+mod sim;
 
 pub use options::SearchArgs;
 pub use path::{PathArgs, path};
 pub use scen::{ScenArgs, scen};
-// pub use sim::{SimArgs, SpawnArgs, WorldArgs, load_level, sim};
+pub use sim::{SimArgs, SpawnArgs, WorldArgs, sim};
 
-use crate::level::LevelError;
+use crate::level::{Level, LevelError};
 use crate::search::PlanError;
 use std::path::PathBuf;
 
@@ -27,4 +27,12 @@ pub enum CliError {
     Plan { file: PathBuf, source: PlanError },
     #[error("{0}")]
     Usage(String),
+}
+
+/// Loads `path`, or the embedded level when there is none.
+pub fn load_level(path: Option<&PathBuf>) -> Result<Level, CliError> {
+    Ok(match path {
+        Some(p) => Level::load(p)?,
+        None => Level::embedded_default(),
+    })
 }

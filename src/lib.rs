@@ -9,5 +9,5 @@ pub mod grid;
 pub mod level;
 mod named;
 pub mod search;
-// pub mod sim;
+pub mod sim;
 pub mod steer;

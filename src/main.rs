@@ -21,6 +21,8 @@ enum Command {
     Path(cli::PathArgs),
     /// Run a Moving AI scenario file and check every cost against its optimum
     Scen(cli::ScenArgs),
+    /// Run the world headless with a scripted player and print its statistics
+    Sim(cli::SimArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
     let result = match args.command {
         Some(Command::Path(a)) => cli::path(&a, &mut out),
         Some(Command::Scen(a)) => cli::scen(&a, &mut out),
+        Some(Command::Sim(a)) => cli::sim(&a, &mut out),
         None => match Cli::parse_from(["delve", "path", "--smooth"]).command {
             // Until the game lands, a bare `delve` shows a search on the default level.
             Some(Command::Path(a)) => cli::path(&a, &mut out),

@@ -1,6 +1,6 @@
 //! `delve path`: one search on a level, drawn and counted.
 
-use super::{CliError, SearchArgs};
+use super::{CliError, SearchArgs, load_level};
 use crate::grid::{Cell, Grid};
 use crate::level::{DEFAULT_LEVEL_NAME, Level, tile_glyph as glyph};
 use crate::search::{GridPlanner, Outcome, SearchSettings, string_pull};
@@ -37,10 +37,8 @@ const MARGIN: i32 = 3;
 
 /// Runs `delve path`, writing its answer to `out`.
 pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let (level, file) = match &args.level {
-        Some(p) => (Level::load(p)?, p.clone()),
-        None => (Level::embedded_default(), PathBuf::from(DEFAULT_LEVEL_NAME)),
-    };
+    let level = load_level(args.level.as_ref())?;
+    let file = args.level.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_LEVEL_NAME));
     let from = endpoint(args.from, level.start, "--from", "S", &file)?;
     let to = endpoint(args.to, level.goal, "--to", "G", &file)?;
     let settings = args.search.settings();

@@ -34,6 +34,12 @@ impl Smoother {
         self.value = Some(value);
         value
     }
+
+    /// The current smoothed value (`None` before the first sample): part
+    /// of a creature's state, so the world hashes it.
+    pub fn value(&self) -> Option<Vec2> {
+        self.value
+    }
 }
 
 /// A switch with two thresholds: it turns on when the watched value drops

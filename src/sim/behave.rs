@@ -1,0 +1,116 @@
+//! The steering force of each kind of creature, from what it senses at the
+//! start of the tick.
+//!
+//! Every creature reads the same snapshot of bodies, so the order in which
+//! they are updated changes nothing, and blends its behaviours the way its
+//! kind needs: walls first (priority) for creatures that roam, a weighted
+//! blend for monsters whose paths already avoid walls.
+
+use super::creature::Creature;
+use super::species::{SEPARATION_RADIUS, Species};
+use super::{Kind, hunt::center};
+use crate::grid::{Cell, Grid};
+use crate::steer::{Body, SpatialHash, Vec2, avoid_walls, combine_priority, combine_weighted, evade, separation};
+
+/// What creatures sense this tick.
+pub struct Senses<'a> {
+    pub grid: &'a Grid,
+    /// Every creature's body at the start of the tick.
+    pub bodies: &'a [Body],
+    pub kinds: &'a [Kind],
+    /// All bodies, binned.
+    pub hash: &'a SpatialHash,
+    pub player: Cell,
+    pub player_vel: Vec2,
+}
+
+/// Reusable buffers for neighbour queries.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    ids: Vec<u32>,
+    near: Vec<Body>,
+}
+
+/// The raw steering force of creature `i` (before smoothing). `r` is this
+/// tick's uniform draw in [−1, 1] for its wander; `flock` the boid's flock
+/// force.
+pub fn force(c: &mut Creature, i: usize, senses: &Senses, r: f32, flock: Vec2, scratch: &mut Scratch) -> Vec2 {
+    let sp = Species::of(c.kind);
+    let body = senses.bodies[i];
+    let walls = avoid_walls(&body, senses.grid, sp.feeler);
+    match c.kind {
+        Kind::Monster => {
+            let follow = match c.hunt.as_mut() {
+                Some(h) if c.alarm.is_active() && !h.follower.waypoints.is_empty() => h.follower.steer(&body),
+                _ => return roam(c, &body, walls, r, i, senses, scratch),
+            };
+            let apart = separate(i, senses, scratch, |k| k == Kind::Monster);
+            combine_weighted(body.max_force, &[(follow, 1.0), (walls, 0.5), (apart, 1.0)])
+        }
+        Kind::Wanderer => roam(c, &body, walls, r, i, senses, scratch),
+        Kind::Fleeing => {
+            let (threat, vel, dist) = nearest_threat(&body, i, senses, scratch);
+            let wander = c.wander.force(&body, r);
+            if c.alarm.update(dist) {
+                let run = evade(&body, threat, vel);
+                combine_priority(
+                    body.max_force,
+                    &[walls, combine_weighted(body.max_force, &[(run, 1.0), (wander, sp.wander_weight)])],
+                )
+            } else {
+                combine_priority(body.max_force, &[walls, wander])
+            }
+        }
+        Kind::Boid => {
+            let player = center(senses.player);
+            let wander = c.wander.force(&body, r);
+            let scatter = if c.alarm.update(body.pos.distance(player)) {
+                evade(&body, player, senses.player_vel)
+            } else {
+                Vec2::ZERO
+            };
+            combine_priority(
+                body.max_force,
+                &[walls, combine_weighted(body.max_force, &[(flock, 1.0), (wander, sp.wander_weight), (scatter, 2.0)])],
+            )
+        }
+    }
+}
+
+/// Wandering with walls first and room kept from neighbours of any kind.
+fn roam(c: &mut Creature, body: &Body, walls: Vec2, r: f32, i: usize, senses: &Senses, scratch: &mut Scratch) -> Vec2 {
+    let wander = c.wander.force(body, r);
+    let apart = separate(i, senses, scratch, |_| true);
+    combine_priority(body.max_force, &[walls, combine_weighted(body.max_force, &[(wander, 1.0), (apart, 1.5)])])
+}
+
+/// Separation from the creatures of the kinds `keep` accepts.
+fn separate(i: usize, senses: &Senses, scratch: &mut Scratch, keep: impl Fn(Kind) -> bool) -> Vec2 {
+    let body = &senses.bodies[i];
+    senses.hash.query(body.pos, SEPARATION_RADIUS, &mut scratch.ids);
+    scratch.near.clear();
+    scratch.near.extend(
+        scratch.ids.iter().map(|&j| j as usize).filter(|&j| j != i && keep(senses.kinds[j])).map(|j| senses.bodies[j]),
+    );
+    separation(body, &scratch.near, SEPARATION_RADIUS)
+}
+
+/// The nearest threat to a fleeing creature (the player or a monster): its
+/// position, velocity and distance. Monsters farther than the panic-off
+/// distance are not looked for: they could not change the decision.
+fn nearest_threat(body: &Body, i: usize, senses: &Senses, scratch: &mut Scratch) -> (Vec2, Vec2, f32) {
+    let player = center(senses.player);
+    let mut best = (player, senses.player_vel, body.pos.distance(player));
+    let reach = Species::of(Kind::Fleeing).alarm.1;
+    senses.hash.query(body.pos, reach, &mut scratch.ids);
+    for &j in &scratch.ids {
+        let j = j as usize;
+        if j != i && senses.kinds[j] == Kind::Monster {
+            let d = body.pos.distance(senses.bodies[j].pos);
+            if d < best.2 {
+                best = (senses.bodies[j].pos, senses.bodies[j].vel, d);
+            }
+        }
+    }
+    best
+}

@@ -1,0 +1,83 @@
+//! A scripted player for headless runs: walks to random reachable goals,
+//! lingering a while at each, so monsters have someone to hunt.
+
+use super::Command;
+use super::World;
+use super::rng::{Stream, stream};
+use crate::grid::Cell;
+use crate::search::{GridPlanner, SearchSettings};
+use rand::RngExt;
+use rand_pcg::Pcg32;
+
+/// Ticks between the bot's steps: 4 cells a second, as fast as a monster.
+const PACE: u64 = 5;
+/// Longest pause at a goal, in ticks.
+const MAX_LINGER: u64 = 60;
+/// Goals tried per tick before giving up until the next tick.
+const TRIES: usize = 4;
+
+/// The scripted player. Its randomness is its own stream, so whether it
+/// runs changes nothing else's numbers.
+#[derive(Debug)]
+pub struct Bot {
+    rng: Pcg32,
+    planner: GridPlanner,
+    route: Vec<Cell>,
+    next: usize,
+    /// Tick before which the bot stays put.
+    rest_until: u64,
+}
+
+impl Bot {
+    pub fn new(seed: u64) -> Bot {
+        Bot { rng: stream(seed, Stream::Bot), planner: GridPlanner::new(), route: Vec::new(), next: 0, rest_until: 0 }
+    }
+
+    /// The bot's command for the world's coming tick, if any.
+    pub fn command(&mut self, world: &World) -> Option<Command> {
+        let tick = world.ticks();
+        if tick < self.rest_until || !tick.is_multiple_of(PACE) {
+            return None;
+        }
+        let here = world.player().cell;
+        if self.next >= self.route.len() {
+            if !self.route.is_empty() {
+                self.route.clear();
+                self.rest_until = tick + self.rng.random_range(0..=MAX_LINGER);
+                return None;
+            }
+            self.choose_goal(world, here);
+        }
+        let to = *self.route.get(self.next)?;
+        let (dx, dy) = (to.x - here.x, to.y - here.y);
+        if !world.grid().can_step(here, dx, dy) {
+            // A door closed across the route: find another goal.
+            self.route.clear();
+            return None;
+        }
+        self.next += 1;
+        Some(Command::Move { dx: dx as i8, dy: dy as i8 })
+    }
+
+    fn choose_goal(&mut self, world: &World, here: Cell) {
+        let grid = world.grid();
+        let settings = SearchSettings::default();
+        for _ in 0..TRIES {
+            let goal = Cell::new(
+                self.rng.random_range(0..grid.width() as i32),
+                self.rng.random_range(0..grid.height() as i32),
+            );
+            if goal == here || !grid.is_walkable(goal) {
+                continue;
+            }
+            if let Ok(o) = self.planner.plan(grid, here, goal, &settings)
+                && o.found
+            {
+                self.route.clear();
+                self.route.extend_from_slice(&self.planner.path()[1..]);
+                self.next = 0;
+                return;
+            }
+        }
+    }
+}

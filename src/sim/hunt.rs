@@ -1,0 +1,167 @@
+//! Throttled repathing: which monsters ask for a new path, and which get
+//! one this tick.
+//!
+//! Requests wait in one first-come queue and are served while the tick's
+//! budget of node expansions lasts. A search that starts always finishes
+//! (a half-finished path is useless), so a tick can overspend; the debt is
+//! paid from the next tick's budget. A waiting monster keeps following its
+//! old path.
+
+use super::creature::{Creature, Hunt};
+use super::settings::{RepathPolicy, Settings};
+use super::stats::{RepathReason, SearchReport, Stats};
+use crate::grid::{Cell, Grid};
+use crate::search::{GridPlanner, Visit, string_pull};
+use crate::steer::Vec2;
+use std::collections::VecDeque;
+
+/// The world's repath machinery: the queue and the budget are state (they
+/// decide future plans); the planner and buffers are scratch.
+#[derive(Debug, Default)]
+pub struct Hunter {
+    /// Monsters waiting for a plan, oldest request first.
+    pub(super) queue: VecDeque<u32>,
+    /// Expansions left for this tick; negative after an overspend.
+    pub(super) allowance: i64,
+    planner: GridPlanner,
+    smoothed: Vec<Cell>,
+}
+
+/// What a tick's planning needs to see of the world.
+pub struct Scene<'a> {
+    pub grid: &'a Grid,
+    pub settings: &'a Settings,
+    pub player: Cell,
+    pub tick: u64,
+    /// The monster whose searches are recorded cell by cell.
+    pub watched: Option<usize>,
+}
+
+impl Hunter {
+    /// Updates every monster's alarm and queues the requests this tick
+    /// calls for.
+    pub fn request(&mut self, creatures: &mut [Creature], scene: &Scene) {
+        let target = center(scene.player);
+        for (i, c) in creatures.iter_mut().enumerate() {
+            let Some(hunt) = c.hunt.as_mut() else { continue };
+            if !c.alarm.update(c.body.pos.distance(target)) {
+                if hunt.request.is_some() {
+                    self.queue.retain(|&j| j as usize != i);
+                }
+                hunt.forget();
+                continue;
+            }
+            if hunt.request.is_some() {
+                continue;
+            }
+            if let Some(reason) = reason(hunt, i, scene) {
+                hunt.request = Some((scene.tick, reason));
+                self.queue.push_back(i as u32);
+            }
+        }
+    }
+
+    /// Serves queued requests while the budget lasts.
+    pub fn serve(&mut self, creatures: &mut [Creature], scene: &Scene, stats: &mut Stats) {
+        let budget = i64::from(scene.settings.budget.max(1));
+        self.allowance = (self.allowance + budget).min(budget);
+        while self.allowance > 0 {
+            let Some(i) = self.queue.pop_front() else { break };
+            let i = i as usize;
+            let c = &mut creatures[i];
+            let from = c.cell();
+            let Some(hunt) = c.hunt.as_mut() else { continue };
+            let Some((since, reason)) = hunt.request.take() else { continue };
+            stats.record_wait(scene.tick - since);
+            let expanded = self.plan(hunt, from, i, reason, scene, stats);
+            self.allowance -= expanded.max(1) as i64;
+        }
+    }
+
+    /// Plans a path for monster `i` standing in `from`; returns the
+    /// expansions it cost.
+    fn plan(
+        &mut self,
+        hunt: &mut Hunt,
+        from: Cell,
+        i: usize,
+        reason: RepathReason,
+        scene: &Scene,
+        stats: &mut Stats,
+    ) -> u64 {
+        let grid = scene.grid;
+        hunt.goal = Some(scene.player);
+        hunt.version = grid.version();
+        hunt.planned_at = Some(scene.tick);
+        hunt.path.clear();
+        hunt.follower.waypoints.clear();
+        hunt.follower.index = 0;
+        let Ok(outcome) = self.planner.plan(grid, from, scene.player, &scene.settings.search) else {
+            // The monster stands where no plan can start (pushed into a
+            // door as it closed): it waits for its next turn.
+            return 0;
+        };
+        let path = self.planner.path();
+        hunt.path.extend_from_slice(path);
+        if scene.settings.smoothing {
+            string_pull(grid, path, &mut self.smoothed);
+        } else {
+            self.smoothed.clear();
+            self.smoothed.extend_from_slice(path);
+        }
+        // The first waypoint is the monster's own cell: steering back to its
+        // centre would only make it stutter.
+        let skip = usize::from(self.smoothed.len() > 1);
+        hunt.follower.waypoints.extend(self.smoothed[skip..].iter().map(|&c| center(c)));
+        let mut report = SearchReport {
+            creature: i,
+            tick: scene.tick,
+            reason: Some(reason),
+            found: outcome.found,
+            stats: outcome.stats,
+            steps: path.len().saturating_sub(1),
+            waypoints: self.smoothed.len(),
+            closed: Vec::new(),
+            open: Vec::new(),
+        };
+        stats.record_search(&report);
+        if scene.watched == Some(i) {
+            for (cell, visit) in self.planner.visited() {
+                match visit {
+                    Visit::Closed => report.closed.push(cell),
+                    Visit::Open => report.open.push(cell),
+                }
+            }
+            stats.watched_search = Some(report.clone());
+            report.closed = Vec::new();
+            report.open = Vec::new();
+        }
+        stats.last_search = Some(report);
+        outcome.stats.expanded
+    }
+}
+
+/// Why monster `i` should plan now, if it should.
+fn reason(hunt: &Hunt, i: usize, scene: &Scene) -> Option<RepathReason> {
+    let Some(goal) = hunt.goal else { return Some(RepathReason::Start) };
+    if hunt.version != scene.grid.version() {
+        let blocked = hunt.path.iter().any(|&c| !scene.grid.is_walkable(c));
+        return Some(if blocked { RepathReason::Blocked } else { RepathReason::Version });
+    }
+    let s = scene.settings;
+    let period = u64::from(s.repath_ticks.max(1));
+    // Staggered: monster i's timer comes round on its own tick of the period.
+    let slot = (scene.tick + i as u64).is_multiple_of(period);
+    let moved = center(goal).distance(center(scene.player)) > s.repath_cells;
+    match s.repath {
+        RepathPolicy::EveryTick => Some(RepathReason::Timer),
+        RepathPolicy::Timer => slot.then_some(RepathReason::Timer),
+        RepathPolicy::Threshold => moved.then_some(RepathReason::Threshold),
+        RepathPolicy::TimerThreshold => (slot && moved).then_some(RepathReason::Threshold),
+    }
+}
+
+/// The centre of a cell in world units.
+pub fn center(c: Cell) -> Vec2 {
+    Vec2::new(c.x as f32 + 0.5, c.y as f32 + 0.5)
+}

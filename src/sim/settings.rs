@@ -1,0 +1,114 @@
+//! Settings of the living world: how monsters search and when they repath.
+
+use crate::named::named_enum;
+use crate::search::{MAX_WEIGHT, MIN_WEIGHT, SearchSettings};
+use serde::{Deserialize, Serialize};
+
+named_enum! {
+    /// When a hunting monster plans a new path. Whatever the policy, it
+    /// also replans when its path is blocked or the grid changed under it.
+    RepathPolicy, "repath policy" {
+        /// Every tick: always fresh, and the most searches.
+        EveryTick => "every-tick",
+        /// Every N ticks, staggered by monster.
+        Timer => "timer",
+        /// Only when the player has moved more than K cells from the goal
+        /// of the last plan.
+        Threshold => "threshold",
+        /// At most every N ticks, and only when the player moved more than K.
+        TimerThreshold => "timer+threshold",
+    }
+}
+
+/// One setting, as a command changes it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "setting", content = "value")]
+pub enum Setting {
+    Algorithm(crate::search::Algorithm),
+    Heuristic(crate::search::Heuristic),
+    Tie(crate::search::TieBreak),
+    Neighbors(crate::grid::Neighbors),
+    Weight(f64),
+    Reopen(bool),
+    Smoothing(bool),
+    Repath(RepathPolicy),
+}
+
+/// Everything a user can change about how monsters plan.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    pub search: SearchSettings,
+    /// String-pull paths before following them.
+    pub smoothing: bool,
+    pub repath: RepathPolicy,
+    /// N of the timer policies, in ticks.
+    pub repath_ticks: u32,
+    /// K of the threshold policies, in cells.
+    pub repath_cells: f32,
+    /// Node expansions allowed per tick across all monsters.
+    pub budget: u32,
+    /// Monsters hunt a player nearer than this many cells.
+    pub detection_radius: f32,
+}
+
+/// Default budget of expansions per tick. The engine expands 10–20 million
+/// nodes a second on this class of machine, so 20,000 keeps search time near
+/// 1–2 ms per tick.
+pub const DEFAULT_BUDGET: u32 = 20_000;
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            search: SearchSettings::default(),
+            smoothing: true,
+            repath: RepathPolicy::TimerThreshold,
+            repath_ticks: 10,
+            repath_cells: 3.0,
+            budget: DEFAULT_BUDGET,
+            detection_radius: 40.0,
+        }
+    }
+}
+
+impl Settings {
+    /// Applies one change; a weight is clamped to the accepted range.
+    pub fn apply(&mut self, setting: Setting) {
+        let s = &mut self.search;
+        match setting {
+            Setting::Algorithm(a) => s.algorithm = a,
+            Setting::Heuristic(h) => s.heuristic = h,
+            Setting::Tie(t) => s.tie = t,
+            Setting::Neighbors(n) => s.neighbors = n,
+            Setting::Weight(w) => s.weight = if w.is_finite() { w.clamp(MIN_WEIGHT, MAX_WEIGHT) } else { s.weight },
+            Setting::Reopen(r) => s.reopen = r,
+            Setting::Smoothing(on) => self.smoothing = on,
+            Setting::Repath(p) => self.repath = p,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Algorithm;
+
+    #[test]
+    fn apply_changes_one_thing_and_clamps_weight() {
+        let mut s = Settings::default();
+        s.apply(Setting::Algorithm(Algorithm::Greedy));
+        assert_eq!(s.search.algorithm, Algorithm::Greedy);
+        s.apply(Setting::Weight(99.0));
+        assert_eq!(s.search.weight, MAX_WEIGHT);
+        s.apply(Setting::Weight(f64::NAN));
+        assert_eq!(s.search.weight, MAX_WEIGHT);
+        s.apply(Setting::Repath(RepathPolicy::Timer));
+        assert_eq!(s.repath.next(), RepathPolicy::Threshold);
+        assert_eq!(RepathPolicy::TimerThreshold.next(), RepathPolicy::EveryTick);
+    }
+
+    #[test]
+    fn settings_serialize_readably() {
+        let json = serde_json::to_string(&Setting::Repath(RepathPolicy::TimerThreshold)).unwrap();
+        assert_eq!(json, r#"{"setting":"repath","value":"timer+threshold"}"#);
+    }
+}

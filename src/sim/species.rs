@@ -1,0 +1,96 @@
+//! What each kind of creature is like: speeds, reach, and the radii of its
+//! senses. Tuned by watching them at 20 ticks a second on the shipped
+//! levels; all distances are in cells, times in seconds.
+
+use super::Kind;
+
+/// How one kind moves and senses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Species {
+    pub max_speed: f32,
+    pub max_force: f32,
+    /// Body radius for separation and catching.
+    pub radius: f32,
+    /// Wander circle: radius, distance ahead, and jitter per tick (radians
+    /// at r = ±1).
+    pub wander_radius: f32,
+    pub wander_distance: f32,
+    pub wander_jitter: f32,
+    /// Weight of the wander force among the kind's other forces.
+    pub wander_weight: f32,
+    /// Length of the wall feelers.
+    pub feeler: f32,
+    /// How far a force moves toward its new value each tick (see
+    /// `Smoother`): lower is smoother, higher is more responsive.
+    pub smoothing: f32,
+    /// Alarm thresholds (cells): on below the first, off beyond the second.
+    /// Monsters: detection; fleeing creatures: panic; boids: scatter.
+    pub alarm: (f32, f32),
+}
+
+impl Species {
+    pub const fn of(kind: Kind) -> Species {
+        match kind {
+            Kind::Monster => Species {
+                max_speed: 4.0,
+                max_force: 16.0,
+                radius: 0.35,
+                wander_radius: 1.0,
+                wander_distance: 2.0,
+                wander_jitter: 0.6,
+                wander_weight: 1.0,
+                feeler: 0.9,
+                smoothing: 0.6,
+                // The detection radius is a setting; this is its default.
+                alarm: (40.0, 44.0),
+            },
+            Kind::Wanderer => Species {
+                max_speed: 1.6,
+                max_force: 6.0,
+                radius: 0.3,
+                wander_radius: 1.0,
+                wander_distance: 2.0,
+                wander_jitter: 0.8,
+                wander_weight: 1.0,
+                feeler: 1.2,
+                smoothing: 0.4,
+                alarm: (0.0, 1.0),
+            },
+            Kind::Fleeing => Species {
+                max_speed: 4.5,
+                max_force: 14.0,
+                radius: 0.3,
+                wander_radius: 1.0,
+                wander_distance: 2.0,
+                wander_jitter: 0.8,
+                wander_weight: 0.3,
+                feeler: 1.2,
+                smoothing: 0.5,
+                alarm: (6.0, 9.0),
+            },
+            Kind::Boid => Species {
+                max_speed: 3.0,
+                max_force: 8.0,
+                radius: 0.25,
+                wander_radius: 0.6,
+                wander_distance: 1.5,
+                wander_jitter: 0.5,
+                wander_weight: 0.2,
+                feeler: 1.0,
+                smoothing: 0.5,
+                alarm: (4.0, 6.0),
+            },
+        }
+    }
+}
+
+/// Boids flock with boids nearer than this.
+pub const FLOCK_RADIUS: f32 = 2.5;
+/// Boids and wanderers keep at least about this far apart.
+pub const SEPARATION_RADIUS: f32 = 1.0;
+/// A monster nearer than this to the player's centre catches the player.
+pub const CATCH_RADIUS: f32 = 0.75;
+/// A monster moves on to its next waypoint within this distance.
+pub const ARRIVAL_RADIUS: f32 = 0.5;
+/// A monster brakes within this distance of its last waypoint.
+pub const SLOWING_RADIUS: f32 = 1.5;

@@ -1,0 +1,249 @@
+//! Search statistics of the living world: per tick, over a rolling second,
+//! and for the whole session.
+//!
+//! Timings appear here and only here: they describe the machine, never
+//! steer the simulation.
+
+use crate::grid::Cell;
+use crate::named::named_enum;
+use crate::search::SearchStats;
+use std::collections::VecDeque;
+
+named_enum! {
+    /// Why a monster planned a new path.
+    RepathReason, "repath reason" {
+        /// It had no path: it just started hunting, or came back from a catch.
+        Start => "start",
+        /// Its timer came round.
+        Timer => "timer",
+        /// The player moved more than K cells from the last plan's goal.
+        Threshold => "threshold",
+        /// A cell on its remaining path stopped being walkable.
+        Blocked => "blocked",
+        /// The grid changed since the plan, though not on the path.
+        Version => "version",
+    }
+}
+
+/// Ticks in the rolling window: one second of game time.
+pub const WINDOW_TICKS: usize = 20;
+/// Ticks of expansion history kept for sparklines.
+pub const HISTORY_TICKS: usize = 240;
+
+/// Counters summed over some span of ticks.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Counters {
+    pub ticks: u64,
+    pub searches: u64,
+    pub found: u64,
+    pub expanded: u64,
+    pub pushed: u64,
+    pub stale_pops: u64,
+    /// Largest open list of any search in the span.
+    pub max_open: u64,
+    /// Sum of path steps over found paths.
+    pub path_steps: u64,
+    /// Sum of smoothed waypoints over found paths (steps + 1 without smoothing).
+    pub waypoints: u64,
+    /// Sum of search times.
+    pub micros: f64,
+    /// Repaths by [`RepathReason`], in `RepathReason::ALL` order.
+    pub repaths: [u64; 5],
+    /// Requests that had to wait at least one tick for the budget.
+    pub budget_waits: u64,
+    /// Ticks those requests waited, summed.
+    pub wait_ticks: u64,
+    /// Longest single wait, in ticks.
+    pub max_wait: u64,
+    pub catches: u64,
+}
+
+impl Counters {
+    fn add(&mut self, o: &Counters) {
+        self.ticks += o.ticks;
+        self.searches += o.searches;
+        self.found += o.found;
+        self.expanded += o.expanded;
+        self.pushed += o.pushed;
+        self.stale_pops += o.stale_pops;
+        self.max_open = self.max_open.max(o.max_open);
+        self.path_steps += o.path_steps;
+        self.waypoints += o.waypoints;
+        self.micros += o.micros;
+        for (a, b) in self.repaths.iter_mut().zip(o.repaths) {
+            *a += b;
+        }
+        self.budget_waits += o.budget_waits;
+        self.wait_ticks += o.wait_ticks;
+        self.max_wait = self.max_wait.max(o.max_wait);
+        self.catches += o.catches;
+    }
+
+    pub fn repaths(&self, reason: RepathReason) -> u64 {
+        self.repaths[reason as usize]
+    }
+
+    pub fn total_repaths(&self) -> u64 {
+        self.repaths.iter().sum()
+    }
+
+    /// Mean microseconds per search (0 without searches).
+    pub fn micros_per_search(&self) -> f64 {
+        ratio(self.micros, self.searches)
+    }
+
+    /// Mean path steps per found path.
+    pub fn mean_steps(&self) -> f64 {
+        ratio(self.path_steps as f64, self.found)
+    }
+
+    /// Mean smoothed waypoints per found path.
+    pub fn mean_waypoints(&self) -> f64 {
+        ratio(self.waypoints as f64, self.found)
+    }
+}
+
+fn ratio(sum: f64, n: u64) -> f64 {
+    if n == 0 { 0.0 } else { sum / n as f64 }
+}
+
+/// One search as the panel and the overlay show it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchReport {
+    /// Index of the monster among all creatures.
+    pub creature: usize,
+    pub tick: u64,
+    pub reason: Option<RepathReason>,
+    pub found: bool,
+    pub stats: SearchStats,
+    pub steps: usize,
+    pub waypoints: usize,
+    /// Cells closed and left open, kept only for the watched monster.
+    pub closed: Vec<Cell>,
+    pub open: Vec<Cell>,
+}
+
+/// Everything the panel reads.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// The tick being counted (becomes `last_tick` when it ends).
+    current: Counters,
+    /// The last complete tick.
+    pub last_tick: Counters,
+    /// The last [`WINDOW_TICKS`] ticks.
+    pub window: Counters,
+    window_ticks: VecDeque<Counters>,
+    /// The whole session.
+    pub total: Counters,
+    /// Expansions per tick, oldest first, at most [`HISTORY_TICKS`].
+    pub history: VecDeque<u64>,
+    /// The most recent search by any monster.
+    pub last_search: Option<SearchReport>,
+    /// The most recent search by the watched monster, with its cells.
+    pub watched_search: Option<SearchReport>,
+    /// Repath requests waiting for budget at the end of the last tick.
+    pub queued: usize,
+}
+
+impl Stats {
+    /// Counts one search in the current tick.
+    pub fn record_search(&mut self, report: &SearchReport) {
+        let c = &mut self.current;
+        let s = &report.stats;
+        c.searches += 1;
+        c.expanded += s.expanded;
+        c.pushed += s.pushed;
+        c.stale_pops += s.stale_pops;
+        c.max_open = c.max_open.max(s.max_open);
+        c.micros += s.micros;
+        if report.found {
+            c.found += 1;
+            c.path_steps += report.steps as u64;
+            c.waypoints += report.waypoints as u64;
+        }
+        if let Some(r) = report.reason {
+            c.repaths[r as usize] += 1;
+        }
+    }
+
+    /// Counts a request served after waiting `ticks` ticks for budget.
+    pub fn record_wait(&mut self, ticks: u64) {
+        if ticks > 0 {
+            self.current.budget_waits += 1;
+            self.current.wait_ticks += ticks;
+            self.current.max_wait = self.current.max_wait.max(ticks);
+        }
+    }
+
+    pub fn record_catch(&mut self) {
+        self.current.catches += 1;
+    }
+
+    /// Closes the current tick: it becomes `last_tick`, enters the window,
+    /// the totals and the history.
+    pub fn end_tick(&mut self, queued: usize) {
+        let mut tick = std::mem::take(&mut self.current);
+        tick.ticks = 1;
+        self.queued = queued;
+        self.total.add(&tick);
+        self.window_ticks.push_back(tick);
+        if self.window_ticks.len() > WINDOW_TICKS {
+            self.window_ticks.pop_front();
+        }
+        self.window = Counters::default();
+        for t in &self.window_ticks {
+            self.window.add(t);
+        }
+        self.history.push_back(tick.expanded);
+        if self.history.len() > HISTORY_TICKS {
+            self.history.pop_front();
+        }
+        self.last_tick = tick;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(expanded: u64, reason: RepathReason) -> SearchReport {
+        SearchReport {
+            found: true,
+            steps: 10,
+            waypoints: 3,
+            reason: Some(reason),
+            stats: SearchStats { expanded, max_open: expanded / 2, micros: 5.0, ..SearchStats::default() },
+            ..SearchReport::default()
+        }
+    }
+
+    #[test]
+    fn window_rolls_and_totals_accumulate() {
+        let mut s = Stats::default();
+        for t in 0..(WINDOW_TICKS as u64 + 5) {
+            s.record_search(&report(t, RepathReason::Timer));
+            s.end_tick(0);
+        }
+        assert_eq!(s.total.searches, WINDOW_TICKS as u64 + 5);
+        assert_eq!(s.window.searches, WINDOW_TICKS as u64);
+        assert_eq!(s.window.ticks, WINDOW_TICKS as u64);
+        // The window holds ticks 5..25: expansions 5 + ... + 24.
+        assert_eq!(s.window.expanded, (5..25).sum::<u64>());
+        assert_eq!(s.last_tick.expanded, 24);
+        assert_eq!(s.window.repaths(RepathReason::Timer), WINDOW_TICKS as u64);
+        assert_eq!(s.window.mean_steps(), 10.0);
+        assert_eq!(s.window.mean_waypoints(), 3.0);
+        assert_eq!(s.history.len(), WINDOW_TICKS + 5);
+    }
+
+    #[test]
+    fn waits_count_only_real_waits() {
+        let mut s = Stats::default();
+        s.record_wait(0);
+        s.record_wait(3);
+        s.record_wait(1);
+        s.end_tick(2);
+        assert_eq!((s.total.budget_waits, s.total.wait_ticks, s.total.max_wait), (2, 4, 3));
+        assert_eq!(s.queued, 2);
+    }
+}
