@@ -10,7 +10,9 @@ use super::creature::Creature;
 use super::species::{SEPARATION_RADIUS, Species};
 use super::{Kind, hunt::center};
 use crate::grid::{Cell, Grid};
-use crate::steer::{Body, SpatialHash, Vec2, avoid_walls, combine_priority, combine_weighted, evade, separation};
+use crate::steer::{
+    Body, PathFollower, SpatialHash, Vec2, arrive, avoid_walls, combine_priority, combine_weighted, evade, separation,
+};
 
 /// What creatures sense this tick.
 pub struct Senses<'a> {
@@ -37,17 +39,22 @@ pub struct Scratch {
 pub fn force(c: &mut Creature, i: usize, senses: &Senses, r: f32, flock: Vec2, scratch: &mut Scratch) -> Vec2 {
     let sp = Species::of(c.kind);
     let body = senses.bodies[i];
-    let walls = avoid_walls(&body, senses.grid, sp.feeler);
+    let walls = || avoid_walls(&body, senses.grid, sp.feeler);
     match c.kind {
         Kind::Monster => {
             let follow = match c.hunt.as_mut() {
-                Some(h) if c.alarm.is_active() && !h.follower.waypoints.is_empty() => h.follower.steer(&body),
-                _ => return roam(c, &body, walls, r, i, senses, scratch),
+                Some(h) if c.alarm.is_active() && !h.follower.waypoints.is_empty() => {
+                    follow(&mut h.follower, &body) * sp.follow_gain
+                }
+                _ => return roam(c, &body, walls(), r, i, senses, scratch),
             };
+            // No wall feelers: the path already keeps clear of walls, and
+            // whiskers brushing a corridor's mouth would hold the monster
+            // back from entering it. Collision keeps it out of walls.
             let apart = separate(i, senses, scratch, |k| k == Kind::Monster);
-            combine_weighted(body.max_force, &[(follow, 1.0), (walls, 0.5), (apart, 1.0)])
+            combine_weighted(body.max_force, &[(follow, 1.0), (apart, 1.0)])
         }
-        Kind::Wanderer => roam(c, &body, walls, r, i, senses, scratch),
+        Kind::Wanderer => roam(c, &body, walls(), r, i, senses, scratch),
         Kind::Fleeing => {
             let (threat, vel, dist) = nearest_threat(&body, i, senses, scratch);
             let wander = c.wander.force(&body, r);
@@ -55,10 +62,10 @@ pub fn force(c: &mut Creature, i: usize, senses: &Senses, r: f32, flock: Vec2, s
                 let run = evade(&body, threat, vel);
                 combine_priority(
                     body.max_force,
-                    &[walls, combine_weighted(body.max_force, &[(run, 1.0), (wander, sp.wander_weight)])],
+                    &[walls(), combine_weighted(body.max_force, &[(run, 1.0), (wander, sp.wander_weight)])],
                 )
             } else {
-                combine_priority(body.max_force, &[walls, wander])
+                combine_priority(body.max_force, &[walls(), wander])
             }
         }
         Kind::Boid => {
@@ -71,10 +78,29 @@ pub fn force(c: &mut Creature, i: usize, senses: &Senses, r: f32, flock: Vec2, s
             };
             combine_priority(
                 body.max_force,
-                &[walls, combine_weighted(body.max_force, &[(flock, 1.0), (wander, sp.wander_weight), (scatter, 2.0)])],
+                &[
+                    walls(),
+                    combine_weighted(body.max_force, &[(flock, 1.0), (wander, sp.wander_weight), (scatter, 2.0)]),
+                ],
             )
         }
     }
+}
+
+/// Below this cosine of the turn at a waypoint (a turn sharper than 60°)
+/// a monster brakes into the waypoint instead of sweeping past it.
+const SHARP_TURN_COS: f32 = 0.5;
+
+/// Path following with corner braking: at a sharp turn the follower would
+/// reach the waypoint at full speed and swing wide, out of sight of the
+/// next one and into the wall beside a narrow opening; arriving (slowing
+/// within the slowing radius) lets it turn on the spot.
+fn follow(f: &mut PathFollower, body: &Body) -> Vec2 {
+    let force = f.steer(body);
+    let i = f.index;
+    let (Some(&here), Some(&next)) = (f.waypoints.get(i), f.waypoints.get(i + 1)) else { return force };
+    let turn = (here - body.pos).normalized().dot((next - here).normalized());
+    if turn < SHARP_TURN_COS { arrive(body, here, f.slowing_radius) } else { force }
 }
 
 /// Wandering with walls first and room kept from neighbours of any kind.

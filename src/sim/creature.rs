@@ -77,7 +77,17 @@ pub struct Hunt {
     pub planned_at: Option<u64>,
     /// A pending request for a plan: since when, and why.
     pub request: Option<(u64, RepathReason)>,
+    /// Progress toward the current waypoint: its index, the closest the
+    /// monster has come to it, and the tick it last came closer.
+    pub progress: (usize, f32, u64),
 }
+
+/// A monster that has not come closer to its waypoint for this many ticks
+/// (one second) is stuck: pressed against a wall after swinging wide round
+/// a corner, or pushed off its path by the crowd.
+pub const STUCK_TICKS: u64 = 20;
+/// Coming closer by less than this (cells) is not progress.
+const PROGRESS_EPSILON: f32 = 0.05;
 
 impl Default for Hunt {
     fn default() -> Self {
@@ -88,11 +98,34 @@ impl Default for Hunt {
             version: 0,
             planned_at: None,
             request: None,
+            progress: (0, f32::INFINITY, 0),
         }
     }
 }
 
 impl Hunt {
+    /// Notes how close the body at `pos` is to its current waypoint.
+    pub fn track_progress(&mut self, pos: Vec2, tick: u64) {
+        let index = self.follower.index;
+        let Some(&target) = self.follower.waypoints.get(index) else {
+            self.progress = (index, f32::INFINITY, tick);
+            return;
+        };
+        let d = pos.distance(target);
+        let (i, best, _) = self.progress;
+        if i != index || d < best - PROGRESS_EPSILON {
+            self.progress = (index, d, tick);
+        }
+    }
+
+    /// Whether the monster has made no progress for [`STUCK_TICKS`], short
+    /// of its last waypoint (where waiting is arriving, not being stuck).
+    pub fn is_stuck(&self, tick: u64) -> bool {
+        let (index, best, since) = self.progress;
+        let arrived = index + 1 >= self.follower.waypoints.len() && best < self.follower.arrival_radius;
+        !self.follower.waypoints.is_empty() && !arrived && tick.saturating_sub(since) > STUCK_TICKS
+    }
+
     /// Forgets the plan: the next hunt starts from scratch.
     pub fn forget(&mut self) {
         self.path.clear();
@@ -101,5 +134,6 @@ impl Hunt {
         self.goal = None;
         self.planned_at = None;
         self.request = None;
+        self.progress = (0, f32::INFINITY, 0);
     }
 }

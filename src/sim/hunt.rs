@@ -51,6 +51,7 @@ impl Hunter {
                 hunt.forget();
                 continue;
             }
+            hunt.track_progress(c.body.pos, scene.tick);
             if hunt.request.is_some() {
                 continue;
             }
@@ -93,6 +94,7 @@ impl Hunter {
         hunt.goal = Some(scene.player);
         hunt.version = grid.version();
         hunt.planned_at = Some(scene.tick);
+        hunt.progress = (0, f32::INFINITY, scene.tick);
         hunt.path.clear();
         hunt.follower.waypoints.clear();
         hunt.follower.index = 0;
@@ -147,6 +149,9 @@ fn reason(hunt: &Hunt, i: usize, scene: &Scene) -> Option<RepathReason> {
     if hunt.version != scene.grid.version() {
         let blocked = hunt.path.iter().any(|&c| !scene.grid.is_walkable(c));
         return Some(if blocked { RepathReason::Blocked } else { RepathReason::Version });
+    }
+    if hunt.is_stuck(scene.tick) {
+        return Some(RepathReason::Blocked);
     }
     let s = scene.settings;
     let period = u64::from(s.repath_ticks.max(1));

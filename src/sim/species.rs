@@ -23,6 +23,11 @@ pub struct Species {
     /// How far a force moves toward its new value each tick (see
     /// `Smoother`): lower is smoother, higher is more responsive.
     pub smoothing: f32,
+    /// Gain on the path-following force. Reynolds' forces ask for the
+    /// velocity change to happen within a second, which is far too lazy for
+    /// a hunter in a one-cell corridor; a gain of g asks for it within 1/g
+    /// seconds (still capped by `max_force`).
+    pub follow_gain: f32,
     /// Alarm thresholds (cells): on below the first, off beyond the second.
     /// Monsters: detection; fleeing creatures: panic; boids: scatter.
     pub alarm: (f32, f32),
@@ -33,7 +38,7 @@ impl Species {
         match kind {
             Kind::Monster => Species {
                 max_speed: 4.0,
-                max_force: 16.0,
+                max_force: 32.0,
                 radius: 0.35,
                 wander_radius: 1.0,
                 wander_distance: 2.0,
@@ -41,6 +46,7 @@ impl Species {
                 wander_weight: 1.0,
                 feeler: 0.9,
                 smoothing: 0.6,
+                follow_gain: 6.0,
                 // The detection radius is a setting; this is its default.
                 alarm: (40.0, 44.0),
             },
@@ -54,6 +60,7 @@ impl Species {
                 wander_weight: 1.0,
                 feeler: 1.2,
                 smoothing: 0.4,
+                follow_gain: 1.0,
                 alarm: (0.0, 1.0),
             },
             Kind::Fleeing => Species {
@@ -66,6 +73,7 @@ impl Species {
                 wander_weight: 0.3,
                 feeler: 1.2,
                 smoothing: 0.5,
+                follow_gain: 1.0,
                 alarm: (6.0, 9.0),
             },
             Kind::Boid => Species {
@@ -78,6 +86,7 @@ impl Species {
                 wander_weight: 0.2,
                 feeler: 1.0,
                 smoothing: 0.5,
+                follow_gain: 1.0,
                 alarm: (4.0, 6.0),
             },
         }

@@ -37,6 +37,8 @@ pub struct Counters {
     pub searches: u64,
     pub found: u64,
     pub expanded: u64,
+    /// Expansions of the largest single search.
+    pub max_expanded: u64,
     pub pushed: u64,
     pub stale_pops: u64,
     /// Largest open list of any search in the span.
@@ -64,6 +66,7 @@ impl Counters {
         self.searches += o.searches;
         self.found += o.found;
         self.expanded += o.expanded;
+        self.max_expanded = self.max_expanded.max(o.max_expanded);
         self.pushed += o.pushed;
         self.stale_pops += o.stale_pops;
         self.max_open = self.max_open.max(o.max_open);
@@ -152,6 +155,7 @@ impl Stats {
         let s = &report.stats;
         c.searches += 1;
         c.expanded += s.expanded;
+        c.max_expanded = c.max_expanded.max(s.expanded);
         c.pushed += s.pushed;
         c.stale_pops += s.stale_pops;
         c.max_open = c.max_open.max(s.max_open);

@@ -246,8 +246,14 @@ impl World {
         let room = MAX_CREATURES.saturating_sub(self.creatures.len());
         let player = center(self.player.cell);
         let near = if kind == Kind::Monster { MONSTER_SPAWN_DISTANCE } else { 1.0 };
-        let free: Vec<Cell> =
-            free_cells(&self.grid).into_iter().filter(|&c| center(c).distance(player) >= near).collect();
+        let mut free = free_cells(&self.grid);
+        free.retain(|&c| c != self.player.cell);
+        let far: Vec<Cell> = free.iter().copied().filter(|&c| center(c).distance(player) >= near).collect();
+        // On a level too small to keep the distance, anywhere but the
+        // player's own cell will do.
+        if !far.is_empty() {
+            free = far;
+        }
         if free.is_empty() {
             return;
         }
@@ -426,5 +432,9 @@ fn hash_creature(h: &mut StateHasher, c: &Creature) {
             h.u64(since);
             h.bytes(&[reason as u8]);
         }
+        let (index, best, since) = hunt.progress;
+        h.u64(index as u64);
+        h.f32(best);
+        h.u64(since);
     }
 }

@@ -1,0 +1,212 @@
+//! The living world: determinism, safety over long runs, hunting, repath
+//! policies and the expansion budget.
+
+use delve::grid::{Cell, Tile};
+use delve::level::Level;
+use delve::search::GridPlanner;
+use delve::sim::{Bot, Command, Kind, RepathPolicy, RepathReason, Setting, Settings, Species, World, hex};
+use std::path::PathBuf;
+
+fn shipped() -> Vec<(String, Level)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels");
+    let mut levels: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), Level::load(&p).unwrap()))
+        .collect();
+    levels.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(levels.len() >= 6);
+    levels
+}
+
+fn level(name: &str) -> Level {
+    Level::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels").join(format!("{name}.txt"))).unwrap()
+}
+
+/// Runs `ticks` ticks with the bot moving the player; returns the world.
+fn run(level: &Level, seed: u64, settings: Settings, spawns: &[Command], ticks: u64) -> World {
+    let mut world = World::new(level, seed, settings).unwrap();
+    for &c in spawns {
+        world.apply(c);
+    }
+    let mut bot = Bot::new(seed);
+    for _ in 0..ticks {
+        if let Some(c) = bot.command(&world) {
+            world.apply(c);
+        }
+        world.tick();
+    }
+    world
+}
+
+fn all_kinds(n: u32) -> Vec<Command> {
+    Kind::ALL.iter().map(|&kind| Command::Spawn { kind, count: n }).collect()
+}
+
+#[test]
+fn same_seed_same_hash_and_different_seeds_differ() {
+    let l = level("arena");
+    let a = run(&l, 3, Settings::default(), &all_kinds(5), 400);
+    let b = run(&l, 3, Settings::default(), &all_kinds(5), 400);
+    assert_eq!(a.hash(), b.hash());
+    assert_eq!(a.stats().total.expanded, b.stats().total.expanded);
+    let c = run(&l, 4, Settings::default(), &all_kinds(5), 400);
+    assert_ne!(a.hash(), c.hash());
+}
+
+/// The hash of one small fixed session. It changes only when behaviour is
+/// meant to change: update it on purpose, with the reason in the commit.
+#[test]
+fn golden_hash() {
+    let w = run(&level("dungeon"), 42, Settings::default(), &all_kinds(2), 300);
+    assert_eq!(hex(w.hash()), "5eda31c5c81dd609", "the dungeon session changed; if on purpose, update this hash");
+}
+
+#[test]
+fn long_runs_keep_creatures_out_of_walls_and_finite() {
+    let ticks = if cfg!(debug_assertions) { 5000 } else { 20_000 };
+    for (name, l) in shipped() {
+        let mut world = World::new(&l, 11, Settings::default()).unwrap();
+        for c in all_kinds(8) {
+            world.apply(c);
+        }
+        let counts = world.counts();
+        assert!(counts.iter().all(|&n| n >= 8), "{name}: {counts:?}");
+        let mut bot = Bot::new(11);
+        for t in 0..ticks {
+            if let Some(c) = bot.command(&world) {
+                world.apply(c);
+            }
+            world.tick();
+            for (i, c) in world.creatures().iter().enumerate() {
+                let (p, v) = (c.body.pos, c.body.vel);
+                assert!(
+                    p.x.is_finite() && p.y.is_finite() && v.x.is_finite() && v.y.is_finite(),
+                    "{name} tick {t}: creature {i} {c:?}"
+                );
+                assert!(
+                    world.grid().is_walkable(c.cell()),
+                    "{name} tick {t}: {:?} {i} inside a wall at {:?}",
+                    c.kind,
+                    p
+                );
+            }
+        }
+        assert_eq!(world.counts(), counts, "{name}");
+    }
+}
+
+/// A copy of `level` with only the monster at `at`, no other creature.
+fn alone(level: &Level, at: Cell) -> Level {
+    Level { monsters: vec![at], wanderers: vec![], fleeing: vec![], boids: vec![], ..level.clone() }
+}
+
+#[test]
+fn monsters_reach_a_stationary_player() {
+    let settings = Settings { detection_radius: 10_000.0, ..Settings::default() };
+    let speed = Species::of(Kind::Monster).max_speed;
+    let mut planner = GridPlanner::new();
+    let mut checked = 0;
+    for (name, l) in shipped() {
+        let player = l.player.unwrap();
+        for &m in &l.monsters {
+            let Ok(o) = planner.plan(&l.grid, m, player, &settings.search) else { continue };
+            if !o.found {
+                continue; // sealed in (the keep's locked chamber)
+            }
+            // The path's length in cells (diagonals √2), walked at full
+            // speed, twice over for turns and speeding up, plus two seconds.
+            let length: f64 = planner
+                .path()
+                .windows(2)
+                .map(|w| if w[0].x != w[1].x && w[0].y != w[1].y { 2f64.sqrt() } else { 1.0 })
+                .sum();
+            let bound = (2.0 * length / f64::from(speed) * 20.0) as u64 + 40;
+            let mut world = World::new(&alone(&l, m), 5, settings).unwrap();
+            let mut t = 0;
+            while world.stats().total.catches == 0 && t < bound {
+                world.tick();
+                t += 1;
+            }
+            assert!(
+                world.stats().total.catches > 0,
+                "{name}: monster from {m} did not reach {player} in {bound} ticks (path {length:.1} cells)"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} monsters checked");
+}
+
+#[test]
+fn repath_policies_rank_as_expected() {
+    let l = level("arena");
+    let searches = |repath| {
+        let s = Settings { repath, ..Settings::default() };
+        run(&l, 9, s, &[Command::Spawn { kind: Kind::Monster, count: 10 }], 1200).stats().total.searches
+    };
+    let every = searches(RepathPolicy::EveryTick);
+    let timer = searches(RepathPolicy::Timer);
+    let threshold = searches(RepathPolicy::Threshold);
+    let both = searches(RepathPolicy::TimerThreshold);
+    let report = format!("every-tick {every}, timer {timer}, threshold {threshold}, timer+threshold {both}");
+    assert!(every > 5 * timer, "{report}");
+    assert!(timer > threshold, "{report}");
+    assert!(threshold >= both, "{report}");
+}
+
+#[test]
+fn budget_throttles_fairly() {
+    let l = level("arena");
+    let budget = 100;
+    let s = Settings { budget, repath: RepathPolicy::EveryTick, ..Settings::default() };
+    let w = run(&l, 2, s, &[Command::Spawn { kind: Kind::Monster, count: 20 }], 600);
+    let t = w.stats().total;
+    assert!(t.budget_waits > 0, "{t:?}");
+    // Served first come first served, a request waits at most for every
+    // other monster's search ahead of it, each at worst the largest search.
+    let monsters = w.counts()[Kind::Monster as usize] as u64;
+    let bound = (monsters * t.max_expanded).div_ceil(budget as u64) + 1;
+    assert!(t.max_wait <= bound, "a request waited {} ticks, more than {bound}: {t:?}", t.max_wait);
+    // Overspending is paid back: expansions stay within one search of the budget.
+    assert!(t.expanded <= 600 * budget as u64 + t.max_expanded, "{t:?}");
+    for (i, c) in w.creatures().iter().enumerate() {
+        if let Some((since, _)) = c.hunt.as_ref().and_then(|h| h.request) {
+            assert!(w.ticks() - since <= bound, "monster {i} has waited since tick {since}");
+        }
+    }
+}
+
+#[test]
+fn closing_a_door_on_a_path_forces_a_blocked_repath() {
+    let l = Level::parse("#########\n#@'....M#\n#.#####.#\n#.......#\n#########\n", "door").unwrap();
+    let mut w = World::new(&l, 1, Settings::default()).unwrap();
+    for _ in 0..3 {
+        w.tick();
+    }
+    let through_door = w.creatures()[0].hunt.as_ref().unwrap().path.contains(&Cell::new(2, 1));
+    assert!(through_door, "the first plan goes through the open door");
+    w.apply(Command::Door);
+    assert_eq!(w.grid().tile(Cell::new(2, 1)), Tile::DoorClosed);
+    w.tick();
+    assert_eq!(w.stats().total.repaths(RepathReason::Blocked), 1);
+    assert!(!w.creatures()[0].hunt.as_ref().unwrap().path.contains(&Cell::new(2, 1)));
+    w.apply(Command::Door);
+    w.tick();
+    assert_eq!(w.stats().total.repaths(RepathReason::Version), 1);
+}
+
+#[test]
+fn settings_commands_change_the_next_search() {
+    let l = level("maze");
+    let mut w = World::new(&l, 1, Settings::default()).unwrap();
+    w.apply(Command::Set(Setting::Algorithm(delve::search::Algorithm::Dijkstra)));
+    w.apply(Command::Set(Setting::Repath(RepathPolicy::EveryTick)));
+    assert_eq!(w.settings().search.algorithm, delve::search::Algorithm::Dijkstra);
+    assert_eq!(w.settings().repath, RepathPolicy::EveryTick);
+    for _ in 0..5 {
+        w.tick();
+    }
+    assert!(w.stats().total.searches >= 5);
+}
