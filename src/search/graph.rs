@@ -4,6 +4,8 @@
 //! live in a flat array indexed by id: no hashing on the hot path, and the
 //! same engine runs on grids, hand-built graphs, waypoint graphs and meshes.
 
+use super::TieBreak;
+
 /// A node of a [`Graph`]: an index into the engine's flat arrays.
 pub type NodeId = u32;
 
@@ -26,9 +28,21 @@ pub trait Graph {
         0.0
     }
 
-    /// Key for the `cross` tie-break: how far `node` strays from the
-    /// straight start–goal line (0 where the graph has no geometry).
-    fn cross(&self, _node: NodeId) -> f64 {
-        0.0
+    /// The key that orders open nodes of equal f under `tie` (smaller
+    /// first; equal keys fall back to insertion order). `h` is the node's
+    /// [`Graph::heuristic`].
+    ///
+    /// A key is 32 bits so that f, the key and the insertion sequence pack
+    /// into one 128-bit integer and the open list compares entries in one
+    /// instruction. The default serves any graph: `low-h` orders h at `f32`
+    /// precision (distinct h values closer than about 1e-7 of their size
+    /// count as equal); `cross` needs geometry the trait does not know, so
+    /// it falls back to insertion order. Grid graphs give exact keys.
+    fn tie_key(&self, _node: NodeId, h: f64, tie: TieBreak) -> u32 {
+        match tie {
+            // Non-negative floats order like their bit patterns.
+            TieBreak::LowH => (h as f32).to_bits(),
+            TieBreak::Fifo | TieBreak::Cross => 0,
+        }
     }
 }

@@ -2,16 +2,15 @@
 //! queries with reusable buffers.
 
 use super::engine::{Outcome, Query, Searcher, Visit};
-use super::settings::{Heuristic, SearchSettings};
+use super::settings::{Heuristic, SearchSettings, TieBreak};
 use super::{Graph, NodeId};
-use crate::grid::{Cell, DIRECTIONS, Grid, Neighbors};
-use std::f64::consts::SQRT_2;
+use crate::grid::{Cell, DIAGONAL, DIRECTIONS, Grid, Neighbors};
 
 /// Cost of entering a cell orthogonally, by entry cost 0–9.
 const ORTHOGONAL: [f64; 10] = costs(1.0);
 /// Cost of entering a cell diagonally: entry cost × √2, computed the same
 /// way as [`Grid::step_cost`] so that both agree to the last bit.
-const DIAGONAL: [f64; 10] = costs(SQRT_2);
+const DIAGONAL_COST: [f64; 10] = costs(DIAGONAL);
 
 const fn costs(factor: f64) -> [f64; 10] {
     let mut t = [0.0; 10];
@@ -38,6 +37,8 @@ pub struct GridGraph<'a> {
     goal: Cell,
     /// Index offsets of the eight directions, in [`DIRECTIONS`] order.
     offsets: [isize; 8],
+    /// Reciprocal of the stride for [`GridGraph::cell`].
+    magic: u64,
 }
 
 impl<'a> GridGraph<'a> {
@@ -52,12 +53,20 @@ impl<'a> GridGraph<'a> {
             start,
             goal,
             offsets: DIRECTIONS.map(|(dx, dy)| dx as isize + dy as isize * stride as isize),
+            magic: (1u64 << 40) / stride as u64 + 1,
         }
     }
 
+    /// The cell of a node id. Divides by the stride with a multiply and a
+    /// shift (a hardware division costs more than the rest of an h):
+    /// `magic` = ⌊2⁴⁰/stride⌋ + 1 is exact for ids below 2⁴⁰/stride, far
+    /// above any map's node count.
+    #[inline(always)]
     fn cell(&self, node: NodeId) -> Cell {
-        let i = node as usize;
-        Cell::new((i % self.stride) as i32 - 1, (i / self.stride) as i32 - 1)
+        let i = u64::from(node);
+        let y = (i * self.magic) >> 40;
+        let x = i - y * self.stride as u64;
+        Cell::new(x as i32 - 1, y as i32 - 1)
     }
 }
 
@@ -88,7 +97,7 @@ impl Graph for GridGraph<'_> {
             let v = at(k + 4);
             let cost = c[v];
             if cost != 0 && c[at(sx)] != 0 && c[at(sy)] != 0 {
-                visit(v as NodeId, DIAGONAL[cost as usize]);
+                visit(v as NodeId, DIAGONAL_COST[cost as usize]);
             }
         }
     }
@@ -100,11 +109,26 @@ impl Graph for GridGraph<'_> {
         self.heuristic.distance(dx, dy) * self.scale
     }
 
-    fn cross(&self, node: NodeId) -> f64 {
-        let p = self.cell(node);
-        let (dx1, dy1) = (i64::from(p.x - self.goal.x), i64::from(p.y - self.goal.y));
-        let (dx2, dy2) = (i64::from(self.start.x - self.goal.x), i64::from(self.start.y - self.goal.y));
-        (dx1 * dy2 - dx2 * dy1).abs() as f64
+    /// Exact keys. `cross` is |(cell − goal) × (start − goal)|, an integer
+    /// below 2·2048² < 2³². `low-h` is h in fixed point with 16 fraction
+    /// bits: h stays below 2¹⁶ on any map within [`crate::grid::MAX_SIDE`],
+    /// and two different h values on such a map differ by far more than
+    /// 2⁻¹⁶ (the closest pair of octile values, a + b(√2 − 1) with b at most
+    /// 2048, is 3.6e-4 apart; distinct square roots of integers below 2²³
+    /// are 1.7e-4 apart), so the fixed-point key preserves their order
+    /// exactly.
+    fn tie_key(&self, node: NodeId, h: f64, tie: TieBreak) -> u32 {
+        match tie {
+            TieBreak::Fifo => 0,
+            // Rounded to nearest (the cast truncates a non-negative value).
+            TieBreak::LowH => (h * 65536.0 + 0.5) as u32,
+            TieBreak::Cross => {
+                let p = self.cell(node);
+                let (dx1, dy1) = (i64::from(p.x - self.goal.x), i64::from(p.y - self.goal.y));
+                let (dx2, dy2) = (i64::from(self.start.x - self.goal.x), i64::from(self.start.y - self.goal.y));
+                (dx1 * dy2 - dx2 * dy1).unsigned_abs() as u32
+            }
+        }
     }
 }
 

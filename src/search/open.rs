@@ -1,38 +1,37 @@
-//! The open list: a binary min-heap of packed keys.
+//! The open list: a 4-ary min-heap of 16-byte entries.
 //!
-//! Each entry orders by (f, tie key, insertion sequence). f and the tie key
-//! are non-negative floats stored as their IEEE bit patterns, which order
-//! exactly like the values, so a comparison is three integer compares.
-//! Lazy deletion lives in the engine: an improved node gets a new entry and
-//! the old one is skipped when popped.
+//! An entry packs the whole order into one `u128`: f (a non-negative float
+//! as its IEEE bits, which order exactly like the values), the tie key and
+//! the insertion sequence, so a comparison is a single integer compare
+//! without a branch. The node id is not in the entry: the engine keeps the
+//! node of every insertion sequence. Four children per node halve the
+//! heap's depth, and so the serial chain of loads and compares that makes
+//! up most of a pop. Lazy deletion lives in the engine: an improved node
+//! gets a new entry and the old one is skipped when popped.
 
-use super::NodeId;
-
-/// One open-list entry.
+/// One open-list entry: f in the high 64 bits, then the tie key, then the
+/// insertion sequence (unique per query, the final tie-break).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct Entry {
-    f: u64,
-    tie: u64,
-    /// Insertion sequence in the high half (the final tie-break, unique per
-    /// query), node id in the low half.
-    seq_node: u64,
-}
+pub(crate) struct Entry(u128);
 
 impl Entry {
-    pub(crate) fn new(f: f64, tie: f64, seq: u32, node: NodeId) -> Entry {
-        debug_assert!(f >= 0.0 && tie >= 0.0, "negative key: f {f}, tie {tie}");
+    pub(crate) fn new(f: f64, tie: u32, seq: u32) -> Entry {
+        debug_assert!(f >= 0.0, "negative key: f {f}");
         // `+ 0.0` turns a -0.0 into +0.0 so the bit order stays the value order.
-        Entry { f: (f + 0.0).to_bits(), tie: (tie + 0.0).to_bits(), seq_node: (u64::from(seq) << 32) | u64::from(node) }
+        Entry((u128::from((f + 0.0).to_bits()) << 64) | (u128::from(tie) << 32) | u128::from(seq))
+    }
+
+    pub(crate) fn f(self) -> f64 {
+        f64::from_bits((self.0 >> 64) as u64)
     }
 
     pub(crate) fn seq(self) -> u32 {
-        (self.seq_node >> 32) as u32
-    }
-
-    pub(crate) fn node(self) -> NodeId {
-        self.seq_node as u32
+        self.0 as u32
     }
 }
+
+/// Children per heap node.
+const ARITY: usize = 4;
 
 /// Min-heap of [`Entry`] whose storage is kept between queries.
 #[derive(Debug, Default)]
@@ -45,48 +44,66 @@ impl OpenList {
         self.heap.clear();
     }
 
+    #[inline]
     pub(crate) fn push(&mut self, entry: Entry) {
-        let heap = &mut self.heap;
-        let mut i = heap.len();
-        heap.push(entry);
-        // Sift the new entry up, moving parents down into the hole.
-        while i > 0 {
-            let parent = (i - 1) / 2;
-            if heap[parent] <= entry {
-                break;
-            }
-            heap[i] = heap[parent];
-            i = parent;
-        }
-        heap[i] = entry;
+        let i = self.heap.len();
+        self.heap.push(entry);
+        sift_up(&mut self.heap, i, entry);
     }
 
+    #[inline]
     pub(crate) fn pop(&mut self) -> Option<Entry> {
         let last = self.heap.pop()?;
-        let heap = &mut self.heap;
-        if heap.is_empty() {
+        let heap = &mut self.heap[..];
+        let n = heap.len();
+        if n == 0 {
             return Some(last);
         }
         let top = heap[0];
-        // Sift `last` down from the root, moving the smaller child up.
-        let n = heap.len();
+        // Floyd's pop: move the smallest child up all the way to a leaf
+        // (no comparison with `last` on the way down), then sift `last` up
+        // from there; it came from the bottom, so it rarely climbs far.
+        // Children are chosen by arithmetic, not branches: which of two
+        // entries is smaller is a coin toss a branch predictor loses.
         let mut i = 0;
         loop {
-            let left = 2 * i + 1;
-            if left >= n {
+            let first = ARITY * i + 1;
+            if first + ARITY <= n {
+                // Compare the packed keys directly: one wide integer compare
+                // each, no Option<Ordering> to unwrap.
+                let k3 = heap[first + 3].0;
+                let (k0, k1, k2) = (heap[first].0, heap[first + 1].0, heap[first + 2].0);
+                let (a, ka) = if k1 < k0 { (1, k1) } else { (0, k0) };
+                let (b, kb) = if k3 < k2 { (3, k3) } else { (2, k2) };
+                let child = first + if kb < ka { b } else { a };
+                heap[i] = heap[child];
+                i = child;
+            } else {
+                if first < n {
+                    let child = (first + 1..n).fold(first, |m, c| if heap[c].0 < heap[m].0 { c } else { m });
+                    heap[i] = heap[child];
+                    i = child;
+                }
                 break;
             }
-            let right = left + 1;
-            let child = if right < n && heap[right] < heap[left] { right } else { left };
-            if last <= heap[child] {
-                break;
-            }
-            heap[i] = heap[child];
-            i = child;
         }
-        heap[i] = last;
+        sift_up(heap, i, last);
         Some(top)
     }
+}
+
+/// Places `entry` in the hole at `i`, moving later parents down into it.
+#[inline(always)]
+fn sift_up(heap: &mut [Entry], mut i: usize, entry: Entry) {
+    while i > 0 {
+        let parent = (i - 1) / ARITY;
+        if entry.0 >= heap[parent].0 {
+            break;
+        }
+        heap[i] = heap[parent];
+        i = parent;
+    }
+    heap[i] = entry;
 }
 
 #[cfg(test)]
@@ -94,20 +111,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pops_in_key_order_then_insertion_order() {
+    fn pops_by_f_then_tie_then_insertion_order() {
+        let keys = [(3.0, 0), (1.0, 2), (1.0, 1), (2.0, 0), (1.0, 1), (0.0, 9)];
         let mut open = OpenList::default();
-        let keys = [(3.0, 0.0), (1.0, 2.0), (1.0, 1.0), (2.0, 0.0), (1.0, 1.0), (0.0, 9.0)];
-        for (seq, &(f, t)) in keys.iter().enumerate() {
-            open.push(Entry::new(f, t, seq as u32, 100 + seq as u32));
+        for (seq, &(f, tie)) in keys.iter().enumerate() {
+            open.push(Entry::new(f, tie, seq as u32));
         }
-        let order: Vec<u32> = std::iter::from_fn(|| open.pop()).map(|e| e.node()).collect();
-        assert_eq!(order, vec![105, 102, 104, 101, 103, 100]);
+        let order: Vec<u32> = std::iter::from_fn(|| open.pop()).map(Entry::seq).collect();
+        assert_eq!(order, vec![5, 2, 4, 1, 3, 0]);
     }
 
     #[test]
-    fn packs_sequence_and_node() {
-        let e = Entry::new(1.5, 0.0, 7, u32::MAX);
-        assert_eq!((e.seq(), e.node()), (7, u32::MAX));
-        assert_eq!(Entry::new(-0.0, 0.0, 0, 0), Entry::new(0.0, 0.0, 0, 0));
+    fn packs_the_order() {
+        let e = Entry::new(1.5, 3, u32::MAX);
+        assert_eq!((e.f(), e.seq()), (1.5, u32::MAX));
+        assert_eq!(Entry::new(-0.0, 0, 0), Entry::new(0.0, 0, 0));
+        assert!(Entry::new(1.0, 9, 9) < Entry::new(2.0, 0, 0), "f first");
+        assert!(Entry::new(1.0, 1, 9) < Entry::new(1.0, 2, 0), "then the tie key");
+        assert!(Entry::new(1.0, 1, 1) < Entry::new(1.0, 1, 2), "then insertion order");
+    }
+
+    #[test]
+    fn many_entries_come_out_sorted() {
+        // A pseudo-random stream with many equal keys, against a sort.
+        let mut x: u32 = 12345;
+        let mut all = Vec::new();
+        let mut open = OpenList::default();
+        for seq in 0..2000u32 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let e = Entry::new(f64::from(x % 50), x % 7, seq);
+            all.push(e);
+            open.push(e);
+            if seq % 3 == 0 {
+                let popped = open.pop().unwrap();
+                assert_eq!(Some(&popped), all.iter().min());
+                all.retain(|&e| e != popped);
+            }
+        }
+        all.sort();
+        let rest: Vec<Entry> = std::iter::from_fn(|| open.pop()).collect();
+        assert_eq!(rest, all);
     }
 }

@@ -3,7 +3,7 @@
 //! Every enum here has one spelling shared by the command line, the side
 //! panel, the replay files and the hotkeys that cycle it.
 
-use crate::grid::Neighbors;
+use crate::grid::{DIAGONAL, Neighbors};
 pub use crate::named::UnknownName;
 use crate::named::named_enum;
 use serde::{Deserialize, Serialize};
@@ -65,7 +65,7 @@ impl Heuristic {
         match self {
             Heuristic::Manhattan => dx + dy,
             Heuristic::Euclidean => (dx * dx + dy * dy).sqrt(),
-            Heuristic::Octile => dx.max(dy) + (std::f64::consts::SQRT_2 - 1.0) * dx.min(dy),
+            Heuristic::Octile => dx.max(dy) + (DIAGONAL - 1.0) * dx.min(dy),
             Heuristic::Chebyshev => dx.max(dy),
             Heuristic::Zero => 0.0,
         }
@@ -157,7 +157,7 @@ mod tests {
         assert_eq!(Heuristic::Manhattan.distance(3.0, 4.0), 7.0);
         assert_eq!(Heuristic::Euclidean.distance(3.0, 4.0), 5.0);
         assert_eq!(Heuristic::Chebyshev.distance(3.0, 4.0), 4.0);
-        assert!((Heuristic::Octile.distance(3.0, 4.0) - (1.0 + 3.0 * 2f64.sqrt())).abs() < 1e-12);
+        assert_eq!(Heuristic::Octile.distance(3.0, 4.0), 1.0 + 3.0 * DIAGONAL);
         assert_eq!(Heuristic::Zero.distance(3.0, 4.0), 0.0);
     }
 
