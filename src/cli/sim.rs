@@ -4,7 +4,7 @@
 use super::{CliError, SearchArgs, load_level};
 use crate::level::DEFAULT_LEVEL_NAME;
 use crate::replay::{Recorder, Spawns, Start};
-use crate::sim::{Bot, Command, Kind, RepathPolicy, RepathReason, Settings, World, hex};
+use crate::sim::{Bot, Kind, RepathPolicy, RepathReason, Settings, World, hex};
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
@@ -59,11 +59,6 @@ impl SpawnArgs {
     /// The spawn counts, as a session's start (and a replay header) holds them.
     pub fn spawns(&self) -> Spawns {
         Spawns { monster: self.monsters, wanderer: self.wanderers, fleeing: self.fleeing, boid: self.boids }
-    }
-
-    /// The spawns as commands, in a fixed kind order.
-    pub fn commands(&self) -> Vec<Command> {
-        self.spawns().commands()
     }
 }
 
