@@ -6,15 +6,18 @@
 
 mod options;
 mod path;
+mod replay;
 mod scen;
 mod sim;
 
 pub use options::SearchArgs;
 pub use path::{PathArgs, path};
+pub use replay::{ReplayArgs, replay};
 pub use scen::{ScenArgs, scen};
 pub use sim::{SimArgs, SpawnArgs, WorldArgs, sim};
 
 use crate::level::{Level, LevelError};
+use crate::replay::{RecordError, ReplayError};
 use crate::search::PlanError;
 use std::path::PathBuf;
 
@@ -25,6 +28,10 @@ pub enum CliError {
     Level(#[from] LevelError),
     #[error("{file}: {source}")]
     Plan { file: PathBuf, source: PlanError },
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    #[error(transparent)]
+    Record(#[from] RecordError),
     #[error("{0}")]
     Usage(String),
 }

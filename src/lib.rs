@@ -8,6 +8,7 @@ pub mod cli;
 pub mod grid;
 pub mod level;
 mod named;
+pub mod replay;
 pub mod search;
 pub mod sim;
 pub mod steer;

@@ -23,6 +23,8 @@ enum Command {
     Scen(cli::ScenArgs),
     /// Run the world headless with a scripted player and print its statistics
     Sim(cli::SimArgs),
+    /// Check a recorded session: re-run it headless and compare every state hash
+    Replay(cli::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -32,20 +34,22 @@ fn main() -> ExitCode {
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
+    let done = ExitCode::SUCCESS;
     let result = match args.command {
-        Some(Command::Path(a)) => cli::path(&a, &mut out),
-        Some(Command::Scen(a)) => cli::scen(&a, &mut out),
-        Some(Command::Sim(a)) => cli::sim(&a, &mut out),
+        Some(Command::Path(a)) => cli::path(&a, &mut out).map(|()| done),
+        Some(Command::Scen(a)) => cli::scen(&a, &mut out).map(|()| done),
+        Some(Command::Sim(a)) => cli::sim(&a, &mut out).map(|()| done),
+        Some(Command::Replay(a)) => cli::replay(&a, &mut out),
         None => match Cli::parse_from(["delve", "path", "--smooth"]).command {
             // Until the game lands, a bare `delve` shows a search on the default level.
-            Some(Command::Path(a)) => cli::path(&a, &mut out),
+            Some(Command::Path(a)) => cli::path(&a, &mut out).map(|()| done),
             _ => unreachable!("the literal arguments above parse as `path`"),
         },
     };
     let flushed = out.flush();
     match result {
-        Ok(()) if flushed.is_ok() => ExitCode::SUCCESS,
-        Ok(()) => ExitCode::from(2),
+        Ok(code) if flushed.is_ok() => code,
+        Ok(_) => ExitCode::from(2),
         Err(e) => {
             eprintln!("delve: {e}");
             ExitCode::from(2)

@@ -1,8 +1,10 @@
-//! `delve sim`: the world run headless with a scripted player, summarised.
+//! `delve sim`: the world run headless with a scripted player, summarised,
+//! and recorded on request.
 
 use super::{CliError, SearchArgs, load_level};
 use crate::level::DEFAULT_LEVEL_NAME;
-use crate::sim::{Bot, Command, Kind, RepathPolicy, RepathReason, Settings, World, hex};
+use crate::replay::{Recorder, Spawns, Start};
+use crate::sim::{Bot, Kind, RepathPolicy, RepathReason, Settings, World, hex};
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
@@ -28,6 +30,12 @@ pub struct SimArgs {
     /// Print one JSON object instead of the summary
     #[arg(long)]
     pub json: bool,
+    /// Record the session to FILE, a replay that `delve replay FILE --verify` checks
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Overwrite the --record file if it exists
+    #[arg(long, requires = "record")]
+    pub force: bool,
 }
 
 /// Extra creatures spawned on random free cells before the first tick.
@@ -48,18 +56,9 @@ pub struct SpawnArgs {
 }
 
 impl SpawnArgs {
-    /// The spawns as commands, in a fixed kind order.
-    pub fn commands(&self) -> Vec<Command> {
-        [
-            (Kind::Monster, self.monsters),
-            (Kind::Wanderer, self.wanderers),
-            (Kind::Fleeing, self.fleeing),
-            (Kind::Boid, self.boids),
-        ]
-        .into_iter()
-        .filter(|&(_, n)| n > 0)
-        .map(|(kind, count)| Command::Spawn { kind, count })
-        .collect()
+    /// The spawn counts, as a session's start (and a replay header) holds them.
+    pub fn spawns(&self) -> Spawns {
+        Spawns { monster: self.monsters, wanderer: self.wanderers, fleeing: self.fleeing, boid: self.boids }
     }
 }
 
@@ -73,7 +72,7 @@ pub struct WorldArgs {
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub repath_ticks: u32,
     /// K of the threshold policies, in cells
-    #[arg(long, default_value_t = 3.0)]
+    #[arg(long, default_value_t = 3.0, value_parser = parse_cells)]
     pub repath_cells: f32,
     /// Node expansions allowed per tick across all monsters
     #[arg(long, default_value_t = crate::sim::DEFAULT_BUDGET, value_parser = clap::value_parser!(u32).range(1..))]
@@ -81,6 +80,15 @@ pub struct WorldArgs {
     /// Follow raw cell paths instead of string-pulled ones
     #[arg(long)]
     pub no_smoothing: bool,
+}
+
+/// A distance in cells: finite, so that a replay header can hold it (JSON
+/// has no infinity or NaN), and not negative.
+fn parse_cells(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(k) if k.is_finite() && k >= 0.0 => Ok(k),
+        _ => Err(format!("'{s}' is not a number of cells ≥ 0")),
+    }
 }
 
 impl WorldArgs {
@@ -97,23 +105,35 @@ impl WorldArgs {
     }
 }
 
-/// Runs `delve sim`, writing its summary to `out`.
+/// Runs `delve sim`, writing its summary to `out` and, with `--record`, the
+/// session to a replay file.
 pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let level = load_level(args.level.as_ref())?;
-    let settings = args.world.settings(&args.search);
-    let mut world = World::new(&level, args.seed, settings).map_err(|e| CliError::Usage(e.to_string()))?;
-    for c in args.spawn.commands() {
-        world.apply(c);
-    }
+    let start = Start {
+        level: load_level(args.level.as_ref())?,
+        seed: args.seed,
+        settings: args.world.settings(&args.search),
+        spawns: args.spawn.spawns(),
+    };
+    let mut world = start.world().map_err(|e| CliError::Usage(e.to_string()))?;
+    let mut recorder = args.record.as_deref().map(|path| Recorder::create(path, &start, args.force)).transpose()?;
     let mut bot = Bot::new(args.seed);
     let began = Instant::now();
     for _ in 0..args.ticks {
         if let Some(c) = bot.command(&world) {
+            if let Some(r) = recorder.as_mut() {
+                r.command(world.ticks(), &c)?;
+            }
             world.apply(c);
         }
         world.tick();
+        if let Some(r) = recorder.as_mut() {
+            r.ticked(&world)?;
+        }
     }
     let seconds = began.elapsed().as_secs_f64();
+    if let Some(r) = recorder {
+        r.finish(&world)?;
+    }
     let summary = Summary::of(&world, seconds);
     let name = args.level.as_ref().map_or(DEFAULT_LEVEL_NAME.to_string(), |p| p.display().to_string());
     let written = if args.json { writeln!(out, "{}", summary.json()) } else { summary.write(out, &name, &world) };

@@ -1,0 +1,196 @@
+//! The records of a replay file and what a session starts from.
+
+use crate::level::Level;
+use crate::sim::{Command, Kind, Settings, StateHasher, World, WorldError, hex};
+use serde::{Deserialize, Serialize};
+
+/// The version of the file format this build writes and reads. It changes
+/// whenever a record changes shape, so an old reader refuses a new file
+/// with a clear message instead of misreading it.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Ticks between two checkpoints: 5 seconds of game time, so a crash loses
+/// at most that much of a recording.
+pub const CHECKPOINT_EVERY: u64 = 100;
+
+/// Creatures spawned on random free cells before the first tick, beyond
+/// the level's markers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Spawns {
+    pub monster: u32,
+    pub wanderer: u32,
+    pub fleeing: u32,
+    pub boid: u32,
+}
+
+impl Spawns {
+    /// The spawns as commands, in [`Kind::ALL`] order, skipping zeros.
+    pub fn commands(&self) -> Vec<Command> {
+        [
+            (Kind::Monster, self.monster),
+            (Kind::Wanderer, self.wanderer),
+            (Kind::Fleeing, self.fleeing),
+            (Kind::Boid, self.boid),
+        ]
+        .into_iter()
+        .filter(|&(_, n)| n > 0)
+        .map(|(kind, count)| Command::Spawn { kind, count })
+        .collect()
+    }
+}
+
+/// Everything a session starts from: with the commands, it decides the
+/// whole session. A live game, `delve sim` and a replay all build their
+/// first world through [`Start::world`], so they cannot disagree about it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Start {
+    pub level: Level,
+    pub seed: u64,
+    pub settings: Settings,
+    pub spawns: Spawns,
+}
+
+impl Start {
+    /// The world before its first tick: the level's creatures, then the
+    /// spawns applied as commands stamped 0.
+    pub fn world(&self) -> Result<World, WorldError> {
+        let mut world = World::new(&self.level, self.seed, self.settings)?;
+        for c in self.spawns.commands() {
+            world.apply(c);
+        }
+        Ok(world)
+    }
+}
+
+/// The FNV-1a hash of a level's text, as the header stores it.
+pub fn level_checksum(text: &str) -> u64 {
+    let mut h = StateHasher::default();
+    h.bytes(text.as_bytes());
+    h.finish()
+}
+
+/// A state hash the file claims for a tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checkpoint {
+    pub tick: u64,
+    pub hash: u64,
+}
+
+/// The first line. Field order is the order written: the short facts
+/// first, the long level text last, so the line reads well in a pager.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Header {
+    /// The format version; also the key that marks a delve replay.
+    pub delve_replay: u32,
+    /// The delve version that recorded the file (for people: a file from
+    /// another version is still read if the format version matches).
+    pub delve: String,
+    pub seed: u64,
+    pub level: String,
+    #[serde(with = "hex_hash")]
+    pub level_checksum: u64,
+    pub settings: Settings,
+    pub spawns: Spawns,
+    pub level_text: String,
+}
+
+/// The key that marks the header.
+pub(super) const HEADER_KEY: &str = "delve_replay";
+
+impl Header {
+    pub fn of(start: &Start) -> Header {
+        Header {
+            delve_replay: FORMAT_VERSION,
+            delve: env!("CARGO_PKG_VERSION").to_string(),
+            seed: start.seed,
+            level: start.level.name.clone(),
+            level_checksum: level_checksum(&start.level.source),
+            settings: start.settings,
+            spawns: start.spawns,
+            level_text: start.level.source.clone(),
+        }
+    }
+}
+
+/// `{"tick":T, …command…}`.
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct CommandRecord {
+    pub tick: u64,
+    #[serde(flatten)]
+    pub command: Command,
+}
+
+/// `{"checkpoint":T,"hash":H}`.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct CheckpointRecord {
+    pub checkpoint: u64,
+    #[serde(with = "hex_hash")]
+    pub hash: u64,
+}
+
+/// `{"end":T,"hash":H}`.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct EndRecord {
+    pub end: u64,
+    #[serde(with = "hex_hash")]
+    pub hash: u64,
+}
+
+/// Hashes as 16 lowercase hex digits, the way `delve sim` prints them.
+mod hex_hash {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(hash: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&super::hex(*hash))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        let text = String::deserialize(d)?;
+        match u64::from_str_radix(&text, 16) {
+            Ok(hash) if text.len() == 16 && text.bytes().all(|b| b.is_ascii_hexdigit()) => Ok(hash),
+            _ => Err(D::Error::custom(format!("hash {text:?} is not 16 hex digits"))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Algorithm;
+    use crate::sim::Setting;
+
+    #[test]
+    fn records_read_back_as_written() {
+        let text = r#"{"tick":40,"cmd":"set","setting":"algorithm","value":"greedy"}"#;
+        let r: CommandRecord = serde_json::from_str(text).unwrap();
+        assert_eq!((r.tick, r.command), (40, Command::Set(Setting::Algorithm(Algorithm::Greedy))));
+        assert_eq!(serde_json::to_string(&r).unwrap(), text);
+        let text = r#"{"checkpoint":100,"hash":"00000000000000ab"}"#;
+        let c: CheckpointRecord = serde_json::from_str(text).unwrap();
+        assert_eq!((c.checkpoint, c.hash), (100, 0xab));
+        assert_eq!(serde_json::to_string(&c).unwrap(), text);
+    }
+
+    #[test]
+    fn hashes_are_exactly_16_hex_digits() {
+        for bad in ["ab", "+0000000000000ab", "00000000000000ag", "00000000000000000"] {
+            let text = format!(r#"{{"end":1,"hash":"{bad}"}}"#);
+            let e = serde_json::from_str::<EndRecord>(&text).unwrap_err();
+            assert!(e.to_string().contains("is not 16 hex digits"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn spawns_become_commands_in_kind_order() {
+        let s = Spawns { monster: 0, wanderer: 2, fleeing: 0, boid: 5 };
+        assert_eq!(
+            s.commands(),
+            [Command::Spawn { kind: Kind::Wanderer, count: 2 }, Command::Spawn { kind: Kind::Boid, count: 5 }]
+        );
+        assert_eq!(serde_json::from_str::<Spawns>(r#"{"boid":5,"wanderer":2}"#).unwrap(), s);
+    }
+}

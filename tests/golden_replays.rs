@@ -1,0 +1,297 @@
+//! Golden replays: whole sessions in `tests/replays/` that pin the game's
+//! behaviour. `cargo test` re-runs each and compares every checkpoint, so
+//! any change to what the world does (a search, a steering force, a spawn)
+//! fails here at the first tick it shows.
+//!
+//! The sessions are scripted below and this file is also their generator.
+//! When behaviour is meant to change, re-record them on purpose with
+//!
+//! ```sh
+//! DELVE_BLESS=1 cargo test --test golden_replays
+//! ```
+//!
+//! and commit the new files with a message that says what changed and why
+//! the new behaviour is the intended one.
+
+use delve::grid::{Cell, Neighbors};
+use delve::level::Level;
+use delve::replay::{Recorder, Replay, Spawns, Start, Verdict, verify};
+use delve::search::{Algorithm, GridPlanner, Heuristic, SearchSettings, TieBreak};
+use delve::sim::{Bot, Command, Kind, RepathPolicy, Setting, Settings, World};
+use std::collections::HashSet;
+use std::mem::discriminant;
+use std::path::{Path, PathBuf};
+
+/// Where the player goes next on a scripted route.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    /// Walk to the cell, one step every [`PACE`] ticks.
+    Goto(i32, i32),
+    /// Open or close the door next to the player.
+    Door,
+    /// Stand still for this many ticks.
+    Wait(u64),
+}
+
+/// One golden session.
+struct Golden {
+    file: &'static str,
+    level: &'static str,
+    seed: u64,
+    spawns: Spawns,
+    ticks: u64,
+    /// Setting changes and spawns, applied at their ticks before the
+    /// player's command.
+    changes: &'static [(u64, Command)],
+    /// The player's route; empty: the bot of `delve sim` plays.
+    route: &'static [Step],
+    /// What the session must contain: distinct settings changed, doors
+    /// toggled.
+    settings_changed: usize,
+    doors: usize,
+}
+
+const fn set(tick: u64, setting: Setting) -> (u64, Command) {
+    (tick, Command::Set(setting))
+}
+
+/// Monsters hunting the bot through the maze's corridors, with every search
+/// knob turned at some point and two more monsters let in.
+const MAZE: Golden = Golden {
+    file: "maze-hunt.jsonl",
+    level: "maze",
+    seed: 11,
+    spawns: Spawns { monster: 2, wanderer: 0, fleeing: 0, boid: 0 },
+    ticks: 1500,
+    changes: &[
+        set(150, Setting::Algorithm(Algorithm::Greedy)),
+        set(300, Setting::Heuristic(Heuristic::Manhattan)),
+        set(450, Setting::Tie(TieBreak::LowH)),
+        set(600, Setting::Neighbors(Neighbors::Four)),
+        set(750, Setting::Repath(RepathPolicy::EveryTick)),
+        (800, Command::Spawn { kind: Kind::Monster, count: 2 }),
+        set(900, Setting::Smoothing(false)),
+        set(1050, Setting::Algorithm(Algorithm::Weighted)),
+        set(1050, Setting::Weight(3.0)),
+        set(1200, Setting::Repath(RepathPolicy::Timer)),
+        set(1200, Setting::Reopen(true)),
+        set(1350, Setting::Neighbors(Neighbors::Eight)),
+        set(1350, Setting::Tie(TieBreak::Cross)),
+    ],
+    route: &[],
+    settings_changed: 8,
+    doors: 0,
+};
+
+/// Flocks and prey in the open arena while monsters hunt the bot; more
+/// boids and prey join halfway.
+const ARENA: Golden = Golden {
+    file: "arena-flocks.jsonl",
+    level: "arena",
+    seed: 5,
+    spawns: Spawns { monster: 0, wanderer: 2, fleeing: 4, boid: 10 },
+    ticks: 1200,
+    changes: &[
+        set(100, Setting::Repath(RepathPolicy::Threshold)),
+        set(250, Setting::Algorithm(Algorithm::Dijkstra)),
+        set(400, Setting::Heuristic(Heuristic::Euclidean)),
+        (500, Command::Spawn { kind: Kind::Boid, count: 6 }),
+        (500, Command::Spawn { kind: Kind::Fleeing, count: 2 }),
+        set(550, Setting::Smoothing(false)),
+        set(700, Setting::Tie(TieBreak::Cross)),
+        set(850, Setting::Algorithm(Algorithm::Bfs)),
+        set(1000, Setting::Algorithm(Algorithm::Weighted)),
+        set(1000, Setting::Weight(2.5)),
+        set(1100, Setting::Neighbors(Neighbors::Four)),
+    ],
+    route: &[],
+    settings_changed: 7,
+    doors: 0,
+};
+
+/// The player walks through the keep, closing and opening doors on the
+/// way (the gate, the halls' doors), unseals the north-east chamber and
+/// ends on the throne, while monsters replan around the changing walls.
+const KEEP: Golden = Golden {
+    file: "keep-doors.jsonl",
+    level: "keep",
+    seed: 3,
+    spawns: Spawns { monster: 1, wanderer: 0, fleeing: 0, boid: 0 },
+    ticks: 900,
+    changes: &[
+        set(100, Setting::Algorithm(Algorithm::Weighted)),
+        set(100, Setting::Weight(2.0)),
+        set(220, Setting::Heuristic(Heuristic::Chebyshev)),
+        set(340, Setting::Neighbors(Neighbors::Four)),
+        set(460, Setting::Repath(RepathPolicy::EveryTick)),
+        set(580, Setting::Tie(TieBreak::Cross)),
+        set(700, Setting::Smoothing(false)),
+        set(800, Setting::Repath(RepathPolicy::Threshold)),
+    ],
+    route: &[
+        // The gate, from outside: shut, then open again.
+        Step::Goto(28, 26),
+        Step::Door,
+        Step::Wait(40),
+        Step::Door,
+        // The door north of the south hall.
+        Step::Goto(28, 20),
+        Step::Door,
+        Step::Wait(30),
+        Step::Door,
+        // West into the south-west hall through a closed door, out to the
+        // moat and back, shutting the outer door behind.
+        Step::Goto(26, 22),
+        Step::Door,
+        Step::Goto(16, 20),
+        Step::Door,
+        Step::Goto(13, 20),
+        Step::Goto(16, 20),
+        Step::Door,
+        // North into the north-west hall, shutting and opening its door.
+        Step::Goto(20, 16),
+        Step::Door,
+        Step::Wait(20),
+        Step::Door,
+        Step::Goto(24, 10),
+        Step::Wait(15),
+        Step::Door,
+        Step::Wait(20),
+        Step::Door,
+        // Across the throne room to unseal the north-east chamber.
+        Step::Goto(31, 10),
+        Step::Door,
+        Step::Wait(60),
+        Step::Goto(36, 12),
+        Step::Goto(28, 8),
+    ],
+    settings_changed: 7,
+    doors: 12,
+};
+
+/// Ticks between the scripted player's steps, as for the bot.
+const PACE: u64 = 5;
+
+/// Walks a route of [`Step`]s.
+struct Walker {
+    route: &'static [Step],
+    next: usize,
+    rest_until: u64,
+    planner: GridPlanner,
+}
+
+impl Walker {
+    fn command(&mut self, world: &World) -> Option<Command> {
+        let tick = world.ticks();
+        if tick < self.rest_until || !tick.is_multiple_of(PACE) {
+            return None;
+        }
+        let here = world.player().cell;
+        let step = *self.route.get(self.next)?;
+        match step {
+            Step::Goto(x, y) if here == Cell::new(x, y) => {
+                self.next += 1;
+                None
+            }
+            Step::Goto(x, y) => {
+                let to = Cell::new(x, y);
+                let found = self.planner.plan(world.grid(), here, to, &SearchSettings::default()).map(|o| o.found);
+                assert_eq!(found, Ok(true), "the route has no way from {here} to {to} at tick {tick}");
+                let c = self.planner.path()[1];
+                Some(Command::Move { dx: (c.x - here.x) as i8, dy: (c.y - here.y) as i8 })
+            }
+            Step::Door => {
+                self.next += 1;
+                Some(Command::Door)
+            }
+            Step::Wait(ticks) => {
+                self.next += 1;
+                self.rest_until = tick + ticks;
+                None
+            }
+        }
+    }
+}
+
+fn manifest() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn path(golden: &Golden) -> PathBuf {
+    manifest().join("tests/replays").join(golden.file)
+}
+
+fn start(golden: &Golden) -> Start {
+    let level =
+        Level::load(&manifest().join("levels").join(format!("{}.txt", golden.level))).unwrap_or_else(|e| panic!("{e}"));
+    Start { level, seed: golden.seed, settings: Settings::default(), spawns: golden.spawns }
+}
+
+/// Plays the scripted session and records it over the golden file.
+fn bless(golden: &Golden) {
+    let start = start(golden);
+    let mut world = start.world().unwrap();
+    let mut recorder = Recorder::create(&path(golden), &start, true).unwrap_or_else(|e| panic!("{e}"));
+    let mut bot = Bot::new(golden.seed);
+    let mut walker = Walker { route: golden.route, next: 0, rest_until: 0, planner: GridPlanner::new() };
+    for _ in 0..golden.ticks {
+        let tick = world.ticks();
+        let changes = golden.changes.iter().filter(|&&(t, _)| t == tick).map(|&(_, c)| c);
+        let player = if golden.route.is_empty() { bot.command(&world) } else { walker.command(&world) };
+        for c in changes.chain(player) {
+            let version = world.grid().version();
+            recorder.command(tick, &c).unwrap();
+            world.apply(c);
+            if c == Command::Door {
+                assert_ne!(world.grid().version(), version, "no door toggled at tick {tick}");
+            }
+        }
+        world.tick();
+        recorder.ticked(&world).unwrap();
+    }
+    assert_eq!(walker.next, golden.route.len(), "the route did not end within {} ticks", golden.ticks);
+    recorder.finish(&world).unwrap();
+}
+
+/// Re-records first when `DELVE_BLESS=1`; then verifies the golden file
+/// and checks it still exercises what it is meant to.
+fn check(golden: &Golden) {
+    if std::env::var_os("DELVE_BLESS").is_some_and(|v| v == "1") {
+        bless(golden);
+    }
+    let replay = Replay::load(&path(golden)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(replay.start(), &start(golden), "{}: made from another script or level", golden.file);
+    let verdict = verify(&replay);
+    assert!(matches!(verdict, Verdict::Match { complete: true, .. }), "{}: {verdict}", golden.file);
+
+    let end = replay.end().map_or(0, |e| e.tick);
+    assert_eq!(end, golden.ticks);
+    let commands: Vec<Command> = (0..=end).flat_map(|t| replay.commands_due(t).iter().copied()).collect();
+    let settings: HashSet<_> = commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::Set(s) => Some(discriminant(s)),
+            _ => None,
+        })
+        .collect();
+    assert!(settings.len() >= golden.settings_changed, "{}: {} settings changed", golden.file, settings.len());
+    let doors = commands.iter().filter(|&&c| c == Command::Door).count();
+    assert_eq!(doors, golden.doors, "{}", golden.file);
+    let steps = commands.iter().filter(|c| matches!(c, Command::Move { .. })).count();
+    assert!(steps >= 50, "{}: the player took only {steps} steps", golden.file);
+}
+
+#[test]
+fn maze_hunt() {
+    check(&MAZE);
+}
+
+#[test]
+fn arena_flocks() {
+    check(&ARENA);
+}
+
+#[test]
+fn keep_doors() {
+    check(&KEEP);
+}
