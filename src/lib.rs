@@ -11,3 +11,4 @@ mod named;
 pub mod search;
 pub mod sim;
 pub mod steer;
+pub mod ui;
