@@ -6,11 +6,13 @@
 
 mod options;
 mod path;
+mod play;
 mod scen;
 mod sim;
 
 pub use options::SearchArgs;
 pub use path::{PathArgs, path};
+pub use play::{PlayArgs, play};
 pub use scen::{ScenArgs, scen};
 pub use sim::{SimArgs, SpawnArgs, WorldArgs, sim};
 
@@ -27,6 +29,9 @@ pub enum CliError {
     Plan { file: PathBuf, source: PlanError },
     #[error("{0}")]
     Usage(String),
+    /// The terminal or a file behind a feed failed mid-session.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
 }
 
 /// Loads `path`, or the embedded level when there is none.

@@ -17,6 +17,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Play in the terminal: the default when no command is given
+    Play(cli::PlayArgs),
     /// Run one search on a level and show the path and its statistics
     Path(cli::PathArgs),
     /// Run a Moving AI scenario file and check every cost against its optimum
@@ -30,19 +32,29 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(e) => return usage_error(e),
     };
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let result = match args.command {
-        Some(Command::Path(a)) => cli::path(&a, &mut out),
-        Some(Command::Scen(a)) => cli::scen(&a, &mut out),
-        Some(Command::Sim(a)) => cli::sim(&a, &mut out),
-        None => match Cli::parse_from(["delve", "path", "--smooth"]).command {
-            // Until the game lands, a bare `delve` shows a search on the default level.
-            Some(Command::Path(a)) => cli::path(&a, &mut out),
-            _ => unreachable!("the literal arguments above parse as `path`"),
-        },
+    // A bare `delve` plays the embedded level with every default.
+    let Some(command) = args.command.or_else(|| Cli::parse_from(["delve", "play"]).command) else {
+        unreachable!("`delve play` parses as a command");
     };
+    match command {
+        // The game draws on the terminal itself, not through a buffer.
+        Command::Play(a) => finish(cli::play(&a), Ok(())),
+        Command::Path(a) => buffered(|out| cli::path(&a, out)),
+        Command::Scen(a) => buffered(|out| cli::scen(&a, out)),
+        Command::Sim(a) => buffered(|out| cli::sim(&a, out)),
+    }
+}
+
+/// Runs a command that writes its answer to a buffered stdout.
+fn buffered(run: impl FnOnce(&mut io::BufWriter<io::StdoutLock<'static>>) -> Result<(), cli::CliError>) -> ExitCode {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let result = run(&mut out);
     let flushed = out.flush();
+    finish(result, flushed)
+}
+
+/// Exit status 0 on success; otherwise 2, with an error as one line.
+fn finish(result: Result<(), cli::CliError>, flushed: io::Result<()>) -> ExitCode {
     match result {
         Ok(()) if flushed.is_ok() => ExitCode::SUCCESS,
         Ok(()) => ExitCode::from(2),
