@@ -24,7 +24,7 @@ pub fn key_name(code: KeyCode) -> String {
 }
 
 /// The keys of one binding, space-separated.
-pub fn keys_text(keys: &[KeyCode]) -> String {
+fn keys_text(keys: &[KeyCode]) -> String {
     keys.iter().map(|&k| key_name(k)).collect::<Vec<_>>().join(" ")
 }
 
