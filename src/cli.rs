@@ -6,12 +6,14 @@
 
 mod options;
 mod path;
+mod play;
 mod replay;
 mod scen;
 mod sim;
 
 pub use options::SearchArgs;
 pub use path::{PathArgs, path};
+pub use play::{PlayArgs, play};
 pub use replay::{ReplayArgs, replay};
 pub use scen::{ScenArgs, scen};
 pub use sim::{SimArgs, SpawnArgs, WorldArgs, sim};
@@ -34,6 +36,9 @@ pub enum CliError {
     Record(#[from] RecordError),
     #[error("{0}")]
     Usage(String),
+    /// The terminal or a file behind a feed failed mid-session.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
 }
 
 /// Loads `path`, or the embedded level when there is none.

@@ -12,3 +12,4 @@ pub mod replay;
 pub mod search;
 pub mod sim;
 pub mod steer;
+pub mod ui;

@@ -17,6 +17,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Play in the terminal: the default when no command is given
+    Play(cli::PlayArgs),
     /// Run one search on a level and show the path and its statistics
     Path(cli::PathArgs),
     /// Run a Moving AI scenario file and check every cost against its optimum
@@ -32,21 +34,33 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(e) => return usage_error(e),
     };
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let done = ExitCode::SUCCESS;
-    let result = match args.command {
-        Some(Command::Path(a)) => cli::path(&a, &mut out).map(|()| done),
-        Some(Command::Scen(a)) => cli::scen(&a, &mut out).map(|()| done),
-        Some(Command::Sim(a)) => cli::sim(&a, &mut out).map(|()| done),
-        Some(Command::Replay(a)) => cli::replay(&a, &mut out),
-        None => match Cli::parse_from(["delve", "path", "--smooth"]).command {
-            // Until the game lands, a bare `delve` shows a search on the default level.
-            Some(Command::Path(a)) => cli::path(&a, &mut out).map(|()| done),
-            _ => unreachable!("the literal arguments above parse as `path`"),
-        },
+    // A bare `delve` plays the embedded level with every default.
+    let Some(command) = args.command.or_else(|| Cli::parse_from(["delve", "play"]).command) else {
+        unreachable!("`delve play` parses as a command");
     };
+    let done = |r: Result<(), cli::CliError>| r.map(|()| ExitCode::SUCCESS);
+    match command {
+        // The game draws on the terminal itself, not through a buffer.
+        Command::Play(a) => finish(done(cli::play(&a)), Ok(())),
+        Command::Path(a) => buffered(|out| done(cli::path(&a, out))),
+        Command::Scen(a) => buffered(|out| done(cli::scen(&a, out))),
+        Command::Sim(a) => buffered(|out| done(cli::sim(&a, out))),
+        Command::Replay(a) => buffered(|out| cli::replay(&a, out)),
+    }
+}
+
+/// Runs a command that writes its answer to a buffered stdout.
+fn buffered(
+    run: impl FnOnce(&mut io::BufWriter<io::StdoutLock<'static>>) -> Result<ExitCode, cli::CliError>,
+) -> ExitCode {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let result = run(&mut out);
     let flushed = out.flush();
+    finish(result, flushed)
+}
+
+/// The command's exit status, or 2 with its error as one line.
+fn finish(result: Result<ExitCode, cli::CliError>, flushed: io::Result<()>) -> ExitCode {
     match result {
         Ok(code) if flushed.is_ok() => code,
         Ok(_) => ExitCode::from(2),

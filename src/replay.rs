@@ -41,6 +41,7 @@
 //! after every command in the file.
 
 mod error;
+pub mod feed;
 mod format;
 mod reader;
 mod verify;

@@ -54,16 +54,19 @@ fn a_recorded_sim_verifies_and_a_changed_one_does_not() {
 fn unusable_files_and_usage_errors_exit_2_with_one_line() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("junk.jsonl"), "junk\n").unwrap();
-    let cases: [(&[&str], &str); 4] = [
+    assert!(delve(&["sim", "--ticks", "20", "--record", "good.jsonl"], dir.path()).status.success());
+    let cases: [(&[&str], &str); 5] = [
         (&["replay", "junk.jsonl", "--verify"], "delve: junk.jsonl:1: not JSON: expected value at column 1\n"),
         (&["replay", "missing.jsonl", "--verify"], "delve: missing.jsonl: cannot read: "),
+        // The file is checked before the terminal is.
+        (&["replay", "junk.jsonl"], "delve: junk.jsonl:1: not JSON: expected value at column 1\n"),
         (
-            &["replay", "junk.jsonl"],
-            "delve: terminal playback is not in this build yet; check the file with `delve replay junk.jsonl --verify`\n",
+            &["replay", "good.jsonl"],
+            "delve: playing a replay needs a terminal on stdout (check it headless with `delve replay good.jsonl --verify`)\n",
         ),
         (
             &["replay", "junk.jsonl", "--speed", "0"],
-            "delve: invalid value '0' for '--speed <X>': '0' is not a speed from 0.1 to 100\n",
+            "delve: invalid value '0' for '--speed <X>': '0' is not a speed from 0.25 to 8\n",
         ),
     ];
     for (args, message) in cases {

@@ -1,7 +1,11 @@
-//! `delve replay`: checks a recorded session headless.
+//! `delve replay`: plays a recorded session in the terminal, or checks it
+//! headless.
 
 use super::CliError;
+use crate::replay::feed::ReplayFeed;
 use crate::replay::{Replay, verify};
+use crate::ui::{self, Palette, SPEED_RANGE};
+use std::io::IsTerminal;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,33 +18,38 @@ pub struct ReplayArgs {
     /// Re-run the session headless and compare every checkpoint
     #[arg(long)]
     pub verify: bool,
-    /// Playback speed, from 0.1 to 100 times real time
+    /// Playback speed, from 0.25 to 8 times real time (played at the
+    /// nearest of ¼ ½ 1 2 4 8, which + and - then change)
     #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed, conflicts_with = "verify")]
     pub speed: f64,
 }
 
-/// Slowest and fastest playback speeds.
-const SPEEDS: std::ops::RangeInclusive<f64> = 0.1..=100.0;
-
 fn parse_speed(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(x) if SPEEDS.contains(&x) => Ok(x),
-        _ => Err(format!("'{s}' is not a speed from {} to {}", SPEEDS.start(), SPEEDS.end())),
+        Ok(x) if SPEED_RANGE.contains(&x) => Ok(x),
+        _ => Err(format!("'{s}' is not a speed from {} to {}", SPEED_RANGE.start(), SPEED_RANGE.end())),
     }
 }
 
-/// Runs `delve replay`: with `--verify`, prints the verdict and exits 0 when
-/// every hash matches (also for an interrupted recording, whose verdict
-/// says so) and 1 at the first mismatch; a file that cannot be used is an
-/// error (exit 2).
+/// Runs `delve replay`. Without `--verify`, plays the session in the
+/// terminal (player keys ignored; pause, single tick, speed, overlays and
+/// the panel work) and stops at its last tick. With `--verify`, prints the
+/// verdict and exits 0 when every hash matches (also for an interrupted
+/// recording, whose verdict says so) and 1 at the first mismatch. A file
+/// that cannot be used is an error (exit 2).
 pub fn replay(args: &ReplayArgs, out: &mut impl Write) -> Result<ExitCode, CliError> {
-    if !args.verify {
-        return Err(CliError::Usage(format!(
-            "terminal playback is not in this build yet; check the file with `delve replay {} --verify`",
-            args.file.display()
-        )));
-    }
     let replay = Replay::load(&args.file)?;
+    if !args.verify {
+        if !std::io::stdout().is_terminal() {
+            return Err(CliError::Usage(format!(
+                "playing a replay needs a terminal on stdout (check it headless with `delve replay {} --verify`)",
+                args.file.display()
+            )));
+        }
+        let mut world = replay.world();
+        ui::play(&mut world, &mut ReplayFeed::new(&replay), Palette::detect(), args.speed)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let verdict = verify(&replay);
     writeln!(out, "{verdict}").map_err(|e| CliError::Usage(format!("cannot write the verdict: {e}")))?;
     Ok(if verdict.is_match() { ExitCode::SUCCESS } else { ExitCode::FAILURE })

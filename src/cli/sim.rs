@@ -3,7 +3,8 @@
 
 use super::{CliError, SearchArgs, load_level};
 use crate::level::DEFAULT_LEVEL_NAME;
-use crate::replay::{Recorder, Spawns, Start};
+use crate::replay::feed;
+use crate::replay::{Spawns, Start};
 use crate::sim::{Bot, Kind, RepathPolicy, RepathReason, Settings, World, hex};
 use serde_json::json;
 use std::io::Write;
@@ -115,25 +116,17 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
         spawns: args.spawn.spawns(),
     };
     let mut world = start.world().map_err(|e| CliError::Usage(e.to_string()))?;
-    let mut recorder = args.record.as_deref().map(|path| Recorder::create(path, &start, args.force)).transpose()?;
+    let mut feed = feed::live(args.record.as_deref(), &start, args.force)?;
     let mut bot = Bot::new(args.seed);
     let began = Instant::now();
     for _ in 0..args.ticks {
         if let Some(c) = bot.command(&world) {
-            if let Some(r) = recorder.as_mut() {
-                r.command(world.ticks(), &c)?;
-            }
-            world.apply(c);
+            feed::apply(&mut world, feed.as_mut(), c)?;
         }
-        world.tick();
-        if let Some(r) = recorder.as_mut() {
-            r.ticked(&world)?;
-        }
+        feed::tick(&mut world, feed.as_mut())?;
     }
     let seconds = began.elapsed().as_secs_f64();
-    if let Some(r) = recorder {
-        r.finish(&world)?;
-    }
+    feed.finish(&world)?;
     let summary = Summary::of(&world, seconds);
     let name = args.level.as_ref().map_or(DEFAULT_LEVEL_NAME.to_string(), |p| p.display().to_string());
     let written = if args.json { writeln!(out, "{}", summary.json()) } else { summary.write(out, &name, &world) };

@@ -95,6 +95,15 @@ impl Replay {
         self.end
     }
 
+    /// The last tick the file speaks for: its end record's, or, for an
+    /// interrupted recording, its last checkpoint's or command's.
+    pub fn last_tick(&self) -> Option<u64> {
+        match self.end {
+            Some(end) => Some(end.tick),
+            None => self.checkpoints.last().map(|c| c.tick).into_iter().chain(self.ticks.last().copied()).max(),
+        }
+    }
+
     /// Adds a record; returns its tick.
     fn add(&mut self, record: Record) -> u64 {
         match record {

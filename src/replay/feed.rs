@@ -1,0 +1,256 @@
+//! Where a session's commands come from and where they go: the seam that
+//! recording and replay plug into, so that the terminal loop and the
+//! headless runner drive the world the same way without knowing about
+//! files.
+
+use super::{RecordError, Recorder, Replay, Start};
+use crate::sim::{Command, World};
+use std::io;
+use std::path::Path;
+
+/// A source of scheduled commands and a sink for what the world saw.
+///
+/// The loop calls, for every tick it runs: [`due`](Feed::due) with the
+/// tick count the world is at, [`applied`](Feed::applied) for each command
+/// it then applies (the feed's own and the keys'), the world's tick, then
+/// [`ticked`](Feed::ticked). Key commands are applied between ticks too,
+/// each passed to `applied` with the same stamp: `world.ticks()` before the
+/// next tick runs. An error from the feed ends the session and is shown.
+pub trait Feed {
+    /// Commands due before the world's next tick, which will take it from
+    /// `tick` to `tick + 1` (a replay file); live play adds none.
+    fn due(&mut self, tick: u64, out: &mut Vec<Command>);
+
+    /// False in replay: keys that move the player or change settings are
+    /// ignored; UI-only keys (pause, single tick, speed, overlay, Tab, help,
+    /// quit) still work.
+    fn live(&self) -> bool;
+
+    /// Every command applied to the world, with the tick it was applied at
+    /// (`world.ticks()` before the next tick runs), just before it is
+    /// applied: for recording.
+    fn applied(&mut self, tick: u64, command: &Command) -> io::Result<()>;
+
+    /// After every world tick: for checkpoints.
+    fn ticked(&mut self, world: &World) -> io::Result<()>;
+
+    /// The tick the session ends at, if the feed knows (a replay does):
+    /// the world is not ticked past it.
+    fn end(&self) -> Option<u64> {
+        None
+    }
+
+    /// When the session ends, however it ends: a recording is completed.
+    fn finish(&mut self, _world: &World) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Applies one command between ticks, telling the feed first so that a
+/// recording never misses a command the world saw.
+pub fn apply(world: &mut World, feed: &mut dyn Feed, command: Command) -> io::Result<()> {
+    feed.applied(world.ticks(), &command)?;
+    world.apply(command);
+    Ok(())
+}
+
+/// Runs one tick: the commands the feed has due, the tick, the report.
+pub fn tick(world: &mut World, feed: &mut dyn Feed) -> io::Result<()> {
+    let mut due = Vec::new();
+    feed.due(world.ticks(), &mut due);
+    for command in due {
+        apply(world, feed, command)?;
+    }
+    world.tick();
+    feed.ticked(world)
+}
+
+/// Live play: keys drive the world and nothing is kept.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LiveFeed;
+
+impl Feed for LiveFeed {
+    fn due(&mut self, _tick: u64, _out: &mut Vec<Command>) {}
+
+    fn live(&self) -> bool {
+        true
+    }
+
+    fn applied(&mut self, _tick: u64, _command: &Command) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn ticked(&mut self, _world: &World) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The feed of a live session: recorded to `record` when given (refusing
+/// an existing file unless `force`), otherwise kept nowhere.
+pub fn live(record: Option<&Path>, start: &Start, force: bool) -> Result<Box<dyn Feed>, RecordError> {
+    Ok(match record {
+        Some(path) => Box::new(RecordFeed::new(Recorder::create(path, start, force)?)),
+        None => Box::new(LiveFeed),
+    })
+}
+
+/// Live play, recorded: every command and checkpoint goes to a replay file.
+#[derive(Debug)]
+pub struct RecordFeed {
+    /// `None` once finished.
+    recorder: Option<Recorder>,
+}
+
+impl RecordFeed {
+    pub fn new(recorder: Recorder) -> RecordFeed {
+        RecordFeed { recorder: Some(recorder) }
+    }
+}
+
+impl Feed for RecordFeed {
+    fn due(&mut self, _tick: u64, _out: &mut Vec<Command>) {}
+
+    fn live(&self) -> bool {
+        true
+    }
+
+    fn applied(&mut self, tick: u64, command: &Command) -> io::Result<()> {
+        match &mut self.recorder {
+            Some(r) => r.command(tick, command).map_err(io::Error::other),
+            None => Ok(()),
+        }
+    }
+
+    fn ticked(&mut self, world: &World) -> io::Result<()> {
+        match &mut self.recorder {
+            Some(r) => r.ticked(world).map_err(io::Error::other),
+            None => Ok(()),
+        }
+    }
+
+    fn finish(&mut self, world: &World) -> io::Result<()> {
+        match self.recorder.take() {
+            Some(r) => r.finish(world).map_err(io::Error::other),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A recorded session played back: its commands at their ticks, player
+/// keys ignored, and no ticks past the recording's end.
+#[derive(Debug)]
+pub struct ReplayFeed<'a> {
+    replay: &'a Replay,
+}
+
+impl<'a> ReplayFeed<'a> {
+    pub fn new(replay: &'a Replay) -> ReplayFeed<'a> {
+        ReplayFeed { replay }
+    }
+}
+
+impl Feed for ReplayFeed<'_> {
+    fn due(&mut self, tick: u64, out: &mut Vec<Command>) {
+        out.extend_from_slice(self.replay.commands_due(tick));
+    }
+
+    fn live(&self) -> bool {
+        false
+    }
+
+    fn applied(&mut self, _tick: u64, _command: &Command) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn ticked(&mut self, _world: &World) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn end(&self) -> Option<u64> {
+        self.replay.last_tick()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+    use crate::sim::Settings;
+
+    /// A replay-like feed: scheduled commands in, everything seen logged.
+    #[derive(Default)]
+    struct Script {
+        schedule: Vec<(u64, Command)>,
+        log: Vec<String>,
+    }
+
+    impl Feed for Script {
+        fn due(&mut self, tick: u64, out: &mut Vec<Command>) {
+            out.extend(self.schedule.iter().filter(|(t, _)| *t == tick).map(|(_, c)| *c));
+        }
+
+        fn live(&self) -> bool {
+            false
+        }
+
+        fn applied(&mut self, tick: u64, command: &Command) -> io::Result<()> {
+            self.log.push(format!("{tick}: {}", serde_json::to_string(command).unwrap()));
+            Ok(())
+        }
+
+        fn ticked(&mut self, world: &World) -> io::Result<()> {
+            self.log.push(format!("ticked {}", world.ticks()));
+            Ok(())
+        }
+    }
+
+    fn world() -> World {
+        World::new(&Level::embedded_default(), 1, Settings::default()).unwrap()
+    }
+
+    #[test]
+    fn commands_are_stamped_with_the_tick_they_precede() {
+        let mut w = world();
+        let mut feed =
+            Script { schedule: vec![(1, Command::Door), (1, Command::Move { dx: 1, dy: 0 })], ..Script::default() };
+        tick(&mut w, &mut feed).unwrap();
+        apply(&mut w, &mut feed, Command::Move { dx: 0, dy: 1 }).unwrap();
+        tick(&mut w, &mut feed).unwrap();
+        assert_eq!(
+            feed.log,
+            [
+                "ticked 1",
+                r#"1: {"cmd":"move","dx":0,"dy":1}"#,
+                r#"1: {"cmd":"door"}"#,
+                r#"1: {"cmd":"move","dx":1,"dy":0}"#,
+                "ticked 2",
+            ]
+        );
+    }
+
+    /// Replaying what a feed recorded gives the same world.
+    #[test]
+    fn a_recorded_session_replays_to_the_same_hash() {
+        let mut live = world();
+        let mut recorder = Script::default();
+        for t in 0..40u64 {
+            if t % 7 == 3 {
+                apply(&mut live, &mut recorder, Command::Move { dx: 1, dy: 1 }).unwrap();
+            }
+            tick(&mut live, &mut recorder).unwrap();
+        }
+        let schedule = recorder
+            .log
+            .iter()
+            .filter_map(|l| l.split_once(": "))
+            .map(|(t, c)| (t.parse().unwrap(), serde_json::from_str(c).unwrap()))
+            .collect();
+        let mut replayed = world();
+        let mut player = Script { schedule, ..Script::default() };
+        for _ in 0..40 {
+            tick(&mut replayed, &mut player).unwrap();
+        }
+        assert_eq!(replayed.player().cell, live.player().cell);
+        assert_eq!(replayed.hash(), live.hash());
+    }
+}

@@ -1,0 +1,25 @@
+//! The terminal front end: a view of the world and its statistics, and
+//! keys turned into commands.
+//!
+//! The front end reads `&World` to draw and changes the world only through
+//! [`Command`](crate::sim::Command)s (plus choosing which monster to watch,
+//! which is observation). Where commands come from and where they are
+//! reported is a [`Feed`](crate::replay::feed::Feed): live play, a recording or
+//! a replay.
+
+mod app;
+mod clock;
+mod help;
+mod keys;
+mod map;
+mod overlay;
+mod palette;
+mod panel;
+mod run;
+mod screen;
+#[cfg(test)]
+mod testing;
+
+pub use clock::SPEED_RANGE;
+pub use palette::Palette;
+pub use run::play;

@@ -1,0 +1,281 @@
+//! Keys to actions: one table for what each key does, read both by the
+//! mapping and by the help popup and status line, so they cannot drift.
+//!
+//! A key that changes the world becomes a [`Command`] computed from the
+//! world's current settings (the next heuristic, the weight plus 0.25), so
+//! that every change is recorded and replayed like any other command.
+
+use crate::search::{MAX_WEIGHT, MIN_WEIGHT};
+use crate::sim::{Command, Setting, Settings};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+/// What a key asks for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Action {
+    /// A change to the world: only live play sends these.
+    World(Command),
+    /// A change to the view or the pace: works in replay too.
+    Ui(Ui),
+}
+
+/// Actions that never touch the world's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ui {
+    Pause,
+    /// One tick while paused.
+    Step,
+    Faster,
+    Slower,
+    Overlay,
+    /// Watch the next monster: the panel and the search overlay follow it.
+    NextMonster,
+    Help,
+    /// Esc: close the help popup, or quit when it is not open.
+    Back,
+    Quit,
+}
+
+/// Step of the weight keys.
+pub const WEIGHT_STEP: f64 = 0.25;
+
+/// One line of the help: keys and what they do.
+pub struct Binding {
+    pub keys: &'static [KeyCode],
+    pub what: &'static str,
+}
+
+const fn bind(keys: &'static [KeyCode], what: &'static str) -> Binding {
+    Binding { keys, what }
+}
+
+use KeyCode::{Char, Down, Esc, Left, Right, Tab, Up};
+
+/// Every key, in the order the help lists them.
+pub const BINDINGS: &[Binding] = &[
+    bind(&[Left, Down, Up, Right], "move west, south, north, east"),
+    bind(&[Char('h'), Char('j'), Char('k'), Char('l')], "the same, roguelike"),
+    bind(&[Char('y'), Char('u'), Char('b'), Char('n')], "move diagonally: NW, NE, SW, SE"),
+    bind(&[Char('e')], "open or close an adjacent door"),
+    bind(&[Char('A')], "next search algorithm"),
+    bind(&[Char('H')], "next heuristic"),
+    bind(&[Char('T')], "next tie-break among equal f"),
+    bind(&[Char('D')], "4 or 8 neighbours"),
+    bind(&[Char('['), Char(']')], "weight of weighted A* -/+ 0.25 (1 to 10)"),
+    bind(&[Char('R')], "next repath policy"),
+    bind(&[Char('S')], "smoothing (string pulling) on or off"),
+    bind(&[Char('O')], "overlay: none, paths, search, flock"),
+    bind(&[Tab], "watch the next monster"),
+    bind(&[Char(' ')], "pause or resume"),
+    bind(&[Char('.')], "one tick while paused"),
+    bind(&[Char('+'), Char('-')], "faster or slower (¼× to 8×)"),
+    bind(&[Char('?')], "this help"),
+    bind(&[Char('q'), Esc], "quit (Esc closes this help first; Ctrl-C too)"),
+];
+
+/// The most useful keys, most useful first, as the status line names them
+/// (it is cut at the terminal's width).
+pub const STATUS: &[(&[KeyCode], &str)] = &[
+    (&[Char('?')], "help"),
+    (&[Char('q')], "quit"),
+    (&[Char('h'), Char('j'), Char('k'), Char('l')], "move"),
+    (&[Char('e')], "door"),
+    (&[Char(' ')], "pause"),
+    (&[Char('.')], "step"),
+    (&[Char('+'), Char('-')], "speed"),
+    (&[Char('O')], "overlay"),
+    (&[Tab], "monster"),
+];
+
+/// The action of `key`, given the world's current `settings`; `None` for
+/// key releases, unbound keys and a weight already at its limit.
+pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        // Raw mode turns Ctrl-C into a key: honour the reflex.
+        return (key.code == Char('c')).then_some(Action::Ui(Ui::Quit));
+    }
+    if key.modifiers.contains(KeyModifiers::ALT) {
+        return None;
+    }
+    let s = &settings.search;
+    let set = |setting| Some(Action::World(Command::Set(setting)));
+    let walk = |dx, dy| Some(Action::World(Command::Move { dx, dy }));
+    let ui = |u| Some(Action::Ui(u));
+    match key.code {
+        Left | Char('h') => walk(-1, 0),
+        Down | Char('j') => walk(0, 1),
+        Up | Char('k') => walk(0, -1),
+        Right | Char('l') => walk(1, 0),
+        Char('y') => walk(-1, -1),
+        Char('u') => walk(1, -1),
+        Char('b') => walk(-1, 1),
+        Char('n') => walk(1, 1),
+        Char('e') => Some(Action::World(Command::Door)),
+        Char('A') => set(Setting::Algorithm(s.algorithm.next())),
+        Char('H') => set(Setting::Heuristic(s.heuristic.next())),
+        Char('T') => set(Setting::Tie(s.tie.next())),
+        Char('D') => set(Setting::Neighbors(s.neighbors.next())),
+        Char('[') => weight(s.weight, -WEIGHT_STEP),
+        Char(']') => weight(s.weight, WEIGHT_STEP),
+        Char('R') => set(Setting::Repath(settings.repath.next())),
+        Char('S') => set(Setting::Smoothing(!settings.smoothing)),
+        Char('O') => ui(Ui::Overlay),
+        Tab => ui(Ui::NextMonster),
+        Char(' ') => ui(Ui::Pause),
+        Char('.') => ui(Ui::Step),
+        Char('+') => ui(Ui::Faster),
+        Char('-') => ui(Ui::Slower),
+        Char('?') => ui(Ui::Help),
+        Char('q') => ui(Ui::Quit),
+        Esc => ui(Ui::Back),
+        _ => None,
+    }
+}
+
+/// The weight moved by `step` within [1, 10], or nothing when it would not
+/// change (so a held key at the limit records no commands).
+fn weight(current: f64, step: f64) -> Option<Action> {
+    let next = (current + step).clamp(MIN_WEIGHT, MAX_WEIGHT);
+    (next != current).then_some(Action::World(Command::Set(Setting::Weight(next))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Neighbors;
+    use crate::search::{Algorithm, Heuristic, TieBreak};
+    use crate::sim::RepathPolicy;
+
+    fn press(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn act(code: KeyCode) -> Option<Action> {
+        action(press(code), &Settings::default())
+    }
+
+    fn set(setting: Setting) -> Option<Action> {
+        Some(Action::World(Command::Set(setting)))
+    }
+
+    #[test]
+    fn movement_keys_step_the_player() {
+        let cases = [
+            (Left, -1, 0),
+            (Right, 1, 0),
+            (Up, 0, -1),
+            (Down, 0, 1),
+            (Char('h'), -1, 0),
+            (Char('j'), 0, 1),
+            (Char('k'), 0, -1),
+            (Char('l'), 1, 0),
+            (Char('y'), -1, -1),
+            (Char('u'), 1, -1),
+            (Char('b'), -1, 1),
+            (Char('n'), 1, 1),
+        ];
+        for (code, dx, dy) in cases {
+            assert_eq!(act(code), Some(Action::World(Command::Move { dx, dy })), "{code:?}");
+        }
+        assert_eq!(act(Char('e')), Some(Action::World(Command::Door)));
+    }
+
+    #[test]
+    fn setting_keys_send_the_next_value() {
+        let d = Settings::default();
+        assert_eq!(d.search.algorithm, Algorithm::AStar);
+        assert_eq!(act(Char('A')), set(Setting::Algorithm(Algorithm::Greedy)));
+        assert_eq!(act(Char('H')), set(Setting::Heuristic(Heuristic::Chebyshev)));
+        assert_eq!(act(Char('T')), set(Setting::Tie(TieBreak::LowH)));
+        assert_eq!(act(Char('D')), set(Setting::Neighbors(Neighbors::Four)));
+        assert_eq!(act(Char('S')), set(Setting::Smoothing(false)));
+        assert_eq!(act(Char('R')), set(Setting::Repath(RepathPolicy::EveryTick)));
+        assert_eq!(act(Char('[')), set(Setting::Weight(1.25)));
+        assert_eq!(act(Char(']')), set(Setting::Weight(1.75)));
+    }
+
+    /// Presses `code` `n` times, applying each command, and returns the settings.
+    fn press_n(code: KeyCode, n: usize) -> Settings {
+        let mut s = Settings::default();
+        for _ in 0..n {
+            if let Some(Action::World(Command::Set(setting))) = action(press(code), &s) {
+                s.apply(setting);
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn cycles_wrap_back_to_the_start() {
+        let d = Settings::default();
+        assert_eq!(press_n(Char('A'), Algorithm::ALL.len()), d);
+        assert_eq!(press_n(Char('A'), 2).search.algorithm, Algorithm::Weighted);
+        assert_eq!(press_n(Char('H'), Heuristic::ALL.len()), d);
+        assert_eq!(press_n(Char('T'), TieBreak::ALL.len()), d);
+        assert_eq!(press_n(Char('R'), RepathPolicy::ALL.len()), d);
+        assert_eq!(press_n(Char('D'), 2), d);
+        assert_eq!(press_n(Char('S'), 2), d);
+        assert_ne!(press_n(Char('H'), 1), d);
+    }
+
+    #[test]
+    fn weight_clamps_at_one_and_ten() {
+        assert_eq!(press_n(Char('['), 100).search.weight, MIN_WEIGHT);
+        assert_eq!(press_n(Char(']'), 100).search.weight, MAX_WEIGHT);
+        let mut at_max = Settings::default();
+        at_max.search.weight = MAX_WEIGHT;
+        assert_eq!(action(press(Char(']')), &at_max), None);
+        assert_eq!(action(press(Char('[')), &at_max), set(Setting::Weight(MAX_WEIGHT - WEIGHT_STEP)));
+    }
+
+    #[test]
+    fn view_keys_and_modifiers() {
+        assert_eq!(act(Char('O')), Some(Action::Ui(Ui::Overlay)));
+        assert_eq!(act(Tab), Some(Action::Ui(Ui::NextMonster)));
+        assert_eq!(act(Char(' ')), Some(Action::Ui(Ui::Pause)));
+        assert_eq!(act(Char('.')), Some(Action::Ui(Ui::Step)));
+        assert_eq!(act(Char('+')), Some(Action::Ui(Ui::Faster)));
+        assert_eq!(act(Char('-')), Some(Action::Ui(Ui::Slower)));
+        assert_eq!(act(Char('?')), Some(Action::Ui(Ui::Help)));
+        assert_eq!(act(Char('q')), Some(Action::Ui(Ui::Quit)));
+        assert_eq!(act(Esc), Some(Action::Ui(Ui::Back)));
+        assert_eq!(act(Char('x')), None);
+        let d = Settings::default();
+        let ctrl = |c| KeyEvent::new(Char(c), KeyModifiers::CONTROL);
+        assert_eq!(action(ctrl('c'), &d), Some(Action::Ui(Ui::Quit)));
+        assert_eq!(action(ctrl('h'), &d), None);
+        assert_eq!(action(KeyEvent::new(Char('h'), KeyModifiers::ALT), &d), None);
+        let shifted = KeyEvent::new(Char('H'), KeyModifiers::SHIFT);
+        assert_eq!(action(shifted, &d), act(Char('H')));
+    }
+
+    #[test]
+    fn presses_and_repeats_act_releases_do_not() {
+        let d = Settings::default();
+        let mut key = press(Char('l'));
+        key.kind = KeyEventKind::Repeat;
+        assert!(action(key, &d).is_some());
+        key.kind = KeyEventKind::Release;
+        assert_eq!(action(key, &d), None);
+    }
+
+    /// The help lists exactly the keys that do something.
+    #[test]
+    fn bindings_list_every_bound_key_and_only_those() {
+        let d = Settings::default();
+        let listed: Vec<KeyCode> = BINDINGS.iter().flat_map(|b| b.keys.iter().copied()).collect();
+        let in_status = STATUS.iter().flat_map(|(keys, _)| keys.iter());
+        for &code in listed.iter().chain(in_status) {
+            assert!(act(code).is_some(), "{code:?} is listed but does nothing");
+        }
+        let mut all: Vec<KeyCode> = (' '..='~').map(Char).collect();
+        all.extend([Left, Right, Up, Down, Tab, Esc, KeyCode::Enter, KeyCode::Backspace]);
+        for code in all {
+            if action(press(code), &d).is_some() {
+                assert!(listed.contains(&code), "{code:?} does something but the help does not list it");
+            }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! Overlays drawn between the terrain and the creatures, to show what the
+//! monsters think: their paths, one search's closed and open cells, and
+//! where boids crowd.
+
+use super::map::Camera;
+use super::palette::Palette;
+use crate::grid::Cell;
+use crate::sim::{Kind, World};
+use ratatui::buffer::Buffer;
+use ratatui::style::{Modifier, Style};
+
+/// What is drawn over the map; `O` cycles them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overlay {
+    None,
+    /// Each monster's raw cell path (dim) and its smoothed waypoints ahead
+    /// (bright).
+    Paths,
+    /// The watched monster's last search: closed cells and the open frontier.
+    Search,
+    /// How many boids are within a cell of each cell.
+    Flock,
+}
+
+impl Overlay {
+    pub fn next(self) -> Overlay {
+        match self {
+            Overlay::None => Overlay::Paths,
+            Overlay::Paths => Overlay::Search,
+            Overlay::Search => Overlay::Flock,
+            Overlay::Flock => Overlay::None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Overlay::None => "none",
+            Overlay::Paths => "paths",
+            Overlay::Search => "search",
+            Overlay::Flock => "flock",
+        }
+    }
+}
+
+/// Glyphs of the paths overlay, as `delve path` draws them.
+const RAW_PATH: char = '*';
+const WAYPOINT: char = 'o';
+
+/// Draws `overlay` over the terrain already in `buf`.
+pub fn paint(overlay: Overlay, world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
+    match overlay {
+        Overlay::None => {}
+        Overlay::Paths => paths(world, camera, p, buf),
+        Overlay::Search => search(world, camera, p, buf),
+        Overlay::Flock => flock(world, camera, p, buf),
+    }
+}
+
+fn paths(world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
+    let hunts = || world.creatures().iter().filter_map(|c| c.hunt.as_ref());
+    for cell in hunts().flat_map(|h| h.path.iter().copied()) {
+        if let Some(pos) = camera.screen(cell) {
+            buf[pos].set_char(RAW_PATH).set_style(Style::new().fg(p.raw_path).add_modifier(Modifier::DIM));
+        }
+    }
+    let ahead = hunts().flat_map(|h| h.follower.waypoints.iter().skip(h.follower.index));
+    for w in ahead {
+        let cell = Cell::new(libm::floorf(w.x) as i32, libm::floorf(w.y) as i32);
+        if let Some(pos) = camera.screen(cell) {
+            buf[pos].set_char(WAYPOINT).set_style(Style::new().fg(p.waypoint).add_modifier(Modifier::BOLD));
+        }
+    }
+}
+
+fn search(world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
+    let Some(report) = &world.stats().watched_search else { return };
+    for (cells, bg) in [(&report.closed, p.closed), (&report.open, p.open)] {
+        for pos in cells.iter().filter_map(|&c| camera.screen(c)) {
+            buf[pos].set_bg(bg);
+        }
+    }
+}
+
+fn flock(world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
+    // Each boid counts towards the 3x3 cells around it: linear in boids and
+    // cells, so a spawned swarm of thousands stays cheap to draw.
+    let mut near = vec![0u32; buf.content().len()];
+    for b in world.creatures().iter().filter(|c| c.kind == Kind::Boid).map(|c| c.cell()) {
+        for (dx, dy) in (-1..=1).flat_map(|dx| (-1..=1).map(move |dy| (dx, dy))) {
+            if let Some(pos) = camera.screen(Cell::new(b.x + dx, b.y + dy)) {
+                near[buf.index_of(pos.x, pos.y)] += 1;
+            }
+        }
+    }
+    for (_, pos) in camera.cells() {
+        let shade = match near[buf.index_of(pos.x, pos.y)] {
+            0 => continue,
+            1 => p.density[0],
+            2 | 3 => p.density[1],
+            _ => p.density[2],
+        };
+        buf[pos].set_bg(shade);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+    use crate::sim::Settings;
+    use ratatui::layout::Rect;
+
+    #[test]
+    fn cycle_wraps_through_all_four() {
+        let mut o = Overlay::None;
+        let names: Vec<&str> = (0..5)
+            .map(|_| {
+                let n = o.name();
+                o = o.next();
+                n
+            })
+            .collect();
+        assert_eq!(names, ["none", "paths", "search", "flock", "none"]);
+    }
+
+    fn world() -> World {
+        let level = Level::parse("##########\n#@.......#\n#.######.#\n#......M.#\n##########\n", "t").unwrap();
+        let mut w = World::new(&level, 1, Settings::default()).unwrap();
+        w.watch(Some(0));
+        w.tick();
+        w
+    }
+
+    fn painted(overlay: Overlay, world: &World) -> Buffer {
+        let area = Rect::new(0, 0, 10, 5);
+        let mut buf = Buffer::empty(area);
+        paint(overlay, world, &Camera::new(area, world.grid(), world.player().cell), &Palette::NAMED, &mut buf);
+        buf
+    }
+
+    #[test]
+    fn paths_show_raw_cells_and_waypoints() {
+        let w = world();
+        assert!(!w.creatures()[0].hunt.as_ref().unwrap().path.is_empty());
+        let text = crate::ui::testing::lines(&painted(Overlay::Paths, &w)).join("\n");
+        // The monster at 7,3 goes round the wall: up column 8, along row 1.
+        assert!(text.contains('*') && text.contains('o'), "{text}");
+        assert_eq!(painted(Overlay::None, &w), Buffer::empty(Rect::new(0, 0, 10, 5)));
+    }
+
+    #[test]
+    fn search_shades_closed_and_open_cells_of_the_watched_monster() {
+        let w = world();
+        let report = w.stats().watched_search.as_ref().unwrap();
+        let buf = painted(Overlay::Search, &w);
+        let bg = |c: Cell| buf[(c.x as u16, c.y as u16)].bg;
+        assert!(report.closed.iter().all(|&c| bg(c) == Palette::NAMED.closed));
+        assert!(report.open.iter().all(|&c| bg(c) == Palette::NAMED.open));
+        assert!(!report.closed.is_empty());
+    }
+
+    #[test]
+    fn flock_shades_by_boids_nearby() {
+        let level = Level::parse("@.........\n.bb.......\n.bb...b...\n..........\n..........\n", "t").unwrap();
+        let w = World::new(&level, 1, Settings::default()).unwrap();
+        let buf = painted(Overlay::Flock, &w);
+        let bg = |x: u16, y: u16| buf[(x, y)].bg;
+        let d = Palette::NAMED.density;
+        // A clump of four boids at 1-2,1-2 and one alone at 6,2.
+        assert_eq!(bg(1, 2), d[2]);
+        assert_eq!(bg(3, 1), d[1]);
+        assert_eq!(bg(3, 3), d[0]);
+        assert_eq!(bg(6, 2), d[0]);
+        assert_eq!(bg(0, 1), d[1]);
+        assert_eq!(bg(4, 0), ratatui::style::Color::Reset);
+    }
+}

@@ -1,0 +1,349 @@
+//! The side panel: every setting beside its key, the search statistics of
+//! the last game second, and the state of the world.
+//!
+//! Rates are per second of game time (the world's rolling 20-tick window),
+//! so they read the same at any speed; "last" is the most recent search.
+
+use super::clock::Clock;
+use super::map::glyph;
+use super::palette::Palette;
+use crate::sim::{Creature, Kind, RepathReason, SearchReport, Settings, WINDOW_TICKS, World};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Gauge, Paragraph, Sparkline, Widget};
+
+/// Columns the panel takes, borders included.
+pub const WIDTH: u16 = 34;
+
+/// Lines of the world block kept on a short terminal: tick, creatures,
+/// catches.
+const WORLD_SHORT: usize = 4;
+
+/// The panel of one world.
+pub struct Panel<'a> {
+    pub world: &'a World,
+    pub clock: &'a Clock,
+    pub palette: &'a Palette,
+    /// Mean microseconds per search over the last second: the one figure
+    /// that depends on the machine, kept as a field so a test can fix it.
+    pub micros_per_search: f64,
+}
+
+impl<'a> Panel<'a> {
+    pub fn new(world: &'a World, clock: &'a Clock, palette: &'a Palette) -> Panel<'a> {
+        Panel { world, clock, palette, micros_per_search: world.stats().window.micros_per_search() }
+    }
+
+    fn settings(&self) -> Vec<Line<'static>> {
+        let s: &Settings = self.world.settings();
+        let q = &s.search;
+        let on_off = |b: bool| if b { "on" } else { "off" }.to_string();
+        let weighted = q.algorithm == crate::search::Algorithm::Weighted;
+        [
+            ("A", "Algorithm", q.algorithm.name().to_string(), true),
+            ("H", "Heuristic", q.heuristic.name().to_string(), q.algorithm.uses_heuristic()),
+            ("T", "Tie-break", q.tie.name().to_string(), true),
+            ("D", "Neighbors", q.neighbors.to_string(), true),
+            ("[]", "Weight", format!("{:.2}", q.weight), weighted),
+            ("R", "Repath", s.repath.name().to_string(), true),
+            ("S", "Smoothing", on_off(s.smoothing), true),
+        ]
+        .into_iter()
+        .map(|(key, label, value, used)| {
+            // A setting the current algorithm ignores is dimmed.
+            let value_style = if used { Style::new().add_modifier(Modifier::BOLD) } else { Style::new().dim() };
+            Line::from(vec![
+                Span::styled(format!("{key:<3}"), Style::new().fg(self.palette.key)),
+                Span::raw(format!("{label:<11}")),
+                Span::styled(value, value_style),
+            ])
+        })
+        .collect()
+    }
+
+    fn search(&self) -> Vec<Line<'static>> {
+        let stats = self.world.stats();
+        let (w, last) = (&stats.window, stats.last_search.as_ref());
+        let last_stat = |f: fn(&SearchReport) -> u64| last.map_or("-".to_string(), |r| num(f(r)));
+        let reasons = |a: RepathReason, b: Option<RepathReason>| {
+            let cell = |r: RepathReason| format!("{:<10}{:>4}", r.name(), num(w.repaths(r)));
+            format!("  {}  {}", cell(a), b.map(cell).unwrap_or_default())
+        };
+        let path = match last {
+            Some(r) if r.found => format!("{} → {} waypoints", r.steps, r.waypoints),
+            Some(_) => "not found".to_string(),
+            None => "-".to_string(),
+        };
+        [
+            format!("{:<11}{:>6}  {} found", "Searches/s", num(w.searches), num(w.found)),
+            format!("{:<11}{:>6} last {:>6}/s", "Expanded", last_stat(|r| r.stats.expanded), num(w.expanded)),
+            format!("{:<11}{:>6} last {:>6}/s", "Stale pops", last_stat(|r| r.stats.stale_pops), num(w.stale_pops)),
+            format!("{:<11}{:>6} last", "Max open", last_stat(|r| r.stats.max_open)),
+            format!("{:<11}{path}", "Path"),
+            format!("{:<11}{:>6.1}", "µs/search", self.micros_per_search),
+            format!("{:<11}{:>6}", "Repaths/s", num(w.total_repaths())),
+            reasons(RepathReason::Start, Some(RepathReason::Timer)),
+            reasons(RepathReason::Threshold, Some(RepathReason::Blocked)),
+            reasons(RepathReason::Version, None),
+            format!("{:<13}{:>4}/s  queued {:>3}", "Budget waits", num(w.budget_waits), stats.queued),
+        ]
+        .into_iter()
+        .map(Line::from)
+        .collect()
+    }
+
+    fn world_lines(&self) -> Vec<Line<'static>> {
+        let world = self.world;
+        let p = self.palette;
+        let pace = if self.clock.paused() {
+            Span::styled(format!("PAUSED ({})", self.clock.speed_label()), Style::new().reversed())
+        } else {
+            Span::raw(format!("speed {}", self.clock.speed_label()))
+        };
+        let counts = world.counts();
+        let kind = |k: Kind, sample: char| {
+            vec![
+                Span::styled(format!("{sample} "), Style::new().fg(p.creature(k)).bold()),
+                Span::raw(format!("{:<10}{:>3}", plural(k), counts[k as usize])),
+            ]
+        };
+        let pair = |a: Vec<Span<'static>>, b: Vec<Span<'static>>| {
+            let mut spans = a;
+            spans.push(Span::raw("  "));
+            spans.extend(b);
+            Line::from(spans)
+        };
+        let mut lines = vec![
+            Line::from(vec![Span::raw(format!("Tick {:<9}", world.ticks())), pace]),
+            pair(kind(Kind::Monster, 'M'), kind(Kind::Wanderer, 'w')),
+            pair(kind(Kind::Fleeing, 'f'), kind(Kind::Boid, '>')),
+            Line::from(format!("Catches {:<8}seed {}", world.stats().total.catches, world.seed())),
+        ];
+        lines.extend(self.watched());
+        lines
+    }
+
+    /// The watched monster and its last search.
+    fn watched(&self) -> [Line<'static>; 3] {
+        let world = self.world;
+        let monsters: Vec<(usize, &Creature)> =
+            world.creatures().iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster).collect();
+        let Some((n, (_, c))) = world.watched().and_then(|w| monsters.iter().enumerate().find(|(_, (i, _))| *i == w))
+        else {
+            return ["Watching   none (Tab)".into(), "".into(), "".into()];
+        };
+        let cell = c.cell();
+        let head = Line::from(vec![
+            Span::raw("Watching   "),
+            Span::styled(glyph(c).to_string(), Style::new().fg(self.palette.player).bg(self.palette.watched).bold()),
+            Span::raw(format!(" {}/{} at {},{}", n + 1, monsters.len(), cell.x, cell.y)),
+        ]);
+        match &world.stats().watched_search {
+            Some(r) => {
+                let reason = r.reason.map_or("", |r| r.name());
+                let outcome = if r.found { format!("path {} → {}", r.steps, r.waypoints) } else { "no path".into() };
+                [
+                    head,
+                    format!("  tick {} {reason} search", r.tick).into(),
+                    format!("  {} expanded, {outcome}", num(r.stats.expanded)).into(),
+                ]
+            }
+            None => [head, "  no search since selected".into(), "".into()],
+        }
+    }
+}
+
+/// A kind's name in the panel's creature count.
+fn plural(k: Kind) -> &'static str {
+    match k {
+        Kind::Monster => "monsters",
+        Kind::Wanderer => "wanderers",
+        Kind::Fleeing => "fleeing",
+        Kind::Boid => "boids",
+    }
+}
+
+/// A count in at most six columns: `12,345`, `123k`, `12M`.
+pub fn num(n: u64) -> String {
+    match n {
+        0..=999 => n.to_string(),
+        1_000..=99_999 => format!("{},{:03}", n / 1000, n % 1000),
+        100_000..=9_999_999 => format!("{}k", n / 1000),
+        _ => format!("{}M", n / 1_000_000),
+    }
+}
+
+fn block(title: String) -> Block<'static> {
+    Block::bordered().title(title)
+}
+
+impl Widget for Panel<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let settings = self.settings();
+        let world = self.world_lines();
+        let search = self.search();
+        // Settings first; then the search figures before the watched
+        // monster, which a short terminal drops from the world block.
+        let below = area.height.saturating_sub(settings.len() as u16 + 2);
+        let world_rows = if below >= (world.len() + search.len()) as u16 + 4 { world.len() } else { WORLD_SHORT };
+        let [top, middle, bottom] = Layout::vertical([
+            Constraint::Length(settings.len() as u16 + 2),
+            Constraint::Fill(1),
+            Constraint::Length(world_rows as u16 + 2),
+        ])
+        .areas(area);
+        Paragraph::new(settings).block(block(" Settings ".into())).render(top, buf);
+        Paragraph::new(world).block(block(format!(" World: {} ", self.world.name()))).render(bottom, buf);
+
+        let search_block = block(" Search ".into());
+        let inner = search_block.inner(middle);
+        search_block.render(middle, buf);
+        // The figures come first; the sparkline and the gauge follow when
+        // at least four rows are left, the sparkline taking any spare rows.
+        let figures = search.len() as u16;
+        if inner.height < figures + 4 {
+            Paragraph::new(search).render(inner, buf);
+            return;
+        }
+        let [text, label, spark, gauge] = Layout::vertical([
+            Constraint::Length(figures),
+            Constraint::Length(1),
+            Constraint::Fill(1),
+            Constraint::Length(1),
+        ])
+        .areas(inner);
+        Paragraph::new(search).render(text, buf);
+        let history = &self.world.stats().history;
+        let recent = |n: usize| history.iter().skip(history.len().saturating_sub(n)).copied();
+        let shown: Vec<u64> = recent(spark.width as usize).collect();
+        Line::from(format!("Expanded per tick, peak {}", num(shown.iter().copied().max().unwrap_or(0))))
+            .render(label, buf);
+        Sparkline::default().data(&shown).style(Style::new().fg(self.palette.waypoint)).render(spark, buf);
+        // The busiest tick of the last second against the budget: the last
+        // tick alone is mostly zero with staggered repaths.
+        let budget = u64::from(self.world.settings().budget.max(1));
+        let peak = recent(WINDOW_TICKS).max().unwrap_or(0);
+        Gauge::default()
+            .ratio((peak as f64 / budget as f64).min(1.0))
+            .label(format!("peak {} of {} budget/tick", num(peak), num(budget)))
+            .gauge_style(Style::new().fg(self.palette.open))
+            .use_unicode(true)
+            .render(gauge, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::testing::{lines, played};
+
+    #[test]
+    fn counts_fit_six_columns() {
+        assert_eq!(num(0), "0");
+        assert_eq!(num(999), "999");
+        assert_eq!(num(1_000), "1,000");
+        assert_eq!(num(99_999), "99,999");
+        assert_eq!(num(100_000), "100k");
+        assert_eq!(num(9_999_999), "9999k");
+        assert_eq!(num(12_345_678), "12M");
+        assert_eq!(num(u64::MAX).len(), "18446744073709M".len());
+    }
+
+    fn render(world: &World, clock: &Clock, height: u16) -> Vec<String> {
+        let mut buf = Buffer::empty(Rect::new(0, 0, WIDTH, height));
+        let panel = Panel { micros_per_search: 12.5, ..Panel::new(world, clock, &Palette::NAMED) };
+        panel.render(buf.area, &mut buf);
+        lines(&buf)
+    }
+
+    /// The whole panel of a fixed session, timing fixed at 12.5 µs.
+    #[test]
+    fn panel_snapshot() {
+        let world = played(300);
+        let expected = [
+            "┌ Settings ──────────────────────┐",
+            "│A  Algorithm  astar             │",
+            "│H  Heuristic  octile            │",
+            "│T  Tie-break  fifo              │",
+            "│D  Neighbors  8                 │",
+            "│[] Weight     1.50              │",
+            "│R  Repath     timer+threshold   │",
+            "│S  Smoothing  on                │",
+            "└────────────────────────────────┘",
+            "┌ Search ────────────────────────┐",
+            "│Searches/s      4  4 found      │",
+            "│Expanded       43 last    155/s │",
+            "│Stale pops      0 last      0/s │",
+            "│Max open       34 last          │",
+            "│Path       27 → 2 waypoints     │",
+            "│µs/search    12.5               │",
+            "│Repaths/s       4               │",
+            "│  start        0  timer        0│",
+            "│  threshold    4  blocked      0│",
+            "│  version      0                │",
+            "│Budget waits    0/s  queued   0 │",
+            "│Expanded per tick, peak 107     │",
+            "│          █                   ▂ │",
+            "│          █▁                  █▁│",
+            "│         ▆██      ▂          ▄██│",
+            "│▏peak 82 of 20,000 budget/tick  │",
+            "└────────────────────────────────┘",
+            "┌ World: dungeon ────────────────┐",
+            "│Tick 300      speed 1×          │",
+            "│M monsters    4  w wanderers   3│",
+            "│f fleeing     4  > boids      12│",
+            "│Catches 3       seed 1          │",
+            "│Watching   M 1/4 at 47,25       │",
+            "│  tick 300 threshold search     │",
+            "│  43 expanded, path 27 → 2      │",
+            "└────────────────────────────────┘",
+        ];
+        let got = render(&world, &Clock::default(), expected.len() as u16);
+        assert_eq!(got, expected, "\n{}", got.join("\n"));
+    }
+
+    #[test]
+    fn settings_follow_the_world_and_unused_ones_are_dimmed() {
+        let mut world = played(0);
+        let mut clock = Clock::default();
+        clock.toggle_pause();
+        let text = render(&world, &clock, 36);
+        assert!(text.iter().any(|l| l.contains("Tick 0        PAUSED (1×)")), "{text:#?}");
+        let mut buf = Buffer::empty(Rect::new(0, 0, WIDTH, 36));
+        Panel::new(&world, &clock, &Palette::NAMED).render(buf.area, &mut buf);
+        // Row 5 is the weight: unused by A*.
+        assert!(buf[(15, 5)].modifier.contains(Modifier::DIM));
+        assert!(!buf[(15, 1)].modifier.contains(Modifier::DIM));
+
+        world.apply(crate::sim::Command::Set(crate::sim::Setting::Algorithm(crate::search::Algorithm::Weighted)));
+        world.apply(crate::sim::Command::Set(crate::sim::Setting::Repath(crate::sim::RepathPolicy::EveryTick)));
+        let text = render(&world, &clock, 36);
+        assert_eq!(text[1], "│A  Algorithm  weighted          │");
+        assert_eq!(text[6], "│R  Repath     every-tick        │");
+        let mut buf = Buffer::empty(Rect::new(0, 0, WIDTH, 36));
+        Panel::new(&world, &clock, &Palette::NAMED).render(buf.area, &mut buf);
+        assert!(!buf[(15, 5)].modifier.contains(Modifier::DIM));
+    }
+
+    #[test]
+    fn a_short_panel_keeps_the_figures_and_never_panics() {
+        // An 80x24 terminal leaves 23 rows: every setting, the main
+        // figures, and the world without the watched monster.
+        let text = render(&played(300), &Clock::default(), 23);
+        assert_eq!(text[8], "└────────────────────────────────┘");
+        assert_eq!(text[9], "┌ Search ────────────────────────┐");
+        assert_eq!(text[15], "│µs/search    12.5               │");
+        assert_eq!(text[17], "┌ World: dungeon ────────────────┐");
+        assert_eq!(text[21], "│Catches 3       seed 1          │");
+        let world = played(300);
+        for height in 0..36 {
+            let text = render(&world, &Clock::default(), height);
+            assert_eq!(text.len(), height as usize);
+        }
+        let text = render(&world, &Clock::default(), 30);
+        assert!(text.iter().any(|l| l.contains("Searches/s")));
+        assert!(!text.iter().any(|l| l.contains("budget/tick")));
+    }
+}

@@ -1,0 +1,26 @@
+//! Helpers shared by the front end's tests.
+
+use crate::level::Level;
+use crate::sim::{Bot, Settings, World};
+use ratatui::buffer::Buffer;
+
+/// The buffer's text, one string per row.
+pub fn lines(buf: &Buffer) -> Vec<String> {
+    let area = buf.area;
+    (area.top()..area.bottom()).map(|y| (area.left()..area.right()).map(|x| buf[(x, y)].symbol()).collect()).collect()
+}
+
+/// The default level, seed 1, its first monster watched, after `ticks`
+/// ticks of the scripted player walking about.
+pub fn played(ticks: u64) -> World {
+    let mut w = World::new(&Level::embedded_default(), 1, Settings::default()).unwrap();
+    w.watch(super::app::next_monster(&w));
+    let mut bot = Bot::new(1);
+    for _ in 0..ticks {
+        if let Some(c) = bot.command(&w) {
+            w.apply(c);
+        }
+        w.tick();
+    }
+    w
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Plays delve in a real terminal: tmux runs the binary in a 120x40 pane,
+# the script reads the panel with capture-pane, presses H and R and checks
+# the settings change, shrinks the window and checks the too-small message,
+# quits with q, and checks the shell got its terminal back in cooked mode.
+#
+# Usage: tests/tmux_play.sh PATH/TO/delve   (cargo test runs it via tests/tmux.rs)
+set -euo pipefail
+
+bin=${1:?usage: tmux_play.sh PATH/TO/delve}
+socket="delve-test-$$"
+t() { tmux -L "$socket" "$@"; }
+trap 't kill-server 2>/dev/null || true' EXIT
+
+screen() { t capture-pane -p -t play; }
+
+# Polls the pane until it shows the fixed string $1, for up to 30 s; gives
+# up at once if delve has already exited (the shell printed the marker,
+# which the typed command line spells in two halves so as not to match).
+wait_for() {
+    local deadline=$((SECONDS + 30)) shown
+    until shown=$(screen) && grep -qF -- "$1" <<<"$shown"; do
+        if ((SECONDS >= deadline)) || { [[ $1 != "finished-$$" ]] && grep -qF "finished-$$" <<<"$shown"; }; then
+            echo "tmux_play: gave up waiting for '$1'; the pane shows:" >&2
+            screen >&2
+            exit 1
+        fi
+        sleep 0.2
+    done
+}
+
+# A plain shell in a fixed-size pane; delve runs in it as a user would run it.
+t new-session -d -s play -x 120 -y 40 "env PS1='$ ' sh"
+t send-keys -t play "'$bin' play --seed 7; echo \"exit=\$?\"; stty -a; echo \"fini\"\"shed-$$\"" Enter
+
+wait_for "H  Heuristic  octile"
+wait_for "R  Repath     timer+threshold"
+wait_for "World: dungeon"
+
+t send-keys -t play H
+wait_for "H  Heuristic  chebyshev"
+t send-keys -t play R
+wait_for "R  Repath     every-tick"
+
+t resize-window -t play -x 50 -y 15
+wait_for "terminal too small (need 60x20, have 50x15)"
+t resize-window -t play -x 120 -y 40
+wait_for "R  Repath     every-tick"
+
+t send-keys -t play q
+wait_for "finished-$$"
+after=$(screen)
+grep -qF "exit=0" <<<"$after" || { echo "tmux_play: delve did not exit with 0:" >&2; echo "$after" >&2; exit 1; }
+for flag in icanon echo; do
+    if ! grep -qE "(^|[ ;])$flag([ ;]|$)" <<<"$after"; then
+        echo "tmux_play: the terminal was left without $flag:" >&2
+        echo "$after" >&2
+        exit 1
+    fi
+done
+echo "tmux_play: ok"
