@@ -205,7 +205,7 @@ impl GridPlanner {
     /// Cells the last query generated, closed or still open.
     pub fn visited(&self) -> impl Iterator<Item = (Cell, Visit)> + '_ {
         let stride = self.stride;
-        self.searcher.visited().map(move |(n, v)| {
+        self.searcher.visited().into_iter().map(move |(n, v)| {
             let i = n as usize;
             (Cell::new((i % stride) as i32 - 1, (i / stride) as i32 - 1), v)
         })
