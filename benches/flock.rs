@@ -6,8 +6,12 @@
 //!
 //! Run with `cargo bench --bench flock` (release profile, thin LTO).
 
+#[path = "support/timing.rs"]
+mod timing;
+
 use std::hint::black_box;
 use std::time::Instant;
+use timing::median;
 
 use delve::grid::{Cell, Grid, Tile};
 use delve::steer::{Body, FlockWeights, Flocker, SpatialHash, Vec2, flock, move_body, neighbors_brute_force};
@@ -106,8 +110,7 @@ fn median_ms(bodies: &mut [Body], mut step: impl FnMut(&mut [Body])) -> f64 {
             start.elapsed().as_secs_f64() * 1e3
         })
         .collect();
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
+    median(&mut times)
 }
 
 /// Mean number of neighbours per boid at the end, for context.

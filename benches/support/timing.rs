@@ -1,4 +1,6 @@
-//! Small timing helpers shared by the benchmarks.
+//! Small timing helpers shared by the benchmarks (each bench uses only
+//! some of them).
+#![allow(dead_code)]
 
 /// The median of `samples` (sorts them); 0 for none.
 pub fn median(samples: &mut [f64]) -> f64 {

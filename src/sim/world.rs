@@ -32,7 +32,7 @@ const PLAYER_MOVING_TICKS: u64 = 6;
 const MONSTER_SPAWN_DISTANCE: f32 = 8.0;
 /// Flocking weights: separation strongest so flocks never collapse into a
 /// point, cohesion weakest so they stay loose enough to flow around walls.
-const FLOCK_WEIGHTS: FlockWeights = FlockWeights { separation: 2.0, alignment: 1.0, cohesion: 0.6 };
+const FLOCK_WEIGHTS: FlockWeights = FlockWeights { separation: 6.0, alignment: 1.0, cohesion: 0.3 };
 
 /// A level that cannot hold a world.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
