@@ -48,11 +48,12 @@ pub fn force(c: &mut Creature, i: usize, senses: &Senses, r: f32, flock: Vec2, s
                 }
                 _ => return roam(c, &body, walls(), r, i, senses, scratch),
             };
-            // No wall feelers: the path already keeps clear of walls, and
-            // whiskers brushing a corridor's mouth would hold the monster
-            // back from entering it. Collision keeps it out of walls.
+            // The wall feelers only nudge: the path already keeps clear of
+            // walls, and whiskers brushing a corridor's mouth must not hold
+            // the monster back from entering it (the follow gain keeps the
+            // path the stronger pull). Collision keeps it out of walls.
             let apart = separate(i, senses, scratch, |k| k == Kind::Monster);
-            combine_weighted(body.max_force, &[(follow, 1.0), (apart, 1.0)])
+            combine_weighted(body.max_force, &[(follow, 1.0), (walls(), WALL_NUDGE), (apart, 1.0)])
         }
         Kind::Wanderer => roam(c, &body, walls(), r, i, senses, scratch),
         Kind::Fleeing => {
@@ -86,6 +87,9 @@ pub fn force(c: &mut Creature, i: usize, senses: &Senses, r: f32, flock: Vec2, s
         }
     }
 }
+
+/// Weight of wall avoidance for a monster on a planned path.
+const WALL_NUDGE: f32 = 0.25;
 
 /// Below this cosine of the turn at a waypoint (a turn sharper than 60°)
 /// a monster brakes into the waypoint instead of sweeping past it.
