@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Plays delve in a real terminal: tmux runs the binary in a 120x40 pane,
-# the script reads the panel with capture-pane, presses H and R and checks
-# the settings change, shrinks the window and checks the too-small message,
-# quits with q, and checks the shell got its terminal back in cooked mode.
+# recording the session, the script reads the panel with capture-pane,
+# presses H and R and checks the settings change, walks a few steps,
+# shrinks the window and checks the too-small message, quits with q, and
+# checks the shell got its terminal back in cooked mode. Then the
+# recording must verify headless and play back in the terminal.
 #
 # Usage: tests/tmux_play.sh PATH/TO/delve   (cargo test runs it via tests/tmux.rs)
 set -euo pipefail
@@ -10,17 +12,22 @@ set -euo pipefail
 bin=${1:?usage: tmux_play.sh PATH/TO/delve}
 socket="delve-test-$$"
 t() { tmux -L "$socket" "$@"; }
-trap 't kill-server 2>/dev/null || true' EXIT
+dir=$(mktemp -d)
+trap 't kill-server 2>/dev/null || true; rm -rf "$dir"' EXIT
+record="$dir/session.jsonl"
 
 screen() { t capture-pane -p -t play; }
 
+# The line the shell prints when the current delve run has exited; typed
+# command lines spell it in two halves so as not to match themselves.
+done_marker="finished-$$"
+
 # Polls the pane until it shows the fixed string $1, for up to 30 s; gives
-# up at once if delve has already exited (the shell printed the marker,
-# which the typed command line spells in two halves so as not to match).
+# up at once if delve has already exited (the shell printed $done_marker).
 wait_for() {
     local deadline=$((SECONDS + 30)) shown
     until shown=$(screen) && grep -qF -- "$1" <<<"$shown"; do
-        if ((SECONDS >= deadline)) || { [[ $1 != "finished-$$" ]] && grep -qF "finished-$$" <<<"$shown"; }; then
+        if ((SECONDS >= deadline)) || { [[ $1 != "$done_marker" ]] && grep -qF "$done_marker" <<<"$shown"; }; then
             echo "tmux_play: gave up waiting for '$1'; the pane shows:" >&2
             screen >&2
             exit 1
@@ -31,7 +38,7 @@ wait_for() {
 
 # A plain shell in a fixed-size pane; delve runs in it as a user would run it.
 t new-session -d -s play -x 120 -y 40 "env PS1='$ ' sh"
-t send-keys -t play "'$bin' play --seed 7; echo \"exit=\$?\"; stty -a; echo \"fini\"\"shed-$$\"" Enter
+t send-keys -t play "'$bin' play --seed 7 --record '$record'; echo \"exit=\$?\"; stty -a; echo \"fini\"\"shed-$$\"" Enter
 
 wait_for "H  Heuristic  octile"
 wait_for "R  Repath     timer+threshold"
@@ -41,6 +48,10 @@ t send-keys -t play H
 wait_for "H  Heuristic  chebyshev"
 t send-keys -t play R
 wait_for "R  Repath     every-tick"
+for key in l l j; do
+    t send-keys -t play "$key"
+    sleep 0.1
+done
 
 t resize-window -t play -x 50 -y 15
 wait_for "terminal too small (need 60x20, have 50x15)"
@@ -48,7 +59,7 @@ t resize-window -t play -x 120 -y 40
 wait_for "R  Repath     every-tick"
 
 t send-keys -t play q
-wait_for "finished-$$"
+wait_for "$done_marker"
 after=$(screen)
 grep -qF "exit=0" <<<"$after" || { echo "tmux_play: delve did not exit with 0:" >&2; echo "$after" >&2; exit 1; }
 for flag in icanon echo; do
@@ -58,4 +69,17 @@ for flag in icanon echo; do
         exit 1
     fi
 done
+# What was played verifies headless...
+verdict=$("$bin" replay "$record" --verify) || { echo "tmux_play: the recording does not verify: $verdict" >&2; exit 1; }
+grep -q "^ok: " <<<"$verdict" || { echo "tmux_play: unexpected verdict: $verdict" >&2; exit 1; }
+grep -q '"setting":"heuristic","value":"chebyshev"' "$record" || { echo "tmux_play: H was not recorded" >&2; exit 1; }
+
+# ...and plays back in the terminal, where world keys are ignored.
+t send-keys -t play "clear; '$bin' replay '$record' --speed 8; echo \"replayed=\$?\"; echo \"re\"\"played-$$\"" Enter
+done_marker="replayed-$$"
+wait_for "REPLAY"
+wait_for "H  Heuristic  chebyshev"
+t send-keys -t play q
+wait_for "$done_marker"
+grep -qF "replayed=0" <<<"$(screen)" || { echo "tmux_play: the replay did not exit with 0:" >&2; screen >&2; exit 1; }
 echo "tmux_play: ok"
