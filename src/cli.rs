@@ -9,6 +9,7 @@ mod path;
 mod play;
 mod replay;
 mod scen;
+mod session;
 mod sim;
 
 pub use options::SearchArgs;
@@ -16,7 +17,8 @@ pub use path::{PathArgs, path};
 pub use play::{PlayArgs, play};
 pub use replay::{ReplayArgs, replay};
 pub use scen::{ScenArgs, scen};
-pub use sim::{SimArgs, SpawnArgs, WorldArgs, sim};
+pub use session::{SessionArgs, SpawnArgs, WorldArgs};
+pub use sim::{SimArgs, sim};
 
 use crate::level::{Level, LevelError};
 use crate::replay::{RecordError, ReplayError};
