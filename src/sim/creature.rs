@@ -38,8 +38,10 @@ pub struct Creature {
 
 impl Creature {
     /// A creature of `kind` at rest at `pos`, its wander circle turned to
-    /// `angle`. Monsters detect the player within `detection` cells.
+    /// `angle`. Monsters detect the player within `detection` cells (a
+    /// negative or non-finite radius counts as 0: they never hunt).
     pub fn new(kind: Kind, pos: Vec2, angle: f32, detection: f32) -> Creature {
+        let detection = if detection.is_finite() { detection.max(0.0) } else { 0.0 };
         let sp = Species::of(kind);
         let alarm = match kind {
             Kind::Monster => Hysteresis::new(detection, detection * 1.1 + 1.0),
@@ -135,5 +137,36 @@ impl Hunt {
         self.planned_at = None;
         self.request = None;
         self.progress = (0, f32::INFINITY, 0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_nonsense_detection_radius_never_hunts_and_never_panics() {
+        for d in [f32::NAN, f32::INFINITY, -5.0] {
+            let mut c = Creature::new(Kind::Monster, Vec2::new(1.0, 1.0), 0.0, d);
+            assert!(!c.alarm.update(0.5), "{d}");
+        }
+        let mut c = Creature::new(Kind::Monster, Vec2::new(1.0, 1.0), 0.0, 10.0);
+        assert!(c.alarm.update(9.0));
+        assert!(c.alarm.update(11.5), "hysteresis keeps hunting up to 12");
+        assert!(!c.alarm.update(12.5));
+    }
+
+    #[test]
+    fn stuck_only_short_of_the_last_waypoint() {
+        let mut h = Hunt::default();
+        h.follower.waypoints = vec![Vec2::new(5.5, 0.5), Vec2::new(9.5, 0.5)];
+        h.track_progress(Vec2::new(0.5, 0.5), 0);
+        assert!(!h.is_stuck(STUCK_TICKS));
+        assert!(h.is_stuck(STUCK_TICKS + 1), "no progress for a second");
+        h.track_progress(Vec2::new(1.5, 0.5), STUCK_TICKS + 1);
+        assert!(!h.is_stuck(STUCK_TICKS + 2), "progress resets the clock");
+        h.follower.index = 1;
+        h.track_progress(Vec2::new(9.4, 0.5), 100);
+        assert!(!h.is_stuck(1000), "waiting at the last waypoint is arriving");
     }
 }
