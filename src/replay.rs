@@ -48,7 +48,7 @@ mod verify;
 mod writer;
 
 pub use error::ReplayError;
-pub use format::{CHECKPOINT_EVERY, Checkpoint, FORMAT_VERSION, Spawns, Start, level_checksum};
+pub use format::{CHECKPOINT_EVERY, Checkpoint, FORMAT_VERSION, MAX_TICK, Spawns, Start, level_checksum};
 pub use reader::Replay;
 pub use verify::{Verdict, verify};
 pub use writer::{RecordError, Recorder, partial_path};

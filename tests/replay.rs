@@ -409,6 +409,12 @@ fn damaged_files_are_refused_with_their_own_message() {
             "3: tick 2 goes backwards (the record before it is at tick 3)".into(),
         ),
         ("after the end", format!("{}{}\n", joined(&good), good[1]), "7: record after the end record at line 6".into()),
+        (
+            "too long",
+            with_line(&good, 3, r#"{"tick":100000001,"cmd":"door"}"#),
+            "3: tick 100000001 is past the longest session delve replays (100000000 ticks, 57 days of game time)"
+                .into(),
+        ),
     ];
     for (what, text, message) in cases {
         let e = refused(&text);

@@ -65,6 +65,13 @@ pub enum ReplayError {
     #[error("{file}:{line}: tick {tick} goes backwards (the record before it is at tick {previous})")]
     Backwards { file: String, line: usize, tick: u64, previous: u64 },
 
+    /// A tick past [`MAX_TICK`](super::MAX_TICK): verifying it would
+    /// simulate for hours or days.
+    #[error(
+        "{file}:{line}: tick {tick} is past the longest session delve replays ({max} ticks, {days} days of game time)"
+    )]
+    TooLong { file: String, line: usize, tick: u64, max: u64, days: u64 },
+
     /// Anything after the end record.
     #[error("{file}:{line}: record after the end record at line {end_line}")]
     AfterEnd { file: String, line: usize, end_line: usize },

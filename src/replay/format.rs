@@ -13,6 +13,10 @@ pub const FORMAT_VERSION: u32 = 1;
 /// at most that much of a recording.
 pub const CHECKPOINT_EVERY: u64 = 100;
 
+/// The latest tick a replay file may speak of: 100 million ticks, 57 days
+/// of game time. Anything later is refused rather than simulated for hours.
+pub const MAX_TICK: u64 = 100_000_000;
+
 /// Creatures spawned on random free cells before the first tick, beyond
 /// the level's markers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

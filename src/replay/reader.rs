@@ -3,11 +3,12 @@
 
 use super::error::ReplayError;
 use super::format::{
-    Checkpoint, CheckpointRecord, CommandRecord, EndRecord, FORMAT_VERSION, HEADER_KEY, Header, Start, level_checksum,
+    Checkpoint, CheckpointRecord, CommandRecord, EndRecord, FORMAT_VERSION, HEADER_KEY, Header, MAX_TICK, Start,
+    level_checksum,
 };
 use crate::level::Level;
 use crate::search::{MAX_WEIGHT, MIN_WEIGHT};
-use crate::sim::{Command, Settings, World, hex};
+use crate::sim::{Command, Settings, TICKS_PER_SECOND, World, hex};
 use serde_json::Value;
 use std::path::Path;
 
@@ -54,6 +55,10 @@ impl Replay {
                 return Err(ReplayError::AfterEnd { file: file.to_string(), line, end_line });
             }
             let tick = replay.add(parser.record(value, line)?);
+            if tick > MAX_TICK {
+                let days = MAX_TICK / u64::from(TICKS_PER_SECOND) / 86_400;
+                return Err(ReplayError::TooLong { file: file.to_string(), line, tick, max: MAX_TICK, days });
+            }
             if tick < previous {
                 return Err(ReplayError::Backwards { file: file.to_string(), line, tick, previous });
             }
