@@ -15,6 +15,7 @@
 
 use delve::grid::{Cell, Neighbors};
 use delve::level::Level;
+use delve::replay::feed::{self, Feed, RecordFeed};
 use delve::replay::{Recorder, Replay, Spawns, Start, Verdict, verify};
 use delve::search::{Algorithm, GridPlanner, Heuristic, SearchSettings, TieBreak};
 use delve::sim::{Bot, Command, Kind, RepathPolicy, Setting, Settings, World};
@@ -231,7 +232,8 @@ fn start(golden: &Golden) -> Start {
 fn bless(golden: &Golden) {
     let start = start(golden);
     let mut world = start.world().unwrap();
-    let mut recorder = Recorder::create(&path(golden), &start, true).unwrap_or_else(|e| panic!("{e}"));
+    let recorder = Recorder::create(&path(golden), &start, true).unwrap_or_else(|e| panic!("{e}"));
+    let mut recording = RecordFeed::new(recorder);
     let mut bot = Bot::new(golden.seed);
     let mut walker = Walker { route: golden.route, next: 0, rest_until: 0, planner: GridPlanner::new() };
     for _ in 0..golden.ticks {
@@ -240,17 +242,15 @@ fn bless(golden: &Golden) {
         let player = if golden.route.is_empty() { bot.command(&world) } else { walker.command(&world) };
         for c in changes.chain(player) {
             let version = world.grid().version();
-            recorder.command(tick, &c).unwrap();
-            world.apply(c);
+            feed::apply(&mut world, &mut recording, c).unwrap();
             if c == Command::Door {
                 assert_ne!(world.grid().version(), version, "no door toggled at tick {tick}");
             }
         }
-        world.tick();
-        recorder.ticked(&world).unwrap();
+        feed::tick(&mut world, &mut recording).unwrap();
     }
     assert_eq!(walker.next, golden.route.len(), "the route did not end within {} ticks", golden.ticks);
-    recorder.finish(&world).unwrap();
+    recording.finish(&world).unwrap();
 }
 
 /// Re-records first when `DELVE_BLESS=1`; then verifies the golden file
