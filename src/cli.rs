@@ -43,10 +43,20 @@ pub enum CliError {
     Io(#[from] std::io::Error),
 }
 
-/// Loads `path`, or the embedded level when there is none.
+/// Loads `path`, or the embedded level when there is none. A replay file
+/// given where a level belongs gets a hint instead of a glyph error.
 pub fn load_level(path: Option<&PathBuf>) -> Result<Level, CliError> {
-    Ok(match path {
-        Some(p) => Level::load(p)?,
-        None => Level::embedded_default(),
+    let Some(p) = path else { return Ok(Level::embedded_default()) };
+    Level::load(p).map_err(|e| {
+        let head = std::fs::read(p).ok().and_then(|b| b.get(..16).map(<[u8]>::to_vec)).unwrap_or_default();
+        if head.starts_with(b"{\"delve_replay\"") {
+            CliError::Usage(format!(
+                "{}: is a replay, not a level (play it with `delve replay {}`)",
+                p.display(),
+                p.display()
+            ))
+        } else {
+            CliError::Level(e)
+        }
     })
 }

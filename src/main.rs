@@ -25,7 +25,7 @@ enum Command {
     Scen(cli::ScenArgs),
     /// Run the world headless with a scripted player and print its statistics
     Sim(cli::SimArgs),
-    /// Check a recorded session: re-run it headless and compare every state hash
+    /// Play a recorded session in the terminal, or check it headless with --verify
     Replay(cli::ReplayArgs),
 }
 
@@ -78,8 +78,16 @@ fn usage_error(e: clap::Error) -> ExitCode {
         let _ = e.print();
         return ExitCode::SUCCESS;
     }
-    let text = e.render().to_string();
-    let first = text.lines().next().unwrap_or("invalid arguments");
-    eprintln!("delve: {}", first.trim_start_matches("error: "));
+    eprintln!("delve: {}", one_line(&e.render().to_string()));
     ExitCode::from(2)
+}
+
+/// Clap's message up to its first blank line (the usage and tip that
+/// follow are for a terminal, not a log), folded into one line: "the
+/// following required arguments were not provided: <FILE>".
+fn one_line(text: &str) -> String {
+    let head: Vec<&str> = text.lines().map(str::trim).take_while(|l| !l.is_empty()).collect();
+    let joined = head.join(" ");
+    let message = joined.trim_start_matches("error: ");
+    if message.is_empty() { "invalid arguments".to_string() } else { message.to_string() }
 }

@@ -96,6 +96,28 @@ fn bad_input_is_one_line_and_exit_two() {
 }
 
 #[test]
+fn usage_errors_keep_what_is_missing() {
+    let o = delve(&["scen"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), "delve: the following required arguments were not provided: <SCEN>\n");
+    let o = delve(&["path", "levels/room.txt", "--from", "-1,0"]);
+    assert_eq!(stderr(&o), "delve: levels/room.txt: start -1,0 is outside the 7x5 map\n");
+}
+
+#[test]
+fn a_replay_given_as_a_level_gets_a_hint() {
+    let dir = std::env::temp_dir().join(format!("delve-cli-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("run.jsonl");
+    let file = file.to_str().unwrap();
+    assert!(delve(&["sim", "--ticks", "5", "--record", file, "--force"]).status.success());
+    let o = delve(&["sim", file]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), format!("delve: {file}: is a replay, not a level (play it with `delve replay {file}`)\n"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn scen_summary_is_the_last_json_line() {
     let o = delve(&["scen", "../shared/movingai/arena.map.scen", "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -107,6 +129,8 @@ fn scen_summary_is_the_last_json_line() {
     assert!(v["mean_expanded"].as_f64().unwrap() > 0.0);
     assert!(v.get("mean_micros").is_some());
     assert_eq!(stdout(&o).lines().count(), 131);
+    let last = stdout(&o).lines().last().unwrap_or("").to_string();
+    assert!(last.starts_with(r#"{"scenarios":130,"optimal":130,"suboptimal":0,"failed":0,"mean_expanded":"#), "{last}");
 }
 
 #[test]

@@ -410,6 +410,11 @@ fn damaged_files_are_refused_with_their_own_message() {
         ),
         ("after the end", format!("{}{}\n", joined(&good), good[1]), "7: record after the end record at line 6".into()),
         (
+            "no budget",
+            with_line(&good, 1, &good[0].replace(r#""budget":20000"#, r#""budget":0"#)),
+            "1: bad header: budget 0 would never let a monster plan".into(),
+        ),
+        (
             "too long",
             with_line(&good, 3, r#"{"tick":100000001,"cmd":"door"}"#),
             "3: tick 100000001 is past the longest session delve replays (100000000 ticks, 57 days of game time)"

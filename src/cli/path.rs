@@ -14,10 +14,10 @@ pub struct PathArgs {
     /// Level file: a delve level or a Moving AI map (default: the embedded level)
     pub level: Option<PathBuf>,
     /// Start cell (default: the level's S marker)
-    #[arg(long, value_name = "X,Y")]
+    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
     pub from: Option<Cell>,
     /// Goal cell (default: the level's G marker)
-    #[arg(long, value_name = "X,Y")]
+    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
     pub to: Option<Cell>,
     #[command(flatten)]
     pub search: SearchArgs,

@@ -79,7 +79,7 @@ pub struct WorldArgs {
     #[arg(long, default_value = "timer+threshold")]
     pub repath: RepathPolicy,
     /// N of the timer policies, in ticks
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::sim::MAX_REPATH_TICKS)))]
     pub repath_ticks: u32,
     /// K of the threshold policies, in cells
     #[arg(long, default_value_t = 3.0, value_parser = parse_cells)]

@@ -8,7 +8,7 @@ use super::format::{
 };
 use crate::level::Level;
 use crate::search::{MAX_WEIGHT, MIN_WEIGHT};
-use crate::sim::{Command, Settings, TICKS_PER_SECOND, World, hex};
+use crate::sim::{Command, MAX_REPATH_TICKS, Settings, TICKS_PER_SECOND, World, hex};
 use serde_json::Value;
 use std::path::Path;
 
@@ -220,6 +220,12 @@ fn settings_problem(s: &Settings) -> Option<String> {
     }
     if !(s.repath_cells >= 0.0 && s.repath_cells.is_finite()) {
         return Some(format!("repath_cells {} is not a finite number ≥ 0", s.repath_cells));
+    }
+    if !(1..=MAX_REPATH_TICKS).contains(&s.repath_ticks) {
+        return Some(format!("repath_ticks {} is not from 1 to {MAX_REPATH_TICKS}", s.repath_ticks));
+    }
+    if s.budget == 0 {
+        return Some("budget 0 would never let a monster plan".to_string());
     }
     None
 }

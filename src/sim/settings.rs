@@ -51,6 +51,9 @@ pub struct Settings {
     pub detection_radius: f32,
 }
 
+/// Longest timer period, in ticks (500 s): a longer one is a typo.
+pub const MAX_REPATH_TICKS: u32 = 10_000;
+
 /// Default budget of expansions per tick. The engine expands 10–20 million
 /// nodes a second on this class of machine, so 20,000 keeps search time near
 /// 1–2 ms per tick.

@@ -68,7 +68,10 @@ fn status_line(app: &App) -> Line<'static> {
     if !app.live {
         spans.push(Span::raw(" REPLAY ").reversed().bold());
     }
-    for (keys, name) in STATUS {
+    for (keys, name, changes_world) in STATUS {
+        if *changes_world && !app.live {
+            continue;
+        }
         let names: Vec<String> = keys.iter().map(|&k| key_name(k)).collect();
         let sep = if names.iter().all(|n| n.chars().count() == 1) { "" } else { "/" };
         spans.push(Span::raw("  "));
