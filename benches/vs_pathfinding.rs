@@ -24,7 +24,7 @@
 mod timing;
 
 use delve::grid::{Cell, DIRECTIONS, Grid};
-use delve::level::{Level, Scenario, load_scenarios};
+use delve::level::{Level, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
 use delve::search::{GridPlanner, SearchSettings, TieBreak};
 use std::cell::Cell as Counter;
 use std::hint::black_box;
@@ -40,8 +40,6 @@ const SCALE: f64 = 1e8;
 const ORTHOGONAL: u64 = SCALE as u64;
 /// round(√2 · 10^8).
 const DIAGONAL: u64 = 141_421_356;
-/// Costs that differ by more than this are a failure.
-const TOLERANCE: f64 = 1e-4;
 
 fn main() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
@@ -82,7 +80,7 @@ fn main() {
         );
     }
     let n = files.len() as f64;
-    println!("ratio = crate mean / delve mean per map; costs identical on every query (tolerance {TOLERANCE})");
+    println!("ratio = crate mean / delve mean per map; costs identical on every query (tolerance {OPTIMAL_TOLERANCE})");
     println!("speedup vs pathfinding::astar tuned: {:.2}x (geometric mean)", (log_tuned / n).exp());
     println!("speedup vs pathfinding::astar: {:.2}x (geometric mean)", (log_idiomatic / n).exp());
 }
@@ -132,8 +130,8 @@ fn bench_map(dir: &Path, scen: &Path) -> Row {
         let b = timed(&mut tuned, || open.tuned(sc.start, sc.goal, &crate_expanded));
         let costs = [a, b].map(|c| c.map(|c| c as f64 / SCALE));
         let ok = o.found
-            && costs.iter().all(|c| c.is_some_and(|c| (c - o.cost).abs() <= TOLERANCE))
-            && (o.cost - sc.optimal).abs() <= TOLERANCE;
+            && costs.iter().all(|c| c.is_some_and(|c| (c - o.cost).abs() <= OPTIMAL_TOLERANCE))
+            && (o.cost - sc.optimal).abs() <= OPTIMAL_TOLERANCE;
         assert!(
             ok,
             "{}: {} -> {}: delve {:?}, crate {:?}, optimal {}",

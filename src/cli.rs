@@ -21,7 +21,7 @@ pub use session::{SessionArgs, SpawnArgs, WorldArgs};
 pub use sim::{SimArgs, sim};
 
 use crate::level::{Level, LevelError};
-use crate::replay::{RecordError, ReplayError};
+use crate::replay::{RecordError, ReplayError, looks_like_replay};
 use crate::search::PlanError;
 use std::path::PathBuf;
 
@@ -48,8 +48,7 @@ pub enum CliError {
 pub fn load_level(path: Option<&PathBuf>) -> Result<Level, CliError> {
     let Some(p) = path else { return Ok(Level::embedded_default()) };
     Level::load(p).map_err(|e| {
-        let head = std::fs::read(p).ok().and_then(|b| b.get(..16).map(<[u8]>::to_vec)).unwrap_or_default();
-        if head.starts_with(b"{\"delve_replay\"") {
+        if std::fs::read(p).is_ok_and(|text| looks_like_replay(&text)) {
             CliError::Usage(format!(
                 "{}: is a replay, not a level (play it with `delve replay {}`)",
                 p.display(),

@@ -11,6 +11,7 @@ mod sight;
 
 pub use sight::{line_of_sight, supercover};
 
+use crate::named::named_enum;
 use std::fmt;
 
 /// A cell position: column `x` from the left, row `y` from the top, both
@@ -24,11 +25,6 @@ pub struct Cell {
 impl Cell {
     pub const fn new(x: i32, y: i32) -> Self {
         Cell { x, y }
-    }
-
-    /// The cell's centre in world units (cell (x, y) covers [x, x+1) × [y, y+1)).
-    pub fn center(self) -> (f32, f32) {
-        (self.x as f32 + 0.5, self.y as f32 + 0.5)
     }
 }
 
@@ -77,22 +73,17 @@ impl Tile {
             Tile::DoorOpen => Some(1),
         }
     }
-
-    pub const fn is_walkable(self) -> bool {
-        self.entry_cost().is_some()
-    }
 }
 
 /// Entry cost of water (`~`).
 pub const WATER_COST: u8 = 5;
 
-/// 4- or 8-neighbour movement.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Neighbors {
-    #[serde(rename = "4")]
-    Four,
-    #[serde(rename = "8")]
-    Eight,
+named_enum! {
+    /// 4- or 8-neighbour movement.
+    Neighbors, "neighbour count" {
+        Four => "4",
+        Eight => "8",
+    }
 }
 
 impl Neighbors {
@@ -123,8 +114,8 @@ pub const DIRECTIONS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1
 pub const DIAGONAL: f64 = 6_074_001_000.0 / 4_294_967_296.0;
 
 /// Largest accepted map side, in cells. 2048 × 2048 is four times the
-/// largest Moving AI map and keeps a search's node records (32 bytes each)
-/// near 128 MiB at worst.
+/// largest Moving AI map and keeps a search's node records (20 bytes each)
+/// near 80 MiB at worst.
 pub const MAX_SIDE: usize = 2048;
 
 /// The walkable map, with a version that changes whenever a cell does.

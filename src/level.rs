@@ -16,7 +16,7 @@ use std::path::Path;
 
 pub use error::{Axis, LevelError};
 pub use glyph::tile_glyph;
-pub use scenario::{Scenario, load_scenarios, parse_scenarios};
+pub use scenario::{OPTIMAL_TOLERANCE, Scenario, load_scenarios, parse_scenarios};
 
 use crate::grid::{Cell, Grid};
 

@@ -48,7 +48,9 @@ mod verify;
 mod writer;
 
 pub use error::ReplayError;
-pub use format::{CHECKPOINT_EVERY, Checkpoint, FORMAT_VERSION, MAX_TICK, Spawns, Start, level_checksum};
+pub use format::{
+    CHECKPOINT_EVERY, Checkpoint, FORMAT_VERSION, MAX_TICK, Spawns, Start, level_checksum, looks_like_replay,
+};
 pub use reader::Replay;
 pub use verify::{Verdict, verify};
 pub use writer::{RecordError, Recorder, partial_path};

@@ -39,4 +39,4 @@ pub use follow::PathFollower;
 pub use jitter::{Hysteresis, Smoother};
 pub use spatial::{SpatialHash, neighbors_brute_force, within_radius};
 pub use vec2::{MIN_LENGTH, Vec2};
-pub use walls::{avoid_walls, move_body, resolve_walls};
+pub use walls::{avoid_walls, cell_at, cell_center, move_body, resolve_walls};

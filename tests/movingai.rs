@@ -3,7 +3,7 @@
 //! Debug builds (`cargo test`) run an even sample of each file, always
 //! including its longest scenario; `cargo test --release` runs them all.
 
-use delve::level::{Level, load_scenarios};
+use delve::level::{Level, OPTIMAL_TOLERANCE, load_scenarios};
 use delve::search::{GridPlanner, SearchSettings};
 use std::path::PathBuf;
 
@@ -39,7 +39,7 @@ fn every_scenario_is_optimal() {
             let o = planner.plan(&map.grid, sc.start, sc.goal, &settings).unwrap();
             assert!(o.found, "{}: scenario {} has no path", scen.display(), i + 1);
             assert!(
-                (o.cost - sc.optimal).abs() <= 1e-4,
+                (o.cost - sc.optimal).abs() <= OPTIMAL_TOLERANCE,
                 "{}: scenario {} ({} -> {}) costs {} but the optimum is {}",
                 scen.display(),
                 i + 1,

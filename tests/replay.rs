@@ -412,7 +412,7 @@ fn damaged_files_are_refused_with_their_own_message() {
         (
             "no budget",
             with_line(&good, 1, &good[0].replace(r#""budget":20000"#, r#""budget":0"#)),
-            "1: bad header: budget 0 would never let a monster plan".into(),
+            "1: bad header: budget 0 is below the least of 1 expansion a tick".into(),
         ),
         (
             "too long",

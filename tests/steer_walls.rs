@@ -2,7 +2,7 @@
 //! a body never ends a step with its centre in a wall cell, and never turns
 //! NaN. Wall avoidance stays finite and capped on the same grids.
 
-use delve::grid::{Cell, Grid, Tile};
+use delve::grid::{Grid, Tile};
 use delve::steer::*;
 use proptest::prelude::*;
 
@@ -45,10 +45,6 @@ fn dt() -> impl Strategy<Value = f32> {
     prop_oneof![Just(0.0f32), 0.0f32..0.5, 0.0f32..100.0, -1.0f32..0.0]
 }
 
-fn cell_of(p: Vec2) -> Cell {
-    Cell::new(p.x.floor() as i32, p.y.floor() as i32)
-}
-
 fn finite(v: Vec2) -> bool {
     v.x.is_finite() && v.y.is_finite()
 }
@@ -69,7 +65,7 @@ proptest! {
             prop_assert!(finite(avoid) && avoid.length() <= max_force * (1.0 + 1e-5));
             move_body(&mut body, push + avoid, dt, &grid);
             prop_assert!(finite(body.pos) && finite(body.vel), "{body:?}");
-            prop_assert!(grid.is_walkable(cell_of(body.pos)), "{body:?} in a wall");
+            prop_assert!(grid.is_walkable(cell_at(body.pos)), "{body:?} in a wall");
         }
     }
 
@@ -84,6 +80,6 @@ proptest! {
         let mut body = Body { pos: Vec2::new(x, y), vel: Vec2::ZERO, max_speed: 5.0, max_force: 5.0 };
         move_body(&mut body, push, dt, &grid);
         prop_assert!(finite(body.pos) && finite(body.vel));
-        prop_assert!(grid.is_walkable(cell_of(body.pos)), "{body:?} in a wall");
+        prop_assert!(grid.is_walkable(cell_at(body.pos)), "{body:?} in a wall");
     }
 }

@@ -3,23 +3,26 @@
 use crate::grid::Neighbors;
 use crate::search::{Algorithm, Heuristic, MAX_WEIGHT, MIN_WEIGHT, SearchSettings, TieBreak};
 
+/// The library's defaults are the command line's.
+const DEFAULT: SearchSettings = SearchSettings::DEFAULT;
+
 /// `--algo`, `--heuristic`, `--weight`, `--tie`, `--neighbors`, `--reopen`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
     /// Search algorithm: bfs|dijkstra|astar|greedy|weighted
-    #[arg(long = "algo", value_name = "ALGO", default_value = "astar")]
+    #[arg(long = "algo", value_name = "ALGO", default_value_t = DEFAULT.algorithm)]
     pub algorithm: Algorithm,
     /// Heuristic, scaled by the cheapest entry cost: manhattan|euclidean|octile|chebyshev|zero
-    #[arg(long, default_value = "octile")]
+    #[arg(long, default_value_t = DEFAULT.heuristic)]
     pub heuristic: Heuristic,
     /// Weight w of weighted A* (f = g + w·h), from 1 to 10
-    #[arg(long, default_value_t = 1.5, value_parser = parse_weight)]
+    #[arg(long, default_value_t = DEFAULT.weight, value_parser = parse_weight)]
     pub weight: f64,
     /// Order among equal f: fifo|low-h|cross
-    #[arg(long = "tie", value_name = "TIE", default_value = "fifo")]
+    #[arg(long = "tie", value_name = "TIE", default_value_t = DEFAULT.tie)]
     pub tie: TieBreak,
     /// 4 or 8 neighbours (diagonals never cut a wall corner)
-    #[arg(long, value_name = "4|8", default_value = "8")]
+    #[arg(long, value_name = "4|8", default_value_t = DEFAULT.neighbors)]
     pub neighbors: Neighbors,
     /// Reopen closed nodes when a cheaper route turns up
     #[arg(long)]

@@ -114,20 +114,7 @@ fn write_human(
 ) -> io::Result<()> {
     let grid = &level.grid;
     writeln!(out, "{} ({}x{}): {} -> {}", level.name, grid.width(), grid.height(), from, to)?;
-    let weight = if settings.algorithm == crate::search::Algorithm::Weighted {
-        format!(" w={}", settings.weight)
-    } else {
-        String::new()
-    };
-    writeln!(
-        out,
-        "{}{weight}, {} heuristic, {} ties, {} neighbours{}",
-        settings.algorithm,
-        settings.heuristic,
-        settings.tie,
-        settings.neighbors,
-        if settings.reopen { ", reopening" } else { "" }
-    )?;
+    writeln!(out, "{settings}")?;
     out.write_all(draw(grid, from, to, answer).as_bytes())?;
     let o = &answer.outcome;
     if o.found {

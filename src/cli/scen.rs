@@ -2,7 +2,7 @@
 //! checked against its optimal lengths.
 
 use super::{CliError, SearchArgs};
-use crate::level::{Level, Scenario, load_scenarios};
+use crate::level::{Level, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
 use crate::search::{GridPlanner, SearchSettings};
 use serde_json::json;
 use std::io::Write;
@@ -23,13 +23,9 @@ pub struct ScenArgs {
     pub json: bool,
 }
 
-/// A cost within this of the file's optimal length counts as optimal (the
-/// files print lengths with 8 decimals).
-pub const TOLERANCE: f64 = 1e-4;
-
 /// How one scenario came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+enum Verdict {
     Optimal,
     Suboptimal,
     /// No path found, or an endpoint refused by the map.
@@ -48,23 +44,23 @@ impl Verdict {
 
 /// One scenario's result.
 #[derive(Clone, Debug)]
-pub struct Run {
-    pub scenario: Scenario,
-    pub cost: Option<f64>,
-    pub expanded: u64,
-    pub micros: f64,
-    pub verdict: Verdict,
+struct Run {
+    scenario: Scenario,
+    cost: Option<f64>,
+    expanded: u64,
+    micros: f64,
+    verdict: Verdict,
 }
 
 /// Totals over a scenario file.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Summary {
-    pub scenarios: usize,
-    pub optimal: usize,
-    pub suboptimal: usize,
-    pub failed: usize,
-    pub mean_expanded: f64,
-    pub mean_micros: f64,
+#[derive(Clone, Debug)]
+struct Summary {
+    scenarios: usize,
+    optimal: usize,
+    suboptimal: usize,
+    failed: usize,
+    mean_expanded: f64,
+    mean_micros: f64,
 }
 
 impl Summary {
@@ -84,7 +80,7 @@ impl Summary {
 }
 
 /// Runs every scenario of `scenarios` on `map` with `settings`.
-pub fn run_scenarios(map: &Level, scenarios: &[Scenario], settings: &SearchSettings) -> Vec<Run> {
+fn run_scenarios(map: &Level, scenarios: &[Scenario], settings: &SearchSettings) -> Vec<Run> {
     let mut planner = GridPlanner::new();
     scenarios
         .iter()
@@ -95,7 +91,7 @@ pub fn run_scenarios(map: &Level, scenarios: &[Scenario], settings: &SearchSetti
             };
             let verdict = match cost {
                 None => Verdict::Failed,
-                Some(c) if (c - sc.optimal).abs() <= TOLERANCE => Verdict::Optimal,
+                Some(c) if (c - sc.optimal).abs() <= OPTIMAL_TOLERANCE => Verdict::Optimal,
                 Some(_) => Verdict::Suboptimal,
             };
             Run { scenario: sc.clone(), cost, expanded, micros, verdict }
@@ -182,11 +178,7 @@ fn write_table(
     s: &Summary,
 ) -> std::io::Result<()> {
     writeln!(out, "{} on {}: {} scenarios", args.scen.display(), map.display(), s.scenarios)?;
-    writeln!(
-        out,
-        "{}, {} heuristic, {} ties, {} neighbours",
-        settings.algorithm, settings.heuristic, settings.tie, settings.neighbors
-    )?;
+    writeln!(out, "{settings}")?;
     writeln!(out, "  optimal        {:>8}", s.optimal)?;
     writeln!(out, "  suboptimal     {:>8}", s.suboptimal)?;
     writeln!(out, "  failed         {:>8}", s.failed)?;

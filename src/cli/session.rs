@@ -76,16 +76,16 @@ impl SpawnArgs {
 #[derive(clap::Args, Clone, Debug)]
 pub struct WorldArgs {
     /// Repath policy: every-tick|timer|threshold|timer+threshold
-    #[arg(long, default_value = "timer+threshold")]
+    #[arg(long, default_value_t = Settings::DEFAULT.repath)]
     pub repath: RepathPolicy,
     /// N of the timer policies, in ticks
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::sim::MAX_REPATH_TICKS)))]
+    #[arg(long, default_value_t = Settings::DEFAULT.repath_ticks, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::sim::MAX_REPATH_TICKS)))]
     pub repath_ticks: u32,
     /// K of the threshold policies, in cells
-    #[arg(long, default_value_t = 3.0, value_parser = parse_cells)]
+    #[arg(long, default_value_t = Settings::DEFAULT.repath_cells, value_parser = parse_cells)]
     pub repath_cells: f32,
     /// Node expansions allowed per tick across all monsters
-    #[arg(long, default_value_t = crate::sim::DEFAULT_BUDGET, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = Settings::DEFAULT.budget, value_parser = clap::value_parser!(u32).range(1..))]
     pub budget: u32,
     /// Follow raw cell paths instead of string-pulled ones
     #[arg(long)]

@@ -96,16 +96,8 @@ impl Summary {
         let t = &self.total;
         let s = world.settings();
         writeln!(out, "{level}: {} ticks, seed {}, hash {}", self.ticks, world.seed(), hex(self.hash))?;
-        writeln!(
-            out,
-            "settings: {} / {} / {} ties / {} neighbours, repath {}, smoothing {}",
-            s.search.algorithm,
-            s.search.heuristic,
-            s.search.tie,
-            s.search.neighbors,
-            s.repath,
-            if s.smoothing { "on" } else { "off" }
-        )?;
+        let smoothing = if s.smoothing { "on" } else { "off" };
+        writeln!(out, "settings: {}, repath {}, smoothing {smoothing}", s.search, s.repath)?;
         let agents: Vec<String> = Kind::ALL.iter().map(|&k| format!("{} {}", self.counts[k as usize], k)).collect();
         writeln!(out, "creatures: {}", agents.join(", "))?;
         writeln!(

@@ -22,8 +22,8 @@ pub fn supercover(a: Cell, b: Cell) -> Supercover {
         ny: i64::from(dy.unsigned_abs()),
         ix: 0,
         iy: 0,
-        pending: [None, None],
-        started: false,
+        // The first cell comes out first, through the queue.
+        pending: [Some(a), None],
     }
 }
 
@@ -43,20 +43,15 @@ pub struct Supercover {
     ny: i64,
     ix: i64,
     iy: i64,
-    /// Cells queued by a vertex crossing: the second side cell and the
-    /// diagonal cell.
+    /// Cells queued to come out next: the first cell, or after a vertex
+    /// crossing the second side cell and the diagonal cell.
     pending: [Option<Cell>; 2],
-    started: bool,
 }
 
 impl Iterator for Supercover {
     type Item = Cell;
 
     fn next(&mut self) -> Option<Cell> {
-        if !self.started {
-            self.started = true;
-            return Some(self.cell);
-        }
         if let Some(c) = self.pending[0].take() {
             self.pending[0] = self.pending[1].take();
             return Some(c);

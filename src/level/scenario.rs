@@ -7,6 +7,10 @@ use super::error::{END_OF_FILE, LevelError, quote};
 use super::{numbered_lines, read};
 use crate::grid::{Cell, MAX_SIDE};
 
+/// A cost within this of a scenario's `optimal` length is optimal: the
+/// files print lengths with 8 decimals, and √2 sums drift in the last ones.
+pub const OPTIMAL_TOLERANCE: f64 = 1e-4;
+
 /// One benchmark query: find a path from `start` to `goal` on `map`; the
 /// best one costs `optimal` (8 neighbours, √2 diagonals, no corner cutting).
 #[derive(Clone, Debug, PartialEq)]

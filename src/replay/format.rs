@@ -103,6 +103,13 @@ pub(super) struct Header {
 /// The key that marks the header.
 pub(super) const HEADER_KEY: &str = "delve_replay";
 
+/// Whether `text` begins like a replay file (its header's first key), so
+/// that a replay handed over where a level belongs can be named as such.
+pub fn looks_like_replay(text: &[u8]) -> bool {
+    let key = format!("{{\"{HEADER_KEY}\"");
+    text.starts_with(key.as_bytes())
+}
+
 impl Header {
     pub fn of(start: &Start) -> Header {
         Header {

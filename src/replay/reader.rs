@@ -7,8 +7,7 @@ use super::format::{
     level_checksum,
 };
 use crate::level::Level;
-use crate::search::{MAX_WEIGHT, MIN_WEIGHT};
-use crate::sim::{Command, MAX_REPATH_TICKS, Settings, TICKS_PER_SECOND, World, hex};
+use crate::sim::{Command, TICKS_PER_SECOND, World, hex};
 use serde_json::Value;
 use std::path::Path;
 
@@ -175,7 +174,7 @@ impl Parser<'_> {
             return Err(ReplayError::Version { file, found: version.to_string(), supported: FORMAT_VERSION });
         }
         let header: Header = serde_json::from_value(value).map_err(|e| self.bad(1, "header", e))?;
-        if let Some(problem) = settings_problem(&header.settings) {
+        if let Some(problem) = header.settings.problem() {
             return Err(self.bad(1, "header", problem));
         }
         let actual = level_checksum(&header.level_text);
@@ -205,27 +204,4 @@ impl Parser<'_> {
             Err(ReplayError::UnknownRecord { file: self.file.to_string(), line })
         }
     }
-}
-
-/// Settings a recording could not have been made with and the world is
-/// not built for (a negative detection radius would break a monster's
-/// alarm thresholds); `None` when all is well.
-fn settings_problem(s: &Settings) -> Option<String> {
-    let weight = s.search.weight;
-    if !(MIN_WEIGHT..=MAX_WEIGHT).contains(&weight) {
-        return Some(format!("weight {weight} is not from {MIN_WEIGHT} to {MAX_WEIGHT}"));
-    }
-    if !(s.detection_radius >= 0.0 && s.detection_radius.is_finite()) {
-        return Some(format!("detection_radius {} is not a finite number ≥ 0", s.detection_radius));
-    }
-    if !(s.repath_cells >= 0.0 && s.repath_cells.is_finite()) {
-        return Some(format!("repath_cells {} is not a finite number ≥ 0", s.repath_cells));
-    }
-    if !(1..=MAX_REPATH_TICKS).contains(&s.repath_ticks) {
-        return Some(format!("repath_ticks {} is not from 1 to {MAX_REPATH_TICKS}", s.repath_ticks));
-    }
-    if s.budget == 0 {
-        return Some("budget 0 would never let a monster plan".to_string());
-    }
-    None
 }

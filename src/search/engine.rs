@@ -207,9 +207,9 @@ impl Searcher {
         let mut found = false;
         while let Some(entry) = self.open.pop() {
             let u = self.entries[entry.seq() as usize];
-            // Stale: the node was closed since, or a cheaper route gave it
-            // a newer entry.
-            if self.records.closed(u) || self.records.latest[u as usize] != entry.seq() {
+            // Stale: a cheaper route gave the node a newer entry (which,
+            // if already popped, closed it).
+            if self.records.latest[u as usize] != entry.seq() {
                 stats.stale_pops += 1;
                 continue;
             }

@@ -2,7 +2,7 @@
 //!
 //! Nodes are dense ids `0..node_count()` so that every per-node record can
 //! live in a flat array indexed by id: no hashing on the hot path, and the
-//! same engine runs on grids, hand-built graphs, waypoint graphs and meshes.
+//! same engine runs on grids, hand-built graphs, and any graph a user brings.
 
 use super::TieBreak;
 

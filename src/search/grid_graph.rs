@@ -162,9 +162,6 @@ pub enum PlanError {
 pub struct GridPlanner {
     searcher: Searcher,
     cells: Vec<Cell>,
-    /// Padded-row length of the grid of the last query, to map node ids
-    /// back to cells in [`GridPlanner::visited`].
-    stride: usize,
 }
 
 impl GridPlanner {
@@ -173,8 +170,9 @@ impl GridPlanner {
     }
 
     /// Searches `grid` from `from` to `to` with `settings`. The path, when
-    /// found, is [`GridPlanner::path`].
+    /// found, is [`GridPlanner::path`] (empty after a refused query too).
     pub fn plan(&mut self, grid: &Grid, from: Cell, to: Cell, settings: &SearchSettings) -> Result<Outcome, PlanError> {
+        self.cells.clear();
         for (end, cell) in [(Endpoint::Start, from), (Endpoint::Goal, to)] {
             if !grid.in_bounds(cell) {
                 return Err(PlanError::Outside { end, cell, width: grid.width(), height: grid.height() });
@@ -191,8 +189,6 @@ impl GridPlanner {
             reopen: settings.reopen,
         };
         let outcome = self.searcher.search(&graph, grid.node(from), grid.node(to), &query);
-        self.stride = grid.stride();
-        self.cells.clear();
         self.cells.extend(self.searcher.path().iter().map(|&n| grid.cell_of(n)));
         Ok(outcome)
     }
@@ -202,12 +198,9 @@ impl GridPlanner {
         &self.cells
     }
 
-    /// Cells the last query generated, closed or still open.
-    pub fn visited(&self) -> impl Iterator<Item = (Cell, Visit)> + '_ {
-        let stride = self.stride;
-        self.searcher.visited().into_iter().map(move |(n, v)| {
-            let i = n as usize;
-            (Cell::new((i % stride) as i32 - 1, (i / stride) as i32 - 1), v)
-        })
+    /// Cells the last query generated on `grid` (the grid it ran on),
+    /// closed or still open.
+    pub fn visited<'a>(&'a self, grid: &'a Grid) -> impl Iterator<Item = (Cell, Visit)> + 'a {
+        self.searcher.visited().into_iter().map(|(n, v)| (grid.cell_of(n), v))
     }
 }

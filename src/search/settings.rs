@@ -7,8 +7,6 @@ use crate::grid::{DIAGONAL, Neighbors};
 pub use crate::named::UnknownName;
 use crate::named::named_enum;
 use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
 
 named_enum! {
     /// Which member of the best-first family runs.
@@ -72,34 +70,6 @@ impl Heuristic {
     }
 }
 
-impl fmt::Display for Neighbors {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.count())
-    }
-}
-
-impl FromStr for Neighbors {
-    type Err = UnknownName;
-
-    fn from_str(s: &str) -> Result<Self, UnknownName> {
-        match s {
-            "4" => Ok(Neighbors::Four),
-            "8" => Ok(Neighbors::Eight),
-            _ => Err(UnknownName { what: "neighbour count", given: s.to_string(), expected: "4|8".into() }),
-        }
-    }
-}
-
-impl Neighbors {
-    /// The other movement model, for the hotkey.
-    pub fn next(self) -> Neighbors {
-        match self {
-            Neighbors::Four => Neighbors::Eight,
-            Neighbors::Eight => Neighbors::Four,
-        }
-    }
-}
-
 /// Smallest accepted weight for weighted A*.
 pub const MIN_WEIGHT: f64 = 1.0;
 /// Largest accepted weight: beyond it weighted A* is greedy search in all
@@ -120,18 +90,39 @@ pub struct SearchSettings {
     pub reopen: bool,
 }
 
-impl Default for SearchSettings {
-    /// A* with octile distance on 8 neighbours: optimal and the fastest of
-    /// the optimal ones on dungeon grids.
-    fn default() -> Self {
-        SearchSettings {
-            algorithm: Algorithm::AStar,
-            heuristic: Heuristic::Octile,
-            tie: TieBreak::Fifo,
-            neighbors: Neighbors::Eight,
-            weight: 1.5,
-            reopen: false,
+/// One line for humans: `astar, octile heuristic, fifo ties, 8 neighbours`,
+/// with the weight of weighted A* and reopening when they apply.
+impl std::fmt::Display for SearchSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.algorithm)?;
+        if self.algorithm == Algorithm::Weighted {
+            write!(f, " w={}", self.weight)?;
         }
+        write!(f, ", {} heuristic, {} ties, {} neighbours", self.heuristic, self.tie, self.neighbors)?;
+        if self.reopen {
+            write!(f, ", reopening")?;
+        }
+        Ok(())
+    }
+}
+
+impl SearchSettings {
+    /// A* with octile distance on 8 neighbours: optimal and the fastest of
+    /// the optimal ones on dungeon grids. A constant so that the command
+    /// line can show it as its defaults.
+    pub const DEFAULT: SearchSettings = SearchSettings {
+        algorithm: Algorithm::AStar,
+        heuristic: Heuristic::Octile,
+        tie: TieBreak::Fifo,
+        neighbors: Neighbors::Eight,
+        weight: 1.5,
+        reopen: false,
+    };
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        SearchSettings::DEFAULT
     }
 }
 
@@ -159,6 +150,14 @@ mod tests {
         assert_eq!(Heuristic::Chebyshev.distance(3.0, 4.0), 4.0);
         assert_eq!(Heuristic::Octile.distance(3.0, 4.0), 1.0 + 3.0 * DIAGONAL);
         assert_eq!(Heuristic::Zero.distance(3.0, 4.0), 0.0);
+    }
+
+    #[test]
+    fn settings_read_as_one_line() {
+        assert_eq!(SearchSettings::default().to_string(), "astar, octile heuristic, fifo ties, 8 neighbours");
+        let s =
+            SearchSettings { algorithm: Algorithm::Weighted, weight: 2.5, reopen: true, ..SearchSettings::default() };
+        assert_eq!(s.to_string(), "weighted w=2.5, octile heuristic, fifo ties, 8 neighbours, reopening");
     }
 
     #[test]

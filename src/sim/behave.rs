@@ -6,12 +6,13 @@
 //! kind needs: walls first (priority) for creatures that roam, a weighted
 //! blend for monsters whose paths already avoid walls.
 
+use super::Kind;
 use super::creature::Creature;
 use super::species::{SEPARATION_RADIUS, Species};
-use super::{Kind, hunt::center};
 use crate::grid::{Cell, Grid};
 use crate::steer::{
-    Body, PathFollower, SpatialHash, Vec2, arrive, avoid_walls, combine_priority, combine_weighted, evade, separation,
+    Body, PathFollower, SpatialHash, Vec2, arrive, avoid_walls, cell_center, combine_priority, combine_weighted, evade,
+    separation,
 };
 
 /// What creatures sense this tick.
@@ -70,7 +71,7 @@ pub fn force(c: &mut Creature, i: usize, senses: &Senses, r: f32, flock: Vec2, s
             }
         }
         Kind::Boid => {
-            let player = center(senses.player);
+            let player = cell_center(senses.player);
             let wander = c.wander.force(&body, r);
             let scatter = if c.alarm.update(body.pos.distance(player)) {
                 evade(&body, player, senses.player_vel)
@@ -129,7 +130,7 @@ fn separate(i: usize, senses: &Senses, scratch: &mut Scratch, keep: impl Fn(Kind
 /// position, velocity and distance. Monsters farther than the panic-off
 /// distance are not looked for: they could not change the decision.
 fn nearest_threat(body: &Body, i: usize, senses: &Senses, scratch: &mut Scratch) -> (Vec2, Vec2, f32) {
-    let player = center(senses.player);
+    let player = cell_center(senses.player);
     let mut best = (player, senses.player_vel, body.pos.distance(player));
     let reach = Species::of(Kind::Fleeing).alarm.1;
     senses.hash.query(body.pos, reach, &mut scratch.ids);

@@ -4,7 +4,7 @@ use super::species::{ARRIVAL_RADIUS, SLOWING_RADIUS, Species};
 use super::stats::RepathReason;
 use crate::grid::Cell;
 use crate::named::named_enum;
-use crate::steer::{Body, Hysteresis, PathFollower, Smoother, Vec2, Wander};
+use crate::steer::{Body, Hysteresis, PathFollower, Smoother, Vec2, Wander, cell_at};
 
 named_enum! {
     /// The kinds of creature besides the player.
@@ -60,7 +60,7 @@ impl Creature {
 
     /// The cell its centre is in.
     pub fn cell(&self) -> Cell {
-        Cell::new(libm::floorf(self.body.pos.x) as i32, libm::floorf(self.body.pos.y) as i32)
+        cell_at(self.body.pos)
     }
 }
 

@@ -12,7 +12,7 @@ use super::settings::{RepathPolicy, Settings};
 use super::stats::{RepathReason, SearchReport, Stats};
 use crate::grid::{Cell, Grid};
 use crate::search::{GridPlanner, Visit, string_pull};
-use crate::steer::Vec2;
+use crate::steer::cell_center;
 use std::collections::VecDeque;
 
 /// The world's repath machinery: the queue and the budget are state (they
@@ -41,7 +41,7 @@ impl Hunter {
     /// Updates every monster's alarm and queues the requests this tick
     /// calls for.
     pub fn request(&mut self, creatures: &mut [Creature], scene: &Scene) {
-        let target = center(scene.player);
+        let target = cell_center(scene.player);
         for (i, c) in creatures.iter_mut().enumerate() {
             let Some(hunt) = c.hunt.as_mut() else { continue };
             if !c.alarm.update(c.body.pos.distance(target)) {
@@ -114,7 +114,7 @@ impl Hunter {
         // The first waypoint is the monster's own cell: steering back to its
         // centre would only make it stutter.
         let skip = usize::from(self.smoothed.len() > 1);
-        hunt.follower.waypoints.extend(self.smoothed[skip..].iter().map(|&c| center(c)));
+        hunt.follower.waypoints.extend(self.smoothed[skip..].iter().map(|&c| cell_center(c)));
         let mut report = SearchReport {
             creature: i,
             tick: scene.tick,
@@ -128,7 +128,7 @@ impl Hunter {
         };
         stats.record_search(&report);
         if scene.watched == Some(i) {
-            for (cell, visit) in self.planner.visited() {
+            for (cell, visit) in self.planner.visited(grid) {
                 match visit {
                     Visit::Closed => report.closed.push(cell),
                     Visit::Open => report.open.push(cell),
@@ -157,16 +157,11 @@ fn reason(hunt: &Hunt, i: usize, scene: &Scene) -> Option<RepathReason> {
     let period = u64::from(s.repath_ticks.max(1));
     // Staggered: monster i's timer comes round on its own tick of the period.
     let slot = (scene.tick + i as u64).is_multiple_of(period);
-    let moved = center(goal).distance(center(scene.player)) > s.repath_cells;
+    let moved = cell_center(goal).distance(cell_center(scene.player)) > s.repath_cells;
     match s.repath {
         RepathPolicy::EveryTick => Some(RepathReason::Timer),
         RepathPolicy::Timer => slot.then_some(RepathReason::Timer),
         RepathPolicy::Threshold => moved.then_some(RepathReason::Threshold),
         RepathPolicy::TimerThreshold => (slot && moved).then_some(RepathReason::Threshold),
     }
-}
-
-/// The centre of a cell in world units.
-pub fn center(c: Cell) -> Vec2 {
-    Vec2::new(c.x as f32 + 0.5, c.y as f32 + 0.5)
 }

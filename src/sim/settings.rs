@@ -61,19 +61,46 @@ pub const DEFAULT_BUDGET: u32 = 20_000;
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings {
-            search: SearchSettings::default(),
-            smoothing: true,
-            repath: RepathPolicy::TimerThreshold,
-            repath_ticks: 10,
-            repath_cells: 3.0,
-            budget: DEFAULT_BUDGET,
-            detection_radius: 40.0,
-        }
+        Settings::DEFAULT
     }
 }
 
 impl Settings {
+    /// The defaults, as a constant so that the command line can show them.
+    pub const DEFAULT: Settings = Settings {
+        search: SearchSettings::DEFAULT,
+        smoothing: true,
+        repath: RepathPolicy::TimerThreshold,
+        repath_ticks: 10,
+        repath_cells: 3.0,
+        budget: DEFAULT_BUDGET,
+        detection_radius: 40.0,
+    };
+
+    /// What is wrong with settings no command line could give (a
+    /// hand-edited replay header, say); `None` when all is well. The world
+    /// still copes with such values (it clamps them), but a recording that
+    /// holds them was not made by delve.
+    pub fn problem(&self) -> Option<String> {
+        let weight = self.search.weight;
+        if !(MIN_WEIGHT..=MAX_WEIGHT).contains(&weight) {
+            return Some(format!("weight {weight} is not from {MIN_WEIGHT} to {MAX_WEIGHT}"));
+        }
+        if !(self.detection_radius >= 0.0 && self.detection_radius.is_finite()) {
+            return Some(format!("detection_radius {} is not a finite number ≥ 0", self.detection_radius));
+        }
+        if !(self.repath_cells >= 0.0 && self.repath_cells.is_finite()) {
+            return Some(format!("repath_cells {} is not a finite number ≥ 0", self.repath_cells));
+        }
+        if !(1..=MAX_REPATH_TICKS).contains(&self.repath_ticks) {
+            return Some(format!("repath_ticks {} is not from 1 to {MAX_REPATH_TICKS}", self.repath_ticks));
+        }
+        if self.budget == 0 {
+            return Some("budget 0 is below the least of 1 expansion a tick".to_string());
+        }
+        None
+    }
+
     /// Applies one change; a weight is clamped to the accepted range.
     pub fn apply(&mut self, setting: Setting) {
         let s = &mut self.search;

@@ -5,14 +5,14 @@ use super::behave::{self, Scratch, Senses};
 use super::command::Command;
 use super::creature::Creature;
 use super::hash::StateHasher;
-use super::hunt::{Hunter, Scene, center};
+use super::hunt::{Hunter, Scene};
 use super::rng::{Stream, stream};
 use super::settings::Settings;
 use super::species::{CATCH_RADIUS, FLOCK_RADIUS, SEPARATION_RADIUS, Species};
 use super::stats::Stats;
 use crate::grid::{Cell, DIRECTIONS, Grid, Tile};
 use crate::level::Level;
-use crate::steer::{Body, FlockWeights, Flocker, SpatialHash, Vec2, move_body};
+use crate::steer::{Body, FlockWeights, Flocker, SpatialHash, Vec2, cell_center, move_body};
 use rand::RngExt;
 use rand_pcg::Pcg32;
 
@@ -244,11 +244,11 @@ impl World {
     /// the player's, and for monsters not within a few cells of it).
     fn spawn(&mut self, kind: Kind, count: u32) {
         let room = MAX_CREATURES.saturating_sub(self.creatures.len());
-        let player = center(self.player.cell);
+        let player = cell_center(self.player.cell);
         let near = if kind == Kind::Monster { MONSTER_SPAWN_DISTANCE } else { 1.0 };
         let mut free = free_cells(&self.grid);
         free.retain(|&c| c != self.player.cell);
-        let far: Vec<Cell> = free.iter().copied().filter(|&c| center(c).distance(player) >= near).collect();
+        let far: Vec<Cell> = free.iter().copied().filter(|&c| cell_center(c).distance(player) >= near).collect();
         // On a level too small to keep the distance, anywhere but the
         // player's own cell will do.
         if !far.is_empty() {
@@ -265,7 +265,7 @@ impl World {
 
     fn add(&mut self, kind: Kind, cell: Cell) {
         let angle = self.spawn_rng.random_range(0.0..std::f32::consts::TAU);
-        let mut c = Creature::new(kind, center(cell), angle, self.settings.detection_radius);
+        let mut c = Creature::new(kind, cell_center(cell), angle, self.settings.detection_radius);
         if kind == Kind::Boid {
             // Boids start moving, each its own way, so flocks form at once.
             let sp = Species::of(kind);
@@ -330,7 +330,7 @@ impl World {
 
     /// Monsters touching the player score a catch and go home.
     fn catch(&mut self) {
-        let player = center(self.player.cell);
+        let player = cell_center(self.player.cell);
         for (i, c) in self.creatures.iter_mut().enumerate() {
             let Some(hunt) = c.hunt.as_mut() else { continue };
             if c.body.pos.distance(player) >= CATCH_RADIUS {

@@ -19,14 +19,15 @@ const WHISKER_SIN: f32 = 0.573_576_4;
 /// for walls the body is brushing past, not far ahead.
 const WHISKER_SCALE: f32 = 0.5;
 
-/// The cell containing a world point (saturating for points far outside).
-fn cell_at(p: Vec2) -> Cell {
+/// The cell containing a world point: cell (x, y) covers [x, x+1) ×
+/// [y, y+1) (saturating for points far outside).
+pub fn cell_at(p: Vec2) -> Cell {
     Cell::new(p.x.floor() as i32, p.y.floor() as i32)
 }
 
-fn center(cell: Cell) -> Vec2 {
-    let (x, y) = cell.center();
-    Vec2::new(x, y)
+/// The centre of a cell in world units, (x + 0.5, y + 0.5).
+pub fn cell_center(cell: Cell) -> Vec2 {
+    Vec2::new(cell.x as f32 + 0.5, cell.y as f32 + 0.5)
 }
 
 /// Turn away from walls ahead. Three feelers leave the body's centre: one
@@ -135,7 +136,7 @@ pub fn resolve_walls(body: &mut Body, prev_pos: Vec2, grid: &Grid) {
     body.pos = prev_pos;
     if !grid.is_walkable(cell_at(prev_pos)) {
         if let Some(cell) = nearest_walkable(grid, prev_pos) {
-            body.pos = center(cell);
+            body.pos = cell_center(cell);
         }
         body.vel = Vec2::ZERO;
         return;
@@ -210,7 +211,7 @@ fn nearest_walkable(grid: &Grid, p: Vec2) -> Option<Cell> {
                 if !grid.is_walkable(cell) {
                     continue;
                 }
-                let d2 = (center(cell) - q).length_squared();
+                let d2 = (cell_center(cell) - q).length_squared();
                 if best.is_none_or(|(b, _)| d2 < b) {
                     best = Some((d2, cell));
                 }
