@@ -8,11 +8,11 @@
 
 use super::Kind;
 use super::creature::Creature;
-use super::species::{SEPARATION_RADIUS, Species};
+use super::species::{FLOCK_RADIUS, FLOCK_WEIGHTS, SEPARATION_RADIUS, Species, alarm};
 use crate::grid::{Cell, Grid};
 use crate::steer::{
     Body, PathFollower, SpatialHash, Vec2, arrive, avoid_walls, cell_center, combine_priority, combine_weighted, evade,
-    separation,
+    flock, separation,
 };
 
 /// What creatures sense this tick.
@@ -35,9 +35,8 @@ pub struct Scratch {
 }
 
 /// The raw steering force of creature `i` (before smoothing). `r` is this
-/// tick's uniform draw in [−1, 1] for its wander; `flock` the boid's flock
-/// force.
-pub fn force(c: &mut Creature, i: usize, senses: &Senses, r: f32, flock: Vec2, scratch: &mut Scratch) -> Vec2 {
+/// tick's uniform draw in [−1, 1] for its wander.
+pub fn force(c: &mut Creature, i: usize, senses: &Senses, r: f32, scratch: &mut Scratch) -> Vec2 {
     let sp = Species::of(c.kind);
     let body = senses.bodies[i];
     let walls = || avoid_walls(&body, senses.grid, sp.feeler);
@@ -78,6 +77,12 @@ pub fn force(c: &mut Creature, i: usize, senses: &Senses, r: f32, flock: Vec2, s
             } else {
                 Vec2::ZERO
             };
+            let flock = flock(
+                &body,
+                near(i, FLOCK_RADIUS, senses, scratch, |k| k == Kind::Boid),
+                SEPARATION_RADIUS,
+                FLOCK_WEIGHTS,
+            );
             combine_priority(
                 body.max_force,
                 &[
@@ -117,22 +122,35 @@ fn roam(c: &mut Creature, body: &Body, walls: Vec2, r: f32, i: usize, senses: &S
 
 /// Separation from the creatures of the kinds `keep` accepts.
 fn separate(i: usize, senses: &Senses, scratch: &mut Scratch, keep: impl Fn(Kind) -> bool) -> Vec2 {
-    let body = &senses.bodies[i];
-    senses.hash.query(body.pos, SEPARATION_RADIUS, &mut scratch.ids);
+    separation(&senses.bodies[i], near(i, SEPARATION_RADIUS, senses, scratch, keep), SEPARATION_RADIUS)
+}
+
+/// The bodies of the other creatures within `radius` of creature `i` whose
+/// kind `keep` accepts, in creature order (so sums over them come out the
+/// same every run).
+fn near<'s>(
+    i: usize,
+    radius: f32,
+    senses: &Senses,
+    scratch: &'s mut Scratch,
+    keep: impl Fn(Kind) -> bool,
+) -> &'s [Body] {
+    senses.hash.query(senses.bodies[i].pos, radius, &mut scratch.ids);
     scratch.near.clear();
     scratch.near.extend(
         scratch.ids.iter().map(|&j| j as usize).filter(|&j| j != i && keep(senses.kinds[j])).map(|j| senses.bodies[j]),
     );
-    separation(body, &scratch.near, SEPARATION_RADIUS)
+    &scratch.near
 }
 
 /// The nearest threat to a fleeing creature (the player or a monster): its
-/// position, velocity and distance. Monsters farther than the panic-off
-/// distance are not looked for: they could not change the decision.
+/// position, velocity and distance. Monsters farther than the player or
+/// than the panic-off distance are not looked for: they could not change
+/// the decision.
 fn nearest_threat(body: &Body, i: usize, senses: &Senses, scratch: &mut Scratch) -> (Vec2, Vec2, f32) {
     let player = cell_center(senses.player);
     let mut best = (player, senses.player_vel, body.pos.distance(player));
-    let reach = Species::of(Kind::Fleeing).alarm.1;
+    let reach = alarm(Kind::Fleeing, 0.0).1.min(best.2);
     senses.hash.query(body.pos, reach, &mut scratch.ids);
     for &j in &scratch.ids {
         let j = j as usize;

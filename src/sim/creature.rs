@@ -1,6 +1,6 @@
 //! The creatures of the world and the state each carries between ticks.
 
-use super::species::{ARRIVAL_RADIUS, SLOWING_RADIUS, Species};
+use super::species::{ARRIVAL_RADIUS, SLOWING_RADIUS, Species, alarm};
 use super::stats::RepathReason;
 use crate::grid::Cell;
 use crate::named::named_enum;
@@ -30,7 +30,7 @@ pub struct Creature {
     /// Low-pass filter on its steering force.
     pub smoother: Smoother,
     /// Its alarm: a monster's detection, a fleeing creature's panic, a
-    /// boid's scatter (thresholds from [`Species::alarm`]).
+    /// boid's scatter (thresholds from [`alarm`]).
     pub alarm: Hysteresis,
     /// A monster's hunt; `None` for other kinds.
     pub hunt: Option<Hunt>,
@@ -43,17 +43,14 @@ impl Creature {
     pub fn new(kind: Kind, pos: Vec2, angle: f32, detection: f32) -> Creature {
         let detection = if detection.is_finite() { detection.max(0.0) } else { 0.0 };
         let sp = Species::of(kind);
-        let alarm = match kind {
-            Kind::Monster => Hysteresis::new(detection, detection * 1.1 + 1.0),
-            _ => Hysteresis::new(sp.alarm.0, sp.alarm.1),
-        };
+        let (on, off) = alarm(kind, detection);
         Creature {
             kind,
             body: Body::new(pos, sp.max_speed, sp.max_force),
             home: pos,
             wander: Wander { angle, radius: sp.wander_radius, distance: sp.wander_distance, jitter: sp.wander_jitter },
             smoother: Smoother::new(),
-            alarm,
+            alarm: Hysteresis::new(on, off),
             hunt: (kind == Kind::Monster).then(Hunt::default),
         }
     }

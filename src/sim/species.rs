@@ -3,14 +3,13 @@
 //! levels; all distances are in cells, times in seconds.
 
 use super::Kind;
+use crate::steer::FlockWeights;
 
 /// How one kind moves and senses.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Species {
     pub max_speed: f32,
     pub max_force: f32,
-    /// Body radius for separation and catching.
-    pub radius: f32,
     /// Wander circle: radius, distance ahead, and jitter per tick (radians
     /// at r = ±1).
     pub wander_radius: f32,
@@ -28,9 +27,6 @@ pub struct Species {
     /// a hunter in a one-cell corridor; a gain of g asks for it within 1/g
     /// seconds (still capped by `max_force`).
     pub follow_gain: f32,
-    /// Alarm thresholds (cells): on below the first, off beyond the second.
-    /// Monsters: detection; fleeing creatures: panic; boids: scatter.
-    pub alarm: (f32, f32),
 }
 
 impl Species {
@@ -39,7 +35,6 @@ impl Species {
             Kind::Monster => Species {
                 max_speed: 4.0,
                 max_force: 32.0,
-                radius: 0.35,
                 wander_radius: 1.0,
                 wander_distance: 2.0,
                 wander_jitter: 0.6,
@@ -47,13 +42,10 @@ impl Species {
                 feeler: 0.9,
                 smoothing: 0.6,
                 follow_gain: 6.0,
-                // The detection radius is a setting; this is its default.
-                alarm: (40.0, 44.0),
             },
             Kind::Wanderer => Species {
                 max_speed: 1.6,
                 max_force: 6.0,
-                radius: 0.3,
                 wander_radius: 1.0,
                 wander_distance: 2.0,
                 wander_jitter: 0.8,
@@ -61,12 +53,10 @@ impl Species {
                 feeler: 1.2,
                 smoothing: 0.4,
                 follow_gain: 1.0,
-                alarm: (0.0, 1.0),
             },
             Kind::Fleeing => Species {
                 max_speed: 4.5,
                 max_force: 14.0,
-                radius: 0.3,
                 wander_radius: 1.0,
                 wander_distance: 2.0,
                 wander_jitter: 0.8,
@@ -74,12 +64,10 @@ impl Species {
                 feeler: 1.2,
                 smoothing: 0.5,
                 follow_gain: 1.0,
-                alarm: (6.0, 9.0),
             },
             Kind::Boid => Species {
                 max_speed: 3.0,
                 max_force: 8.0,
-                radius: 0.25,
                 wander_radius: 0.6,
                 wander_distance: 1.5,
                 wander_jitter: 0.5,
@@ -87,11 +75,28 @@ impl Species {
                 feeler: 1.0,
                 smoothing: 0.5,
                 follow_gain: 1.0,
-                alarm: (4.0, 6.0),
             },
         }
     }
 }
+
+/// A kind's alarm thresholds in cells: on below the first distance, off
+/// only beyond the second. A monster's detection comes from the settings
+/// (off 10 % and a cell farther out), a fleeing creature panics, a boid
+/// scatters; a wanderer's never sounds (no distance is below 0).
+pub fn alarm(kind: Kind, detection: f32) -> (f32, f32) {
+    match kind {
+        Kind::Monster => (detection, detection * 1.1 + 1.0),
+        Kind::Wanderer => (0.0, 1.0),
+        Kind::Fleeing => (6.0, 9.0),
+        Kind::Boid => (4.0, 6.0),
+    }
+}
+
+/// Flocking weights: separation strongest so that a crowd keeps its
+/// spacing (10,000 boids stay near 13 neighbours each), cohesion weakest so
+/// flocks stay loose enough to flow around walls.
+pub const FLOCK_WEIGHTS: FlockWeights = FlockWeights { separation: 6.0, alignment: 1.0, cohesion: 0.3 };
 
 /// Boids flock with boids nearer than this.
 pub const FLOCK_RADIUS: f32 = 2.5;

@@ -8,11 +8,11 @@ use super::hash::StateHasher;
 use super::hunt::{Hunter, Scene};
 use super::rng::{Stream, stream};
 use super::settings::Settings;
-use super::species::{CATCH_RADIUS, FLOCK_RADIUS, SEPARATION_RADIUS, Species};
+use super::species::{CATCH_RADIUS, FLOCK_RADIUS, Species};
 use super::stats::Stats;
 use crate::grid::{Cell, DIRECTIONS, Grid, Tile};
 use crate::level::Level;
-use crate::steer::{Body, FlockWeights, Flocker, SpatialHash, Vec2, cell_center, move_body};
+use crate::steer::{Body, SpatialHash, Vec2, cell_center, move_body};
 use rand::RngExt;
 use rand_pcg::Pcg32;
 
@@ -30,9 +30,6 @@ const PLAYER_SPEED: f32 = 5.0;
 const PLAYER_MOVING_TICKS: u64 = 6;
 /// Monsters spawned at random keep at least this far from the player.
 const MONSTER_SPAWN_DISTANCE: f32 = 8.0;
-/// Flocking weights: separation strongest so flocks never collapse into a
-/// point, cohesion weakest so they stay loose enough to flow around walls.
-const FLOCK_WEIGHTS: FlockWeights = FlockWeights { separation: 6.0, alignment: 1.0, cohesion: 0.3 };
 
 /// A level that cannot hold a world.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -75,9 +72,6 @@ struct Work {
     bodies: Vec<Body>,
     kinds: Vec<Kind>,
     hash: SpatialHash,
-    flocker: Flocker,
-    boids: Vec<Body>,
-    draws: Vec<f32>,
     scratch: Scratch,
 }
 
@@ -114,9 +108,6 @@ impl World {
                 bodies: Vec::new(),
                 kinds: Vec::new(),
                 hash: SpatialHash::new(FLOCK_RADIUS),
-                flocker: Flocker::new(FLOCK_RADIUS, SEPARATION_RADIUS, FLOCK_WEIGHTS),
-                boids: Vec::new(),
-                draws: Vec::new(),
                 scratch: Scratch::default(),
             },
         };
@@ -284,9 +275,6 @@ impl World {
         w.kinds.clear();
         w.kinds.extend(self.creatures.iter().map(|c| c.kind));
         w.hash.rebuild(w.bodies.iter().map(|b| b.pos));
-        w.boids.clear();
-        w.boids.extend(self.creatures.iter().filter(|c| c.kind == Kind::Boid).map(|c| c.body));
-        let flock = w.flocker.forces(&w.boids);
 
         let scene = Scene {
             grid: &self.grid,
@@ -298,12 +286,6 @@ impl World {
         self.hunter.request(&mut self.creatures, &scene);
         self.hunter.serve(&mut self.creatures, &scene, &mut self.stats);
 
-        // One draw per creature per tick, used or not, so that a creature
-        // changing behaviour never shifts another's randomness.
-        w.draws.clear();
-        for _ in 0..self.creatures.len() {
-            w.draws.push(self.wander_rng.random_range(-1.0f32..=1.0));
-        }
         let senses = Senses {
             grid: &self.grid,
             bodies: &w.bodies,
@@ -312,15 +294,11 @@ impl World {
             player: self.player.cell,
             player_vel,
         };
-        let mut boid = 0;
         for (i, c) in self.creatures.iter_mut().enumerate() {
-            let flock_force = if c.kind == Kind::Boid {
-                boid += 1;
-                flock[boid - 1]
-            } else {
-                Vec2::ZERO
-            };
-            let raw = behave::force(c, i, &senses, w.draws[i], flock_force, &mut w.scratch);
+            // One draw per creature per tick, used or not, so that a
+            // creature changing behaviour never shifts another's randomness.
+            let r = self.wander_rng.random_range(-1.0f32..=1.0);
+            let raw = behave::force(c, i, &senses, r, &mut w.scratch);
             let force = c.smoother.smooth(raw, Species::of(c.kind).smoothing);
             move_body(&mut c.body, force, DT, &self.grid);
         }
