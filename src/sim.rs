@@ -21,7 +21,6 @@ pub use bot::Bot;
 pub use command::Command;
 pub use creature::{Creature, Hunt, Kind};
 pub use hash::{StateHasher, hex};
-pub use rng::{Stream, stream};
 pub use settings::{DEFAULT_BUDGET, MAX_REPATH_TICKS, RepathPolicy, Setting, Settings};
 pub use species::Species;
 pub use stats::{Counters, HISTORY_TICKS, RepathReason, SearchReport, Stats, WINDOW_TICKS};

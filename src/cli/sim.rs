@@ -31,10 +31,7 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
     let mut bot = Bot::new(session.seed);
     let began = Instant::now();
     for _ in 0..args.ticks {
-        if let Some(c) = bot.command(&world) {
-            feed::apply(&mut world, feed.as_mut(), c)?;
-        }
-        feed::tick(&mut world, feed.as_mut())?;
+        feed::bot_tick(&mut world, feed.as_mut(), &mut bot)?;
     }
     let seconds = began.elapsed().as_secs_f64();
     feed.finish(&world)?;

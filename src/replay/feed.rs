@@ -4,7 +4,7 @@
 //! files.
 
 use super::{RecordError, Recorder, Replay, Start};
-use crate::sim::{Command, World};
+use crate::sim::{Bot, Command, World};
 use std::io;
 use std::path::Path;
 
@@ -19,7 +19,7 @@ use std::path::Path;
 pub trait Feed {
     /// Commands due before the world's next tick, which will take it from
     /// `tick` to `tick + 1` (a replay file); live play adds none.
-    fn due(&mut self, tick: u64, out: &mut Vec<Command>);
+    fn due(&mut self, _tick: u64, _out: &mut Vec<Command>) {}
 
     /// False in replay: keys that move the player or change settings are
     /// ignored; UI-only keys (pause, single tick, speed, overlay, Tab, help,
@@ -29,10 +29,14 @@ pub trait Feed {
     /// Every command applied to the world, with the tick it was applied at
     /// (`world.ticks()` before the next tick runs), just before it is
     /// applied: for recording.
-    fn applied(&mut self, tick: u64, command: &Command) -> io::Result<()>;
+    fn applied(&mut self, _tick: u64, _command: &Command) -> io::Result<()> {
+        Ok(())
+    }
 
     /// After every world tick: for checkpoints.
-    fn ticked(&mut self, world: &World) -> io::Result<()>;
+    fn ticked(&mut self, _world: &World) -> io::Result<()> {
+        Ok(())
+    }
 
     /// The tick the session ends at, if the feed knows (a replay does):
     /// the world is not ticked past it.
@@ -65,23 +69,22 @@ pub fn tick(world: &mut World, feed: &mut dyn Feed) -> io::Result<()> {
     feed.ticked(world)
 }
 
+/// Runs one tick of a headless session: the scripted player's command for
+/// it, if any, then the tick.
+pub fn bot_tick(world: &mut World, feed: &mut dyn Feed, bot: &mut Bot) -> io::Result<()> {
+    if let Some(c) = bot.command(world) {
+        apply(world, feed, c)?;
+    }
+    tick(world, feed)
+}
+
 /// Live play: keys drive the world and nothing is kept.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LiveFeed;
 
 impl Feed for LiveFeed {
-    fn due(&mut self, _tick: u64, _out: &mut Vec<Command>) {}
-
     fn live(&self) -> bool {
         true
-    }
-
-    fn applied(&mut self, _tick: u64, _command: &Command) -> io::Result<()> {
-        Ok(())
-    }
-
-    fn ticked(&mut self, _world: &World) -> io::Result<()> {
-        Ok(())
     }
 }
 
@@ -108,8 +111,6 @@ impl RecordFeed {
 }
 
 impl Feed for RecordFeed {
-    fn due(&mut self, _tick: u64, _out: &mut Vec<Command>) {}
-
     fn live(&self) -> bool {
         true
     }
@@ -156,14 +157,6 @@ impl Feed for ReplayFeed<'_> {
 
     fn live(&self) -> bool {
         false
-    }
-
-    fn applied(&mut self, _tick: u64, _command: &Command) -> io::Result<()> {
-        Ok(())
-    }
-
-    fn ticked(&mut self, _world: &World) -> io::Result<()> {
-        Ok(())
     }
 
     fn end(&self) -> Option<u64> {

@@ -1,5 +1,6 @@
 //! Re-running a recorded session headless and comparing every hash.
 
+use super::feed::{self, ReplayFeed};
 use super::format::Checkpoint;
 use super::reader::Replay;
 use crate::sim::{World, hex};
@@ -62,8 +63,9 @@ pub fn verify(replay: &Replay) -> Verdict {
         return Verdict::Match { checkpoints: matched, last, complete: false };
     };
     run_to(&mut world, replay, end.tick);
+    let mut feed = ReplayFeed::new(replay);
     for &c in replay.commands_due(end.tick) {
-        world.apply(c);
+        feed::apply(&mut world, &mut feed, c).expect("a replay feed does no I/O");
     }
     match compare(&world, end) {
         Some(mismatch) => mismatch,
@@ -71,13 +73,12 @@ pub fn verify(replay: &Replay) -> Verdict {
     }
 }
 
-/// Applies each tick's commands and ticks until the world reaches `tick`.
+/// Applies each tick's commands and ticks until the world reaches `tick`,
+/// exactly as the terminal plays the replay.
 fn run_to(world: &mut World, replay: &Replay, tick: u64) {
+    let mut feed = ReplayFeed::new(replay);
     while world.ticks() < tick {
-        for &c in replay.commands_due(world.ticks()) {
-            world.apply(c);
-        }
-        world.tick();
+        feed::tick(world, &mut feed).expect("a replay feed does no I/O");
     }
 }
 

@@ -72,8 +72,6 @@ pub struct Hunt {
     pub goal: Option<Cell>,
     /// The grid version the last plan was made on.
     pub version: u64,
-    /// The tick of the last plan.
-    pub planned_at: Option<u64>,
     /// A pending request for a plan: since when, and why.
     pub request: Option<(u64, RepathReason)>,
     /// Progress toward the current waypoint: its index, the closest the
@@ -95,7 +93,6 @@ impl Default for Hunt {
             follower: PathFollower::new(Vec::new(), ARRIVAL_RADIUS, SLOWING_RADIUS),
             goal: None,
             version: 0,
-            planned_at: None,
             request: None,
             progress: (0, f32::INFINITY, 0),
         }
@@ -131,7 +128,6 @@ impl Hunt {
         self.follower.waypoints.clear();
         self.follower.index = 0;
         self.goal = None;
-        self.planned_at = None;
         self.request = None;
         self.progress = (0, f32::INFINITY, 0);
     }

@@ -42,12 +42,11 @@ impl Hunter {
     /// calls for.
     pub fn request(&mut self, creatures: &mut [Creature], scene: &Scene) {
         let target = cell_center(scene.player);
+        let mut dropped = false;
         for (i, c) in creatures.iter_mut().enumerate() {
             let Some(hunt) = c.hunt.as_mut() else { continue };
             if !c.alarm.update(c.body.pos.distance(target)) {
-                if hunt.request.is_some() {
-                    self.queue.retain(|&j| j as usize != i);
-                }
+                dropped |= hunt.request.is_some();
                 hunt.forget();
                 continue;
             }
@@ -60,6 +59,15 @@ impl Hunter {
                 self.queue.push_back(i as u32);
             }
         }
+        if dropped {
+            self.drop_forgotten(creatures);
+        }
+    }
+
+    /// Takes out of the queue the monsters that no longer ask for a plan
+    /// (they lost the player, or caught it): one pass, order kept.
+    pub fn drop_forgotten(&mut self, creatures: &[Creature]) {
+        self.queue.retain(|&j| creatures[j as usize].hunt.as_ref().is_some_and(|h| h.request.is_some()));
     }
 
     /// Serves queued requests while the budget lasts.
@@ -93,7 +101,6 @@ impl Hunter {
         let grid = scene.grid;
         hunt.goal = Some(scene.player);
         hunt.version = grid.version();
-        hunt.planned_at = Some(scene.tick);
         hunt.progress = (0, f32::INFINITY, scene.tick);
         hunt.path.clear();
         hunt.follower.waypoints.clear();
@@ -127,6 +134,7 @@ impl Hunter {
             open: Vec::new(),
         };
         stats.record_search(&report);
+        stats.last_search = Some(report.clone());
         if scene.watched == Some(i) {
             for (cell, visit) in self.planner.visited(grid) {
                 match visit {
@@ -134,11 +142,8 @@ impl Hunter {
                     Visit::Open => report.open.push(cell),
                 }
             }
-            stats.watched_search = Some(report.clone());
-            report.closed = Vec::new();
-            report.open = Vec::new();
+            stats.watched_search = Some(report);
         }
-        stats.last_search = Some(report);
         outcome.stats.expanded
     }
 }
@@ -151,7 +156,7 @@ fn reason(hunt: &Hunt, i: usize, scene: &Scene) -> Option<RepathReason> {
         return Some(if blocked { RepathReason::Blocked } else { RepathReason::Version });
     }
     if hunt.is_stuck(scene.tick) {
-        return Some(RepathReason::Blocked);
+        return Some(RepathReason::Stuck);
     }
     let s = scene.settings;
     let period = u64::from(s.repath_ticks.max(1));

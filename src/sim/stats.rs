@@ -18,10 +18,14 @@ named_enum! {
         Timer => "timer",
         /// The player moved more than K cells from the last plan's goal.
         Threshold => "threshold",
-        /// A cell on its remaining path stopped being walkable.
+        /// A cell on its path stopped being walkable.
         Blocked => "blocked",
         /// The grid changed since the plan, though not on the path.
         Version => "version",
+        /// It made no progress toward its waypoint for a second (pushed off
+        /// its path by the crowd, or pressed against a wall after swinging
+        /// wide round a corner).
+        Stuck => "stuck",
     }
 }
 
@@ -50,7 +54,7 @@ pub struct Counters {
     /// Sum of search times.
     pub micros: f64,
     /// Repaths by [`RepathReason`], in `RepathReason::ALL` order.
-    pub repaths: [u64; 5],
+    pub repaths: [u64; RepathReason::ALL.len()],
     /// Requests that had to wait at least one tick for the budget.
     pub budget_waits: u64,
     /// Ticks those requests waited, summed.

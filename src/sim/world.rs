@@ -309,18 +309,20 @@ impl World {
     /// Monsters touching the player score a catch and go home.
     fn catch(&mut self) {
         let player = cell_center(self.player.cell);
-        for (i, c) in self.creatures.iter_mut().enumerate() {
+        let mut dropped = false;
+        for c in &mut self.creatures {
             let Some(hunt) = c.hunt.as_mut() else { continue };
             if c.body.pos.distance(player) >= CATCH_RADIUS {
                 continue;
             }
             self.stats.record_catch();
-            if hunt.request.is_some() {
-                self.hunter.queue.retain(|&j| j as usize != i);
-            }
+            dropped |= hunt.request.is_some();
             hunt.forget();
             c.body = Body::new(c.home, c.body.max_speed, c.body.max_force);
             c.smoother = Default::default();
+        }
+        if dropped {
+            self.hunter.drop_forgotten(&self.creatures);
         }
     }
 
@@ -330,14 +332,14 @@ impl World {
         let mut h = StateHasher::default();
         h.u64(self.seed);
         h.u64(self.tick);
-        h.bytes(&serde_json::to_vec(&self.settings).unwrap_or_default());
+        hash_settings(&mut h, &self.settings);
         h.u64(self.grid.version());
         for c in self.grid.cells() {
-            let t = self.grid.tile(c);
-            h.bytes(&[tile_code(t)]);
+            h.bytes(&[tile_code(self.grid.tile(c))]);
         }
         h.i32(self.player.cell.x);
         h.i32(self.player.cell.y);
+        h.bool(self.player.last_step.is_some());
         if let Some((dx, dy, at)) = self.player.last_step {
             h.bytes(&[dx as u8, dy as u8]);
             h.u64(at);
@@ -346,10 +348,13 @@ impl World {
         for c in &self.creatures {
             hash_creature(&mut h, c);
         }
+        h.u64(self.hunter.queue.len() as u64);
         for &i in &self.hunter.queue {
             h.u32(i);
         }
         h.u64(self.hunter.allowance as u64);
+        // The generators' state as serde writes it (rand_pcg exposes it no
+        // other way); Cargo.lock pins the crate, and so the bytes.
         h.bytes(&serde_json::to_vec(&self.spawn_rng).unwrap_or_default());
         h.bytes(&serde_json::to_vec(&self.wander_rng).unwrap_or_default());
         h.finish()
@@ -377,6 +382,18 @@ fn hash_vec(h: &mut StateHasher, v: Vec2) {
     h.f32(v.y);
 }
 
+fn hash_settings(h: &mut StateHasher, s: &Settings) {
+    let q = &s.search;
+    h.bytes(&[q.algorithm as u8, q.heuristic as u8, q.tie as u8, q.neighbors as u8, s.repath as u8]);
+    h.f64(q.weight);
+    h.bool(q.reopen);
+    h.bool(s.smoothing);
+    h.u32(s.repath_ticks);
+    h.f32(s.repath_cells);
+    h.u32(s.budget);
+    h.f32(s.detection_radius);
+}
+
 fn hash_creature(h: &mut StateHasher, c: &Creature) {
     h.bytes(&[c.kind as u8]);
     hash_vec(h, c.body.pos);
@@ -386,33 +403,34 @@ fn hash_creature(h: &mut StateHasher, c: &Creature) {
     hash_vec(h, c.home);
     h.f32(c.wander.angle);
     h.bool(c.alarm.is_active());
-    match c.smoother.value() {
-        Some(v) => hash_vec(h, v),
-        None => h.bool(false),
+    h.bool(c.smoother.value().is_some());
+    if let Some(v) = c.smoother.value() {
+        hash_vec(h, v);
     }
-    if let Some(hunt) = &c.hunt {
-        h.u64(hunt.path.len() as u64);
-        for p in &hunt.path {
-            h.i32(p.x);
-            h.i32(p.y);
-        }
-        for &w in &hunt.follower.waypoints {
-            hash_vec(h, w);
-        }
-        h.u64(hunt.follower.index as u64);
-        if let Some(g) = hunt.goal {
-            h.i32(g.x);
-            h.i32(g.y);
-        }
-        h.u64(hunt.version);
-        h.u64(hunt.planned_at.map_or(u64::MAX, |t| t));
-        if let Some((since, reason)) = hunt.request {
-            h.u64(since);
-            h.bytes(&[reason as u8]);
-        }
-        let (index, best, since) = hunt.progress;
-        h.u64(index as u64);
-        h.f32(best);
+    let Some(hunt) = &c.hunt else { return };
+    h.u64(hunt.path.len() as u64);
+    for p in &hunt.path {
+        h.i32(p.x);
+        h.i32(p.y);
+    }
+    h.u64(hunt.follower.waypoints.len() as u64);
+    for &w in &hunt.follower.waypoints {
+        hash_vec(h, w);
+    }
+    h.u64(hunt.follower.index as u64);
+    h.bool(hunt.goal.is_some());
+    if let Some(g) = hunt.goal {
+        h.i32(g.x);
+        h.i32(g.y);
+    }
+    h.u64(hunt.version);
+    h.bool(hunt.request.is_some());
+    if let Some((since, reason)) = hunt.request {
         h.u64(since);
+        h.bytes(&[reason as u8]);
     }
+    let (index, best, since) = hunt.progress;
+    h.u64(index as u64);
+    h.f32(best);
+    h.u64(since);
 }
