@@ -125,8 +125,7 @@ impl Hunt {
     /// Forgets the plan: the next hunt starts from scratch.
     pub fn forget(&mut self) {
         self.path.clear();
-        self.follower.waypoints.clear();
-        self.follower.index = 0;
+        self.follower.clear();
         self.goal = None;
         self.request = None;
         self.progress = (0, f32::INFINITY, 0);

@@ -103,8 +103,7 @@ impl Hunter {
         hunt.version = grid.version();
         hunt.progress = (0, f32::INFINITY, scene.tick);
         hunt.path.clear();
-        hunt.follower.waypoints.clear();
-        hunt.follower.index = 0;
+        hunt.follower.clear();
         let Ok(outcome) = self.planner.plan(grid, from, scene.player, &scene.settings.search) else {
             // The monster stands where no plan can start (pushed into a
             // door as it closed): it waits for its next turn.

@@ -24,6 +24,12 @@ impl PathFollower {
         PathFollower { waypoints, index: 0, arrival_radius, slowing_radius }
     }
 
+    /// Forgets the path (keeping its storage), ready for a new one.
+    pub fn clear(&mut self) {
+        self.waypoints.clear();
+        self.index = 0;
+    }
+
     /// This tick's force. Advances at most one waypoint per call, so a
     /// path whose waypoints crowd together still takes one tick each. An
     /// empty path asks for nothing; an index past the end (the caller
