@@ -66,7 +66,8 @@ pub(super) fn glyph(c: char) -> Option<Glyph> {
 }
 
 /// How a bare tile is written in a delve level. Every tile has a glyph:
-/// floor costs outside 1–9 (which no level can produce) are written as `9`.
+/// floor costs outside 1–9 (which no level can produce) are clamped into
+/// that range, so a cost of 0 is written as `.` and one above 9 as `9`.
 pub fn tile_glyph(t: Tile) -> char {
     let t = match t {
         Tile::Floor(c) => Tile::Floor(c.clamp(1, 9)),
@@ -104,6 +105,9 @@ mod tests {
             assert_eq!(glyph(tile_glyph(t)), Some(tile(t)), "{t:?}");
         }
         assert_eq!(tile_glyph(Tile::Floor(1)), '.');
+        assert_eq!(tile_glyph(Tile::Floor(0)), '.');
+        assert_eq!(tile_glyph(Tile::Floor(10)), '9');
+        assert_eq!(tile_glyph(Tile::Floor(u8::MAX)), '9');
     }
 
     #[test]
