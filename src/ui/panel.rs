@@ -5,7 +5,7 @@
 //! so they read the same at any speed; "last" is the most recent search.
 
 use super::clock::Clock;
-use super::map::glyph;
+use super::map::{glyph, letter};
 use super::palette::Palette;
 use crate::sim::{Creature, Kind, RepathReason, SearchReport, Settings, WINDOW_TICKS, World};
 use ratatui::buffer::Buffer;
@@ -103,7 +103,9 @@ impl<'a> Panel<'a> {
             Span::raw(format!("speed {}", self.clock.speed_label()))
         };
         let counts = world.counts();
-        let kind = |k: Kind, sample: char| {
+        let kind = |k: Kind| {
+            // Boids mostly fly, and the map draws a flying one as an arrow.
+            let sample = if k == Kind::Boid { '>' } else { letter(k) };
             vec![
                 Span::styled(format!("{sample} "), Style::new().fg(p.creature(k)).bold()),
                 Span::raw(format!("{:<10}{:>3}", plural(k), counts[k as usize])),
@@ -117,8 +119,8 @@ impl<'a> Panel<'a> {
         };
         let mut lines = vec![
             Line::from(vec![Span::raw(format!("Tick {:<9}", world.ticks())), pace]),
-            pair(kind(Kind::Monster, 'M'), kind(Kind::Wanderer, 'w')),
-            pair(kind(Kind::Fleeing, 'f'), kind(Kind::Boid, '>')),
+            pair(kind(Kind::Monster), kind(Kind::Wanderer)),
+            pair(kind(Kind::Fleeing), kind(Kind::Boid)),
             Line::from(format!("Catches {:<8}seed {}", world.stats().total.catches, world.seed())),
         ];
         lines.extend(self.watched());
