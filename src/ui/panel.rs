@@ -130,17 +130,23 @@ impl<'a> Panel<'a> {
     /// The watched monster and its last search.
     fn watched(&self) -> [Line<'static>; 3] {
         let world = self.world;
-        let monsters: Vec<(usize, &Creature)> =
-            world.creatures().iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster).collect();
-        let Some((n, (_, c))) = world.watched().and_then(|w| monsters.iter().enumerate().find(|(_, (i, _))| *i == w))
-        else {
+        // One pass: the watched monster's ordinal among the monsters, and
+        // how many there are.
+        let (mut watched, mut monsters): (Option<(usize, &Creature)>, usize) = (None, 0);
+        for (i, c) in world.creatures().iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster) {
+            if world.watched() == Some(i) {
+                watched = Some((monsters, c));
+            }
+            monsters += 1;
+        }
+        let Some((n, c)) = watched else {
             return ["Watching   none (Tab)".into(), "".into(), "".into()];
         };
         let cell = c.cell();
         let head = Line::from(vec![
             Span::raw("Watching   "),
             Span::styled(glyph(c).to_string(), Style::new().fg(self.palette.player).bg(self.palette.watched).bold()),
-            Span::raw(format!(" {}/{} at {},{}", n + 1, monsters.len(), cell.x, cell.y)),
+            Span::raw(format!(" {}/{} at {},{}", n + 1, monsters, cell.x, cell.y)),
         ]);
         match &world.stats().watched_search {
             Some(r) => {
@@ -327,6 +333,24 @@ mod tests {
         let mut buf = Buffer::empty(Rect::new(0, 0, WIDTH, 36));
         Panel::new(&world, &clock, &Palette::NAMED).render(buf.area, &mut buf);
         assert!(!buf[(15, 5)].modifier.contains(Modifier::DIM));
+    }
+
+    #[test]
+    fn the_watched_monster_is_numbered_among_the_monsters() {
+        // A spawned monster comes after every other creature.
+        let mut world = played(0);
+        world.apply(crate::sim::Command::Spawn { kind: Kind::Monster, count: 1 });
+        let monsters: Vec<usize> =
+            world.creatures().iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster).map(|(i, _)| i).collect();
+        let n = monsters.len();
+        assert!(monsters[n - 1] > n, "{monsters:?}");
+        world.watch(Some(monsters[n - 1]));
+        let text = render(&world, &Clock::default(), 36);
+        let shown = format!("Watching   M {n}/{n} at ");
+        assert!(text.iter().any(|l| l.contains(&shown)), "{text:#?}");
+        world.watch(None);
+        let text = render(&world, &Clock::default(), 36);
+        assert!(text.iter().any(|l| l.contains("Watching   none (Tab)")), "{text:#?}");
     }
 
     #[test]
