@@ -353,6 +353,48 @@ mod tests {
         assert!(text.iter().any(|l| l.contains("Watching   none (Tab)")), "{text:#?}");
     }
 
+    /// Each settings row names the keys that change that very setting.
+    #[test]
+    fn setting_rows_name_their_keys() {
+        use crate::sim::Setting;
+        use crate::ui::keys::{Action, action};
+        use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let text = render(&played(0), &Clock::default(), 36);
+        let rows: Vec<(String, String)> = text[1..=7]
+            .iter()
+            .map(|row| {
+                let row: Vec<char> = row.chars().collect();
+                let key: String = row[1..4].iter().collect();
+                let label: String = row[4..15].iter().collect();
+                (key.trim().to_string(), label.trim().to_string())
+            })
+            .collect();
+        let labels: Vec<&str> = rows.iter().map(|(_, label)| label.as_str()).collect();
+        assert_eq!(labels, ["Algorithm", "Heuristic", "Tie-break", "Neighbors", "Weight", "Repath", "Smoothing"]);
+        let d = Settings::default();
+        for (keys, label) in &rows {
+            assert!(!keys.is_empty(), "{label} has no key");
+            for k in keys.chars() {
+                let Some(Action::World(crate::sim::Command::Set(setting))) =
+                    action(KeyEvent::new(KeyCode::Char(k), KeyModifiers::NONE), &d)
+                else {
+                    panic!("{k:?}, listed for {label}, sets nothing");
+                };
+                let right = match setting {
+                    Setting::Algorithm(_) => label == "Algorithm",
+                    Setting::Heuristic(_) => label == "Heuristic",
+                    Setting::Tie(_) => label == "Tie-break",
+                    Setting::Neighbors(_) => label == "Neighbors",
+                    Setting::Weight(_) => label == "Weight",
+                    Setting::Repath(_) => label == "Repath",
+                    Setting::Smoothing(_) => label == "Smoothing",
+                    Setting::Reopen(_) => false,
+                };
+                assert!(right, "{k:?}, listed for {label}, sets {setting:?}");
+            }
+        }
+    }
+
     #[test]
     fn a_short_panel_keeps_the_figures_and_never_panics() {
         // An 80x24 terminal leaves 23 rows: every setting, the main
