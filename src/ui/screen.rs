@@ -114,7 +114,11 @@ mod tests {
         assert_eq!(text[9].trim(), "terminal too small (need 60x20, have 80x19)");
         for (w, h) in [(0, 0), (1, 1), (10, 3), (59, 100), (300, 5)] {
             let text = screen(w, h, &app, &world);
-            assert_eq!(text.len(), h as usize);
+            assert!(!text.iter().any(|l| l.contains("Settings")), "{w}x{h}: {text:#?}");
+            if w >= 59 {
+                let message = format!("terminal too small (need 60x20, have {w}x{h})");
+                assert_eq!(text[(h as usize - 1) / 2].trim(), message);
+            }
         }
         let text = screen(60, 20, &app, &world);
         assert!(text[0].contains("Settings"), "{text:#?}");
