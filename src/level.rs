@@ -15,7 +15,7 @@ mod text;
 use std::path::Path;
 
 pub use error::{Axis, LevelError};
-pub use glyph::tile_glyph;
+pub use glyph::{marker, tile_glyph};
 pub use scenario::{OPTIMAL_TOLERANCE, Scenario, load_scenarios, parse_scenarios};
 
 use crate::grid::{Cell, Grid};

@@ -4,7 +4,8 @@
 # presses H and R and checks the settings change, walks a few steps,
 # shrinks the window and checks the too-small message, quits with q, and
 # checks the shell got its terminal back in cooked mode. Then the
-# recording must verify headless and play back in the terminal.
+# recording must verify headless, hold the setting changes and the moves,
+# and play back in the terminal, where H changes nothing.
 #
 # Usage: tests/tmux_play.sh PATH/TO/delve   (cargo test runs it via tests/tmux.rs)
 set -euo pipefail
@@ -38,7 +39,7 @@ wait_for() {
 
 # A plain shell in a fixed-size pane; delve runs in it as a user would run it.
 t new-session -d -s play -x 120 -y 40 "env PS1='$ ' sh"
-t send-keys -t play "'$bin' play --seed 7 --record '$record'; echo \"exit=\$?\"; stty -a; echo \"fini\"\"shed-$$\"" Enter
+t send-keys -t play "'$bin' play --seed 7 --record '$record'; echo \"exit=\$?\"; stty -a > '$dir/stty'; echo \"fini\"\"shed-$$\"" Enter
 
 wait_for "H  Heuristic  octile"
 wait_for "R  Repath     timer+threshold"
@@ -62,10 +63,13 @@ t send-keys -t play q
 wait_for "$done_marker"
 after=$(screen)
 grep -qF "exit=0" <<<"$after" || { echo "tmux_play: delve did not exit with 0:" >&2; echo "$after" >&2; exit 1; }
+# The settings as the shell saw them after delve, read from a file rather
+# than the pane (whose typed command line spells "echo" too). A flag must
+# stand alone: "-echo" or "-icanon" means it is off.
 for flag in icanon echo; do
-    if ! grep -qE "(^|[ ;])$flag([ ;]|$)" <<<"$after"; then
+    if ! grep -qE "(^|[[:space:];])$flag([[:space:];]|$)" "$dir/stty"; then
         echo "tmux_play: the terminal was left without $flag:" >&2
-        echo "$after" >&2
+        cat "$dir/stty" >&2
         exit 1
     fi
 done
@@ -73,12 +77,19 @@ done
 verdict=$("$bin" replay "$record" --verify) || { echo "tmux_play: the recording does not verify: $verdict" >&2; exit 1; }
 grep -q "^ok: " <<<"$verdict" || { echo "tmux_play: unexpected verdict: $verdict" >&2; exit 1; }
 grep -q '"setting":"heuristic","value":"chebyshev"' "$record" || { echo "tmux_play: H was not recorded" >&2; exit 1; }
+grep -qF '"cmd":"move"' "$record" || { echo "tmux_play: no move was recorded" >&2; exit 1; }
 
 # ...and plays back in the terminal, where world keys are ignored.
 t send-keys -t play "clear; '$bin' replay '$record' --speed 8; echo \"replayed=\$?\"; echo \"re\"\"played-$$\"" Enter
 done_marker="replayed-$$"
 wait_for "REPLAY"
 wait_for "H  Heuristic  chebyshev"
+# H must change nothing here. Keys are read in order, so once O has turned
+# the paths overlay on, H has been handled and a frame drawn since.
+t send-keys -t play H
+t send-keys -t play O
+wait_for "paths overlay"
+grep -qF "H  Heuristic  chebyshev" <<<"$(screen)" || { echo "tmux_play: H changed the heuristic in replay:" >&2; screen >&2; exit 1; }
 t send-keys -t play q
 wait_for "$done_marker"
 grep -qF "replayed=0" <<<"$(screen)" || { echo "tmux_play: the replay did not exit with 0:" >&2; screen >&2; exit 1; }

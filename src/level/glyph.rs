@@ -22,6 +22,18 @@ pub(super) struct Glyph {
     pub spawn: Option<Spawn>,
 }
 
+/// The spawn markers. Public so that the map draws each creature with the
+/// letter a level places it with.
+pub mod marker {
+    pub const PLAYER: char = '@';
+    pub const MONSTER: char = 'M';
+    pub const WANDERER: char = 'w';
+    pub const FLEEING: char = 'f';
+    pub const BOID: char = 'b';
+    pub const START: char = 'S';
+    pub const GOAL: char = 'G';
+}
+
 const fn tile(tile: Tile) -> Glyph {
     Glyph { tile, spawn: None }
 }
@@ -48,13 +60,13 @@ const TABLE: [(char, Glyph); 21] = [
     ('~', tile(Tile::Water)),
     ('+', tile(Tile::DoorClosed)),
     ('\'', tile(Tile::DoorOpen)),
-    ('@', spawn(Spawn::Player)),
-    ('M', spawn(Spawn::Monster)),
-    ('w', spawn(Spawn::Wanderer)),
-    ('f', spawn(Spawn::Fleeing)),
-    ('b', spawn(Spawn::Boid)),
-    ('S', spawn(Spawn::Start)),
-    ('G', spawn(Spawn::Goal)),
+    (marker::PLAYER, spawn(Spawn::Player)),
+    (marker::MONSTER, spawn(Spawn::Monster)),
+    (marker::WANDERER, spawn(Spawn::Wanderer)),
+    (marker::FLEEING, spawn(Spawn::Fleeing)),
+    (marker::BOID, spawn(Spawn::Boid)),
+    (marker::START, spawn(Spawn::Start)),
+    (marker::GOAL, spawn(Spawn::Goal)),
 ];
 
 /// The glyphs as listed in an unknown-glyph message.
@@ -66,7 +78,8 @@ pub(super) fn glyph(c: char) -> Option<Glyph> {
 }
 
 /// How a bare tile is written in a delve level. Every tile has a glyph:
-/// floor costs outside 1–9 (which no level can produce) are written as `9`.
+/// floor costs outside 1–9 (which no level can produce) are clamped into
+/// that range, so a cost of 0 is written as `.` and one above 9 as `9`.
 pub fn tile_glyph(t: Tile) -> char {
     let t = match t {
         Tile::Floor(c) => Tile::Floor(c.clamp(1, 9)),
@@ -104,6 +117,9 @@ mod tests {
             assert_eq!(glyph(tile_glyph(t)), Some(tile(t)), "{t:?}");
         }
         assert_eq!(tile_glyph(Tile::Floor(1)), '.');
+        assert_eq!(tile_glyph(Tile::Floor(0)), '.');
+        assert_eq!(tile_glyph(Tile::Floor(10)), '9');
+        assert_eq!(tile_glyph(Tile::Floor(u8::MAX)), '9');
     }
 
     #[test]

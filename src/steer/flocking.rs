@@ -124,7 +124,6 @@ impl Flocker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::steer::within_radius;
 
     fn at(x: f32, y: f32) -> Body {
         Body::new(Vec2::new(x, y), 2.0, 1.0)
@@ -174,28 +173,5 @@ mod tests {
         let weak = Body { max_force: 0.5, ..me };
         let capped = flock(&weak, &others, 1.5, w);
         assert!((capped.length() - 0.5).abs() < 1e-6);
-    }
-
-    #[test]
-    fn flocker_matches_per_body_flock() {
-        let bodies: Vec<Body> = (0..60)
-            .map(|i| {
-                let t = i as f32;
-                moving((t * 1.7) % 9.0, (t * 2.3) % 7.0, (t % 3.0) - 1.0, 0.5)
-            })
-            .collect();
-        let w = FlockWeights { separation: 1.5, alignment: 1.0, cohesion: 1.0 };
-        let mut flocker = Flocker::new(2.0, 1.0, w);
-        let forces = flocker.forces(&bodies).to_vec();
-        assert_eq!(forces.len(), bodies.len());
-        for (i, me) in bodies.iter().enumerate() {
-            let neighbors: Vec<Body> = bodies
-                .iter()
-                .enumerate()
-                .filter(|&(j, b)| j != i && within_radius(me.pos, b.pos, 2.0))
-                .map(|(_, b)| *b)
-                .collect();
-            assert_eq!(forces[i], flock(me, &neighbors, 1.0, w));
-        }
     }
 }

@@ -16,6 +16,13 @@ struct Speed {
     label: &'static str,
 }
 
+impl Speed {
+    /// Game time per wall time.
+    const fn factor(&self) -> f64 {
+        self.num as f64 / self.den as f64
+    }
+}
+
 const SPEEDS: [Speed; 6] = [
     Speed { num: 1, den: 4, label: "¼×" },
     Speed { num: 1, den: 2, label: "½×" },
@@ -26,7 +33,7 @@ const SPEEDS: [Speed; 6] = [
 ];
 
 /// The slowest and fastest listed speeds, for validating a requested one.
-pub const SPEED_RANGE: std::ops::RangeInclusive<f64> = 0.25..=8.0;
+pub const SPEED_RANGE: std::ops::RangeInclusive<f64> = SPEEDS[0].factor()..=SPEEDS[SPEEDS.len() - 1].factor();
 
 /// Index of 1× in [`SPEEDS`].
 const NORMAL: usize = 2;
@@ -118,7 +125,7 @@ impl Clock {
     /// Switches to the listed speed nearest to `x` times real time, nearest
     /// by ratio: 3× becomes 4× (4/3 is closer to 1 than 3/2).
     pub fn set_nearest_speed(&mut self, x: f64) {
-        let ratio = |s: &Speed| (f64::from(s.num) / f64::from(s.den) / x).ln().abs();
+        let ratio = |s: &Speed| (s.factor() / x).ln().abs();
         let best = (0..SPEEDS.len()).min_by(|&a, &b| ratio(&SPEEDS[a]).total_cmp(&ratio(&SPEEDS[b])));
         self.set_speed(best.unwrap_or(NORMAL));
     }

@@ -4,6 +4,7 @@
 use super::overlay::{self, Overlay};
 use super::palette::Palette;
 use crate::grid::{Cell, Grid, Tile};
+use crate::level::marker;
 use crate::sim::{Creature, Kind, World};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
@@ -89,7 +90,7 @@ impl Widget for MapView<'_> {
             buf[pos].set_char(glyph(c)).set_style(Style::new().fg(p.player).bg(p.watched).add_modifier(Modifier::BOLD));
         }
         if let Some(pos) = camera.screen(world.player().cell) {
-            buf[pos].set_char('@').set_style(Style::new().fg(p.player).add_modifier(Modifier::BOLD));
+            buf[pos].set_char(marker::PLAYER).set_style(Style::new().fg(p.player).add_modifier(Modifier::BOLD));
         }
     }
 }
@@ -113,10 +114,7 @@ fn terrain(tile: Tile, p: &Palette) -> (char, Style) {
 pub fn glyph(c: &Creature) -> char {
     let v = c.body.vel;
     match c.kind {
-        Kind::Monster => 'M',
-        Kind::Wanderer => 'w',
-        Kind::Fleeing => 'f',
-        Kind::Boid if v.length_squared() < BOID_STILL * BOID_STILL => 'b',
+        Kind::Boid if v.length_squared() < BOID_STILL * BOID_STILL => letter(Kind::Boid),
         Kind::Boid if v.x.abs() >= v.y.abs() => {
             if v.x > 0.0 {
                 '>'
@@ -131,6 +129,17 @@ pub fn glyph(c: &Creature) -> char {
                 '^'
             }
         }
+        kind => letter(kind),
+    }
+}
+
+/// A kind's letter, the marker that places it in a level.
+pub fn letter(kind: Kind) -> char {
+    match kind {
+        Kind::Monster => marker::MONSTER,
+        Kind::Wanderer => marker::WANDERER,
+        Kind::Fleeing => marker::FLEEING,
+        Kind::Boid => marker::BOID,
     }
 }
 
@@ -179,6 +188,15 @@ mod tests {
         {
             c.body.vel = Vec2::new(v.0, v.1);
             assert_eq!(glyph(&c), g, "{v:?}");
+        }
+    }
+
+    #[test]
+    fn letters_are_the_level_markers() {
+        for &kind in Kind::ALL {
+            let level = Level::parse(&format!("@{}\n", letter(kind)), "t").unwrap();
+            let world = World::new(&level, 1, Settings::default()).unwrap();
+            assert_eq!(world.creatures()[0].kind, kind);
         }
     }
 

@@ -142,9 +142,16 @@ mod tests {
     fn paths_show_raw_cells_and_waypoints() {
         let w = world();
         assert!(!w.creatures()[0].hunt.as_ref().unwrap().path.is_empty());
-        let text = crate::ui::testing::lines(&painted(Overlay::Paths, &w)).join("\n");
-        // The monster at 7,3 goes round the wall: up column 8, along row 1.
-        assert!(text.contains('*') && text.contains('o'), "{text}");
+        let buf = painted(Overlay::Paths, &w);
+        // The monster at 7,3 goes round the wall the short way, along row 3
+        // and up column 1 to the player at 1,1: raw cells dim, waypoints
+        // (the corner and the end) over them.
+        let expected = ["          ", " o        ", " *        ", " o******  ", "          "];
+        assert_eq!(crate::ui::testing::lines(&buf), expected);
+        let p = Palette::NAMED;
+        assert_eq!((buf[(1, 2)].fg, buf[(7, 3)].fg), (p.raw_path, p.raw_path));
+        assert!(buf[(7, 3)].modifier.contains(Modifier::DIM));
+        assert_eq!((buf[(1, 1)].fg, buf[(1, 3)].fg), (p.waypoint, p.waypoint));
         assert_eq!(painted(Overlay::None, &w), Buffer::empty(Rect::new(0, 0, 10, 5)));
     }
 

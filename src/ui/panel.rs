@@ -5,7 +5,7 @@
 //! so they read the same at any speed; "last" is the most recent search.
 
 use super::clock::Clock;
-use super::map::glyph;
+use super::map::{glyph, letter};
 use super::palette::Palette;
 use crate::sim::{Creature, Kind, RepathReason, SearchReport, Settings, WINDOW_TICKS, World};
 use ratatui::buffer::Buffer;
@@ -103,7 +103,9 @@ impl<'a> Panel<'a> {
             Span::raw(format!("speed {}", self.clock.speed_label()))
         };
         let counts = world.counts();
-        let kind = |k: Kind, sample: char| {
+        let kind = |k: Kind| {
+            // Boids mostly fly, and the map draws a flying one as an arrow.
+            let sample = if k == Kind::Boid { '>' } else { letter(k) };
             vec![
                 Span::styled(format!("{sample} "), Style::new().fg(p.creature(k)).bold()),
                 Span::raw(format!("{:<10}{:>3}", plural(k), counts[k as usize])),
@@ -117,8 +119,8 @@ impl<'a> Panel<'a> {
         };
         let mut lines = vec![
             Line::from(vec![Span::raw(format!("Tick {:<9}", world.ticks())), pace]),
-            pair(kind(Kind::Monster, 'M'), kind(Kind::Wanderer, 'w')),
-            pair(kind(Kind::Fleeing, 'f'), kind(Kind::Boid, '>')),
+            pair(kind(Kind::Monster), kind(Kind::Wanderer)),
+            pair(kind(Kind::Fleeing), kind(Kind::Boid)),
             Line::from(format!("Catches {:<8}seed {}", world.stats().total.catches, world.seed())),
         ];
         lines.extend(self.watched());
@@ -128,17 +130,23 @@ impl<'a> Panel<'a> {
     /// The watched monster and its last search.
     fn watched(&self) -> [Line<'static>; 3] {
         let world = self.world;
-        let monsters: Vec<(usize, &Creature)> =
-            world.creatures().iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster).collect();
-        let Some((n, (_, c))) = world.watched().and_then(|w| monsters.iter().enumerate().find(|(_, (i, _))| *i == w))
-        else {
+        // One pass: the watched monster's ordinal among the monsters, and
+        // how many there are.
+        let (mut watched, mut monsters): (Option<(usize, &Creature)>, usize) = (None, 0);
+        for (i, c) in world.creatures().iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster) {
+            if world.watched() == Some(i) {
+                watched = Some((monsters, c));
+            }
+            monsters += 1;
+        }
+        let Some((n, c)) = watched else {
             return ["Watching   none (Tab)".into(), "".into(), "".into()];
         };
         let cell = c.cell();
         let head = Line::from(vec![
             Span::raw("Watching   "),
             Span::styled(glyph(c).to_string(), Style::new().fg(self.palette.player).bg(self.palette.watched).bold()),
-            Span::raw(format!(" {}/{} at {},{}", n + 1, monsters.len(), cell.x, cell.y)),
+            Span::raw(format!(" {}/{} at {},{}", n + 1, monsters, cell.x, cell.y)),
         ]);
         match &world.stats().watched_search {
             Some(r) => {
@@ -328,6 +336,66 @@ mod tests {
     }
 
     #[test]
+    fn the_watched_monster_is_numbered_among_the_monsters() {
+        // A spawned monster comes after every other creature.
+        let mut world = played(0);
+        world.apply(crate::sim::Command::Spawn { kind: Kind::Monster, count: 1 });
+        let monsters: Vec<usize> =
+            world.creatures().iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster).map(|(i, _)| i).collect();
+        let n = monsters.len();
+        assert!(monsters[n - 1] > n, "{monsters:?}");
+        world.watch(Some(monsters[n - 1]));
+        let text = render(&world, &Clock::default(), 36);
+        let shown = format!("Watching   M {n}/{n} at ");
+        assert!(text.iter().any(|l| l.contains(&shown)), "{text:#?}");
+        world.watch(None);
+        let text = render(&world, &Clock::default(), 36);
+        assert!(text.iter().any(|l| l.contains("Watching   none (Tab)")), "{text:#?}");
+    }
+
+    /// Each settings row names the keys that change that very setting.
+    #[test]
+    fn setting_rows_name_their_keys() {
+        use crate::sim::Setting;
+        use crate::ui::keys::{Action, action};
+        use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let text = render(&played(0), &Clock::default(), 36);
+        let rows: Vec<(String, String)> = text[1..=7]
+            .iter()
+            .map(|row| {
+                let row: Vec<char> = row.chars().collect();
+                let key: String = row[1..4].iter().collect();
+                let label: String = row[4..15].iter().collect();
+                (key.trim().to_string(), label.trim().to_string())
+            })
+            .collect();
+        let labels: Vec<&str> = rows.iter().map(|(_, label)| label.as_str()).collect();
+        assert_eq!(labels, ["Algorithm", "Heuristic", "Tie-break", "Neighbors", "Weight", "Repath", "Smoothing"]);
+        let d = Settings::default();
+        for (keys, label) in &rows {
+            assert!(!keys.is_empty(), "{label} has no key");
+            for k in keys.chars() {
+                let Some(Action::World(crate::sim::Command::Set(setting))) =
+                    action(KeyEvent::new(KeyCode::Char(k), KeyModifiers::NONE), &d)
+                else {
+                    panic!("{k:?}, listed for {label}, sets nothing");
+                };
+                let right = match setting {
+                    Setting::Algorithm(_) => label == "Algorithm",
+                    Setting::Heuristic(_) => label == "Heuristic",
+                    Setting::Tie(_) => label == "Tie-break",
+                    Setting::Neighbors(_) => label == "Neighbors",
+                    Setting::Weight(_) => label == "Weight",
+                    Setting::Repath(_) => label == "Repath",
+                    Setting::Smoothing(_) => label == "Smoothing",
+                    Setting::Reopen(_) => false,
+                };
+                assert!(right, "{k:?}, listed for {label}, sets {setting:?}");
+            }
+        }
+    }
+
+    #[test]
     fn a_short_panel_keeps_the_figures_and_never_panics() {
         // An 80x24 terminal leaves 23 rows: every setting, the main
         // figures, and the world without the watched monster.
@@ -338,9 +406,14 @@ mod tests {
         assert_eq!(text[17], "┌ World: dungeon ────────────────┐");
         assert_eq!(text[21], "│Catches 3       seed 1          │");
         let world = played(300);
+        // However short, the panel keeps the world block, closed at the
+        // bottom.
         for height in 0..36 {
             let text = render(&world, &Clock::default(), height);
-            assert_eq!(text.len(), height as usize);
+            if height >= 2 {
+                assert!(text.iter().any(|l| l.starts_with("┌ World: dungeon ")), "{height}: {text:#?}");
+                assert_eq!(text[height as usize - 1], "└────────────────────────────────┘", "{height}");
+            }
         }
         let text = render(&world, &Clock::default(), 30);
         assert!(text.iter().any(|l| l.contains("Searches/s")));

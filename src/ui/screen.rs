@@ -4,12 +4,13 @@
 
 use super::app::App;
 use super::help::{self, key_name};
-use super::keys::STATUS;
+use super::keys::{self, Action, STATUS};
 use super::map::MapView;
 use super::overlay::Overlay;
 use super::panel::{self, Panel};
-use crate::sim::World;
+use crate::sim::{Settings, World};
 use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::{Style, Stylize};
 use ratatui::text::{Line, Span};
@@ -68,8 +69,8 @@ fn status_line(app: &App) -> Line<'static> {
     if !app.live {
         spans.push(Span::raw(" REPLAY ").reversed().bold());
     }
-    for (keys, name, changes_world) in STATUS {
-        if *changes_world && !app.live {
+    for (keys, name) in STATUS {
+        if !app.live && changes_world(keys[0]) {
             continue;
         }
         let names: Vec<String> = keys.iter().map(|&k| key_name(k)).collect();
@@ -79,6 +80,12 @@ fn status_line(app: &App) -> Line<'static> {
         spans.push(Span::raw(format!(" {name}")));
     }
     Line::from(spans)
+}
+
+/// Whether `key` asks for a change to the world, which a replay ignores.
+fn changes_world(key: KeyCode) -> bool {
+    let press = KeyEvent::new(key, KeyModifiers::NONE);
+    matches!(keys::action(press, &Settings::default()), Some(Action::World(_)))
 }
 
 #[cfg(test)]
@@ -107,7 +114,11 @@ mod tests {
         assert_eq!(text[9].trim(), "terminal too small (need 60x20, have 80x19)");
         for (w, h) in [(0, 0), (1, 1), (10, 3), (59, 100), (300, 5)] {
             let text = screen(w, h, &app, &world);
-            assert_eq!(text.len(), h as usize);
+            assert!(!text.iter().any(|l| l.contains("Settings")), "{w}x{h}: {text:#?}");
+            if w >= 59 {
+                let message = format!("terminal too small (need 60x20, have {w}x{h})");
+                assert_eq!(text[(h as usize - 1) / 2].trim(), message);
+            }
         }
         let text = screen(60, 20, &app, &world);
         assert!(text[0].contains("Settings"), "{text:#?}");
@@ -168,5 +179,9 @@ mod tests {
         app.live = false;
         let text = screen(120, 40, &app, &world);
         assert!(text[39].starts_with(" PAUSED  REPLAY   ? help "), "{}", text[39]);
+        assert_eq!(
+            text[39].trim_end(),
+            " PAUSED  REPLAY   ? help  q quit  Space pause  . step  +- speed  O overlay  Tab monster"
+        );
     }
 }
