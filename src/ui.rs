@@ -21,5 +21,6 @@ mod screen;
 mod testing;
 
 pub use clock::SPEED_RANGE;
+pub use overlay::{RAW_PATH, WAYPOINT};
 pub use palette::Palette;
 pub use run::play;

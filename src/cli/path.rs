@@ -4,6 +4,7 @@ use super::{CliError, SearchArgs, load_level};
 use crate::grid::{Cell, Grid};
 use crate::level::{DEFAULT_LEVEL_NAME, Level, tile_glyph as glyph};
 use crate::search::{GridPlanner, Outcome, SearchSettings, string_pull};
+use crate::ui::{RAW_PATH, WAYPOINT};
 use serde_json::json;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -158,8 +159,8 @@ fn draw(grid: &Grid, from: Cell, to: Cell, answer: &Answer) -> String {
     let mut rows: Vec<Vec<char>> =
         (y0..=y1).map(|y| (x0..=x1).map(|x| glyph(grid.tile(Cell::new(x, y)))).collect()).collect();
     let mut put = |c: &Cell, ch: char| rows[(c.y - y0) as usize][(c.x - x0) as usize] = ch;
-    answer.path.iter().for_each(|c| put(c, '*'));
-    answer.smoothed.unwrap_or(&[]).iter().for_each(|c| put(c, 'o'));
+    answer.path.iter().for_each(|c| put(c, RAW_PATH));
+    answer.smoothed.unwrap_or(&[]).iter().for_each(|c| put(c, WAYPOINT));
     put(&from, 'S');
     put(&to, 'G');
     let mut text = String::with_capacity((w + 1) * rows.len() + 64);

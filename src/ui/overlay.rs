@@ -42,9 +42,10 @@ impl Overlay {
     }
 }
 
-/// Glyphs of the paths overlay, as `delve path` draws them.
-const RAW_PATH: char = '*';
-const WAYPOINT: char = 'o';
+/// Glyphs of a raw cell path and of its smoothed waypoints: the paths
+/// overlay and `delve path` draw them alike.
+pub const RAW_PATH: char = '*';
+pub const WAYPOINT: char = 'o';
 
 /// Draws `overlay` over the terrain already in `buf`.
 pub fn paint(overlay: Overlay, world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {

@@ -67,9 +67,9 @@ impl<'a> Panel<'a> {
         let stats = self.world.stats();
         let (w, last) = (&stats.window, stats.last_search.as_ref());
         let last_stat = |f: fn(&SearchReport) -> u64| last.map_or("-".to_string(), |r| num(f(r)));
-        let reasons = |a: RepathReason, b: Option<RepathReason>| {
+        let reasons = |a: RepathReason, b: RepathReason| {
             let cell = |r: RepathReason| format!("{:<10}{:>4}", r.name(), num(w.repaths(r)));
-            format!("  {}  {}", cell(a), b.map(cell).unwrap_or_default())
+            format!("  {}  {}", cell(a), cell(b))
         };
         let path = match last {
             Some(r) if r.found => format!("{} → {} waypoints", r.steps, r.waypoints),
@@ -84,9 +84,9 @@ impl<'a> Panel<'a> {
             format!("{:<11}{path}", "Path"),
             format!("{:<11}{:>6.1}", "µs/search", self.micros_per_search),
             format!("{:<11}{:>6}", "Repaths/s", num(w.total_repaths())),
-            reasons(RepathReason::Start, Some(RepathReason::Timer)),
-            reasons(RepathReason::Threshold, Some(RepathReason::Blocked)),
-            reasons(RepathReason::Version, None),
+            reasons(RepathReason::Start, RepathReason::Timer),
+            reasons(RepathReason::Threshold, RepathReason::Blocked),
+            reasons(RepathReason::Version, RepathReason::Stuck),
             format!("{:<13}{:>4}/s  queued {:>3}", "Budget waits", num(w.budget_waits), stats.queued),
         ]
         .into_iter()
@@ -290,7 +290,7 @@ mod tests {
             "│Repaths/s       4               │",
             "│  start        0  timer        0│",
             "│  threshold    4  blocked      0│",
-            "│  version      0                │",
+            "│  version      0  stuck        0│",
             "│Budget waits    0/s  queued   0 │",
             "│Expanded per tick, peak 107     │",
             "│          █                   ▂ │",
