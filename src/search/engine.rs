@@ -81,9 +81,6 @@ struct Records {
     /// Cost of the best known route from the start (step count for BFS).
     g: Vec<f64>,
     parent: Vec<NodeId>,
-    /// Insertion sequence of the node's newest open-list entry: any older
-    /// entry popped for it is stale.
-    latest: Vec<u32>,
 }
 
 impl Records {
@@ -92,21 +89,15 @@ impl Records {
             self.mark.resize(n, 0);
             self.g.resize(n, 0.0);
             self.parent.resize(n, 0);
-            self.latest.resize(n, 0);
         }
     }
 
     #[inline(always)]
-    fn set(&mut self, node: NodeId, g: f64, parent: NodeId, mark: u32, seq: u32) {
+    fn set(&mut self, node: NodeId, g: f64, parent: NodeId, mark: u32) {
         let i = node as usize;
         self.mark[i] = mark;
         self.g[i] = g;
         self.parent[i] = parent;
-        self.latest[i] = seq;
-    }
-
-    fn closed(&self, node: NodeId) -> bool {
-        self.mark[node as usize] & 1 == 1
     }
 }
 
@@ -120,8 +111,6 @@ pub struct Searcher {
     open: OpenList,
     stamp: u32,
     path: Vec<NodeId>,
-    /// The node of each open-list entry, by insertion sequence.
-    entries: Vec<NodeId>,
 }
 
 impl Searcher {
@@ -135,14 +124,19 @@ impl Searcher {
     }
 
     /// Every node the last query generated, in node id order, with whether
-    /// it ended closed or still open. Derived from the open list's entries
-    /// (each generated node has at least one) rather than kept during the
-    /// search, which then pays nothing for it.
+    /// it ended closed or still open: the nodes whose mark carries that
+    /// query's stamp. A scan of the marks (a millisecond or two on the
+    /// largest maps) rather than a list kept during the search, which then
+    /// pays nothing for it.
     pub fn visited(&self) -> Vec<(NodeId, Visit)> {
-        let mut nodes = self.entries.clone();
-        nodes.sort_unstable();
-        nodes.dedup();
-        nodes.into_iter().map(|n| (n, if self.records.closed(n) { Visit::Closed } else { Visit::Open })).collect()
+        let open_mark = self.stamp << 1;
+        let visit = |mark: u32| match mark {
+            _ if mark == open_mark => Some(Visit::Open),
+            _ if mark == open_mark | 1 => Some(Visit::Closed),
+            _ => None,
+        };
+        let marks = self.records.mark.iter().enumerate();
+        marks.filter_map(|(n, &mark)| Some((n as NodeId, visit(mark)?))).collect()
     }
 
     /// Runs one query from `start` to `goal`.
@@ -170,7 +164,6 @@ impl Searcher {
             self.stamp = 1;
         }
         self.open.clear();
-        self.entries.clear();
         self.path.clear();
     }
 
@@ -191,25 +184,36 @@ impl Searcher {
         let count_violations = hw > 0.0 && !greedy;
         let h = |node: NodeId| if need_h { graph.heuristic(node) } else { 0.0 };
         let f_of = |g: f64, h: f64| gw * g + hw * h;
+        // `fifo` is insertion order: the number of entries pushed before.
+        // The other orders come from the graph and fall back to the node
+        // id, the last part of an entry.
+        let tie_key = |node: NodeId, h: f64, pushed: u64| match tie {
+            TieBreak::Fifo => pushed as u32,
+            _ => graph.tie_key(node, h, tie),
+        };
 
         let stamp = self.stamp;
         let open_mark = stamp << 1;
         let mut stats = SearchStats::default();
         let mut open_nodes: u64 = 1;
 
-        self.records.set(start, 0.0, start, open_mark, 0);
+        self.records.set(start, 0.0, start, open_mark);
         let h0 = h(start);
-        self.entries.push(start);
-        self.open.push(Entry::new(f_of(0.0, h0), graph.tie_key(start, h0, tie), 0));
+        self.open.push(Entry::new(f_of(0.0, h0), tie_key(start, h0, 0), start));
         stats.pushed = 1;
         stats.max_open = 1;
 
         let mut found = false;
         while let Some(entry) = self.open.pop() {
-            let u = self.entries[entry.seq() as usize];
-            // Stale: a cheaper route gave the node a newer entry (which,
-            // if already popped, closed it).
-            if self.records.latest[u as usize] != entry.seq() {
+            let u = entry.node();
+            // Stale: a cheaper route gave the node a newer entry. Each new
+            // entry of a node has a smaller g than all its older ones, so a
+            // smaller f (greedy, which orders by h alone, never gives a node
+            // a second entry): the newest entry pops first and closes the
+            // node. An entry popped for a closed node is therefore an old
+            // one, and the node's mark is all the test needs. (A reopened
+            // node is open again only until its new, smaller entry pops.)
+            if self.records.mark[u as usize] == open_mark | 1 {
                 stats.stale_pops += 1;
                 continue;
             }
@@ -225,7 +229,6 @@ impl Searcher {
             let hu = if count_violations { h(u) } else { 0.0 };
             let records = &mut self.records;
             let open = &mut self.open;
-            let entries = &mut self.entries;
             // Inlined into the graph's successor loop: it runs for every
             // edge, and a call per edge would reload all its captures.
             graph.successors(
@@ -255,10 +258,8 @@ impl Searcher {
                         stats.reopened += 1;
                         open_nodes += 1;
                     }
-                    let seq = entries.len() as u32;
-                    records.set(v, g, u, open_mark, seq);
-                    open.push(Entry::new(f_of(g, hv), graph.tie_key(v, hv, tie), seq));
-                    entries.push(v);
+                    records.set(v, g, u, open_mark);
+                    open.push(Entry::new(f_of(g, hv), tie_key(v, hv, stats.pushed), v));
                     stats.pushed += 1;
                     stats.max_open = stats.max_open.max(open_nodes);
                 },

@@ -1,37 +1,52 @@
-//! The open list: a 4-ary min-heap of 16-byte entries.
+//! The open list: a 4-ary min-heap of 16-byte entries laid out by cache
+//! line, plus one entry held beside it.
 //!
-//! An entry packs the whole order into one `u128`: f (a non-negative float
-//! as its IEEE bits, which order exactly like the values), the tie key and
-//! the insertion sequence, so a comparison is a single integer compare
-//! without a branch. The node id is not in the entry: the engine keeps the
-//! node of every insertion sequence. Four children per node halve the
-//! heap's depth, and so the serial chain of loads and compares that makes
-//! up most of a pop. Lazy deletion lives in the engine: an improved node
-//! gets a new entry and the old one is skipped when popped.
+//! An entry packs the whole order and the node into one `u128`: f (a
+//! non-negative float as its IEEE bits, which order exactly like the
+//! values), the tie key, then the node id, so a comparison is a single
+//! integer compare without a branch and a popped entry names its node
+//! without a lookup. Four children per node halve a binary heap's depth,
+//! and so the serial chain of loads and compares that makes up most of a
+//! pop. Lazy deletion lives in the engine: an improved node gets a new
+//! entry and the old one is skipped when popped.
+
+use super::NodeId;
 
 /// One open-list entry: f in the high 64 bits, then the tie key, then the
-/// insertion sequence (unique per query, the final tie-break).
+/// node, the final tie-break. (Two entries of one node have different g,
+/// so different f; equal keys could only come from f rounding to the same
+/// value, and then either order gives the same search.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Entry(u128);
 
 impl Entry {
-    pub(crate) fn new(f: f64, tie: u32, seq: u32) -> Entry {
+    pub(crate) fn new(f: f64, tie: u32, node: NodeId) -> Entry {
         debug_assert!(f >= 0.0, "negative key: f {f}");
         // `+ 0.0` turns a -0.0 into +0.0 so the bit order stays the value order.
-        Entry((u128::from((f + 0.0).to_bits()) << 64) | (u128::from(tie) << 32) | u128::from(seq))
+        Entry((u128::from((f + 0.0).to_bits()) << 64) | (u128::from(tie) << 32) | u128::from(node))
     }
 
     pub(crate) fn f(self) -> f64 {
         f64::from_bits((self.0 >> 64) as u64)
     }
 
-    pub(crate) fn seq(self) -> u32 {
-        self.0 as u32
+    pub(crate) fn node(self) -> NodeId {
+        self.0 as NodeId
     }
 }
 
 /// Children per heap node.
 const ARITY: usize = 4;
+
+/// Four entries, one cache line: the children of one heap node.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct Line([u128; ARITY]);
+
+/// Slot of the root. The three slots before it stay unused so that the
+/// four children of the node in slot p fill exactly line p - 2: a level of
+/// a pop reads one cache line, not two.
+const ROOT: usize = ARITY - 1;
 
 /// Min-queue of [`Entry`] whose storage is kept between queries: a heap
 /// plus one entry held beside it.
@@ -44,13 +59,16 @@ const ARITY: usize = 4;
 /// the order is exactly a heap's.
 #[derive(Debug, Default)]
 pub(crate) struct OpenList {
-    heap: Vec<Entry>,
+    /// Heap slots by cache line; slot s is `lines[s / 4].0[s % 4]`.
+    lines: Vec<Line>,
+    /// Entries in the heap, in slots `ROOT..ROOT + len`.
+    len: usize,
     held: Option<Entry>,
 }
 
 impl OpenList {
     pub(crate) fn clear(&mut self) {
-        self.heap.clear();
+        self.len = 0;
         self.held = None;
     }
 
@@ -66,10 +84,20 @@ impl OpenList {
         }
     }
 
+    #[inline(always)]
+    fn get(&self, slot: usize) -> u128 {
+        self.lines[slot / ARITY].0[slot % ARITY]
+    }
+
+    #[inline(always)]
+    fn set(&mut self, slot: usize, key: u128) {
+        self.lines[slot / ARITY].0[slot % ARITY] = key;
+    }
+
     #[inline]
     pub(crate) fn pop(&mut self) -> Option<Entry> {
         if let Some(held) = self.held
-            && self.heap.first().is_none_or(|top| held.0 < top.0)
+            && (self.len == 0 || held.0 < self.get(ROOT))
         {
             self.held = None;
             return Some(held);
@@ -79,64 +107,65 @@ impl OpenList {
 
     #[inline]
     fn heap_push(&mut self, entry: Entry) {
-        let i = self.heap.len();
-        self.heap.push(entry);
-        sift_up(&mut self.heap, i, entry);
+        let slot = ROOT + self.len;
+        if slot / ARITY >= self.lines.len() {
+            self.lines.push(Line::default());
+        }
+        self.len += 1;
+        self.sift_up(slot, entry.0);
     }
 
     #[inline]
     fn heap_pop(&mut self) -> Option<Entry> {
-        let last = self.heap.pop()?;
-        let heap = &mut self.heap[..];
-        let n = heap.len();
-        if n == 0 {
-            return Some(last);
+        if self.len == 0 {
+            return None;
         }
-        let top = heap[0];
-        // Floyd's pop: move the smallest child up all the way to a leaf
-        // (no comparison with `last` on the way down), then sift `last` up
-        // from there; it came from the bottom, so it rarely climbs far.
-        // Children are chosen by arithmetic, not branches: which of two
-        // entries is smaller is a coin toss a branch predictor loses.
-        let mut i = 0;
+        self.len -= 1;
+        let end = ROOT + self.len;
+        let last = self.get(end);
+        if self.len == 0 {
+            return Some(Entry(last));
+        }
+        let top = self.get(ROOT);
+        let mut p = ROOT;
         loop {
-            let first = ARITY * i + 1;
-            if first + ARITY <= n {
-                // Compare the packed keys directly: one wide integer compare
-                // each, no Option<Ordering> to unwrap.
-                let k3 = heap[first + 3].0;
-                let (k0, k1, k2) = (heap[first].0, heap[first + 1].0, heap[first + 2].0);
+            let first = ARITY * (p - 2);
+            if first + ARITY <= end {
+                let line = self.lines[p - 2].0;
+                let (k0, k1, k2, k3) = (line[0], line[1], line[2], line[3]);
                 let (a, ka) = if k1 < k0 { (1, k1) } else { (0, k0) };
                 let (b, kb) = if k3 < k2 { (3, k3) } else { (2, k2) };
-                let child = first + if kb < ka { b } else { a };
-                heap[i] = heap[child];
-                i = child;
+                let (c, kc) = if kb < ka { (b, kb) } else { (a, ka) };
+                self.set(p, kc);
+                p = first + c;
             } else {
-                if first < n {
-                    let child = (first + 1..n).fold(first, |m, c| if heap[c].0 < heap[m].0 { c } else { m });
-                    heap[i] = heap[child];
-                    i = child;
+                if first < end {
+                    let child = (first + 1..end).fold(first, |m, c| if self.get(c) < self.get(m) { c } else { m });
+                    let k = self.get(child);
+                    self.set(p, k);
+                    p = child;
                 }
                 break;
             }
         }
-        sift_up(heap, i, last);
-        Some(top)
+        self.sift_up(p, last);
+        Some(Entry(top))
     }
-}
 
-/// Places `entry` in the hole at `i`, moving later parents down into it.
-#[inline(always)]
-fn sift_up(heap: &mut [Entry], mut i: usize, entry: Entry) {
-    while i > 0 {
-        let parent = (i - 1) / ARITY;
-        if entry.0 >= heap[parent].0 {
-            break;
+    /// Places `key` in the hole at `slot`, moving later parents down into it.
+    #[inline(always)]
+    fn sift_up(&mut self, mut slot: usize, key: u128) {
+        while slot > ROOT {
+            let parent = slot / ARITY + 2;
+            let pk = self.get(parent);
+            if key >= pk {
+                break;
+            }
+            self.set(slot, pk);
+            slot = parent;
         }
-        heap[i] = heap[parent];
-        i = parent;
+        self.set(slot, key);
     }
-    heap[i] = entry;
 }
 
 #[cfg(test)]
@@ -144,24 +173,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pops_by_f_then_tie_then_insertion_order() {
-        let keys = [(3.0, 0), (1.0, 2), (1.0, 1), (2.0, 0), (1.0, 1), (0.0, 9)];
+    fn pops_by_f_then_tie_then_node() {
+        let keys = [(3.0, 0, 7), (1.0, 2, 1), (1.0, 1, 4), (2.0, 0, 0), (1.0, 1, 2), (0.0, 9, 9)];
         let mut open = OpenList::default();
-        for (seq, &(f, tie)) in keys.iter().enumerate() {
-            open.push(Entry::new(f, tie, seq as u32));
+        for &(f, tie, node) in &keys {
+            open.push(Entry::new(f, tie, node));
         }
-        let order: Vec<u32> = std::iter::from_fn(|| open.pop()).map(Entry::seq).collect();
-        assert_eq!(order, vec![5, 2, 4, 1, 3, 0]);
+        let order: Vec<NodeId> = std::iter::from_fn(|| open.pop()).map(Entry::node).collect();
+        assert_eq!(order, vec![9, 2, 4, 1, 0, 7]);
     }
 
     #[test]
     fn packs_the_order() {
         let e = Entry::new(1.5, 3, u32::MAX);
-        assert_eq!((e.f(), e.seq()), (1.5, u32::MAX));
+        assert_eq!((e.f(), e.node()), (1.5, u32::MAX));
         assert_eq!(Entry::new(-0.0, 0, 0), Entry::new(0.0, 0, 0));
         assert!(Entry::new(1.0, 9, 9) < Entry::new(2.0, 0, 0), "f first");
         assert!(Entry::new(1.0, 1, 9) < Entry::new(1.0, 2, 0), "then the tie key");
-        assert!(Entry::new(1.0, 1, 1) < Entry::new(1.0, 1, 2), "then insertion order");
+        assert!(Entry::new(1.0, 1, 1) < Entry::new(1.0, 1, 2), "then the node");
     }
 
     #[test]
