@@ -1,9 +1,13 @@
 //! Property tests of the search family on random grids, against a plain
-//! Dijkstra and a plain BFS written here, independently of the engine.
+//! Dijkstra, a plain BFS and a textbook lazy-deletion best-first search
+//! written here, independently of the engine.
 
 use delve::grid::{Cell, DIRECTIONS, Grid, Neighbors, Tile, line_of_sight};
-use delve::search::{Algorithm, GridPlanner, Heuristic, SearchSettings, TieBreak, string_pull};
+use delve::search::{
+    Algorithm, Graph, GridGraph, GridPlanner, Heuristic, NodeId, SearchSettings, SearchStats, TieBreak, string_pull,
+};
 use proptest::prelude::*;
+use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 /// Legal moves of `neighbors` from `c`, with their costs.
@@ -79,6 +83,84 @@ fn walk_cost(grid: &Grid, path: &[Cell], neighbors: Neighbors) -> f64 {
         .sum()
 }
 
+/// The counters of a best-first search as the textbook writes it: a
+/// binary heap of (f, tie key, node) entries, every entry remembering its
+/// insertion number, and a node's newest number marking its live entry;
+/// any other entry popped for it is stale. The engine finds stale entries
+/// another way (by the closed mark), so the two must agree on every count.
+/// Returns the counters (without time) and, when found, the goal's g (for
+/// BFS its step count).
+fn reference_counters(grid: &Grid, from: Cell, to: Cell, s: &SearchSettings) -> (SearchStats, Option<f64>) {
+    let graph = GridGraph::new(grid, s.neighbors, s.heuristic, from, to);
+    let (start, goal) = (grid.node(from), grid.node(to));
+    let (gw, hw) = match s.algorithm {
+        Algorithm::Bfs | Algorithm::Dijkstra => (1.0, 0.0),
+        Algorithm::AStar => (1.0, 1.0),
+        Algorithm::Greedy => (0.0, 1.0),
+        Algorithm::Weighted => (1.0, s.weight),
+    };
+    let uses_h = hw > 0.0 || s.tie == TieBreak::LowH;
+    let h = |n: NodeId| if uses_h { graph.heuristic(n) } else { 0.0 };
+    let n = graph.node_count();
+    let (mut g, mut seen, mut closed) = (vec![f64::INFINITY; n], vec![false; n], vec![false; n]);
+    let mut newest = vec![u64::MAX; n];
+    let mut heap = BinaryHeap::new();
+    let mut stats = SearchStats::default();
+    let mut open = 0u64;
+    let mut push = |heap: &mut BinaryHeap<_>, stats: &mut SearchStats, newest: &mut Vec<u64>, v: NodeId, gv: f64| {
+        let hv = h(v);
+        let key = if s.tie == TieBreak::Fifo { stats.pushed as u32 } else { graph.tie_key(v, hv, s.tie) };
+        heap.push(Reverse(((gw * gv + hw * hv).to_bits(), key, v, stats.pushed)));
+        newest[v as usize] = stats.pushed;
+        stats.pushed += 1;
+    };
+    g[start as usize] = 0.0;
+    seen[start as usize] = true;
+    push(&mut heap, &mut stats, &mut newest, start, 0.0);
+    open += 1;
+    stats.max_open = 1;
+    while let Some(Reverse((_, _, u, number))) = heap.pop() {
+        if newest[u as usize] != number {
+            stats.stale_pops += 1;
+            continue;
+        }
+        closed[u as usize] = true;
+        open -= 1;
+        if u == goal {
+            return (stats, Some(g[u as usize]));
+        }
+        stats.expanded += 1;
+        let mut edges = Vec::new();
+        graph.successors(u, |v, cost| edges.push((v, cost)));
+        for (v, cost) in edges {
+            let gv = g[u as usize] + if s.algorithm == Algorithm::Bfs { 1.0 } else { cost };
+            let was_seen = seen[v as usize];
+            if was_seen && (s.algorithm == Algorithm::Greedy || gv >= g[v as usize]) {
+                continue;
+            }
+            let hv = h(v);
+            if hw > 0.0 && s.algorithm != Algorithm::Greedy && hw * (h(u) - hv) > cost * (1.0 + 1e-9) {
+                stats.violations += 1;
+            }
+            if closed[v as usize] {
+                if !s.reopen {
+                    continue;
+                }
+                closed[v as usize] = false;
+                stats.reopened += 1;
+                open += 1;
+            } else if !was_seen {
+                open += 1;
+            }
+            seen[v as usize] = true;
+            g[v as usize] = gv;
+            push(&mut heap, &mut stats, &mut newest, v, gv);
+            stats.max_open = stats.max_open.max(open);
+        }
+    }
+    (stats, None)
+}
+
 #[derive(Debug, Clone)]
 struct Case {
     grid: Grid,
@@ -141,6 +223,25 @@ proptest! {
                     }
                     prop_assert!(o.stats.max_open as usize <= c.grid.width() * c.grid.height());
                     prop_assert_eq!(o.stats.violations, 0, "consistent heuristic {:?}", s);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn counters_match_a_textbook_lazy_deletion_search(c in case(), w in 1.0f64..4.0, reopen in any::<bool>()) {
+        let mut planner = GridPlanner::new();
+        for &algorithm in Algorithm::ALL {
+            for &heuristic in Heuristic::ALL {
+                for &tie in TieBreak::ALL {
+                    let s = SearchSettings { algorithm, heuristic, tie, neighbors: c.neighbors, weight: w, reopen };
+                    let o = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
+                    let (want, cost) = reference_counters(&c.grid, c.from, c.to, &s);
+                    prop_assert_eq!(SearchStats { micros: 0.0, ..o.stats }, want, "{}", s);
+                    prop_assert_eq!(o.found, cost.is_some(), "{}", s);
+                    if algorithm != Algorithm::Bfs {
+                        prop_assert_eq!(o.found.then_some(o.cost), cost, "{}", s);
+                    }
                 }
             }
         }
