@@ -107,7 +107,7 @@ fn reference_counters(grid: &Grid, from: Cell, to: Cell, s: &SearchSettings) -> 
     let mut heap = BinaryHeap::new();
     let mut stats = SearchStats::default();
     let mut open = 0u64;
-    let mut push = |heap: &mut BinaryHeap<_>, stats: &mut SearchStats, newest: &mut Vec<u64>, v: NodeId, gv: f64| {
+    let push = |heap: &mut BinaryHeap<_>, stats: &mut SearchStats, newest: &mut [u64], v: NodeId, gv: f64| {
         let hv = h(v);
         let key = if s.tie == TieBreak::Fifo { stats.pushed as u32 } else { graph.tie_key(v, hv, s.tie) };
         heap.push(Reverse(((gw * gv + hw * hv).to_bits(), key, v, stats.pushed)));
