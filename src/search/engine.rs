@@ -92,6 +92,22 @@ impl Records {
         }
     }
 
+    /// The records of the first `n` nodes, for one query on a graph of `n`.
+    fn first(&mut self, n: usize) -> Slots<'_> {
+        Slots { mark: &mut self.mark[..n], g: &mut self.g[..n], parent: &mut self.parent[..n] }
+    }
+}
+
+/// [`Records`] cut to one graph's size: three slices of one length, so once
+/// a node id passed the bounds check of one, the compiler drops the checks
+/// of the others (a tenth of the search's instructions otherwise).
+struct Slots<'a> {
+    mark: &'a mut [u32],
+    g: &'a mut [f64],
+    parent: &'a mut [NodeId],
+}
+
+impl Slots<'_> {
     #[inline(always)]
     fn set(&mut self, node: NodeId, g: f64, parent: NodeId, mark: u32) {
         let i = node as usize;
@@ -197,7 +213,8 @@ impl Searcher {
         let mut stats = SearchStats::default();
         let mut open_nodes: u64 = 1;
 
-        self.records.set(start, 0.0, start, open_mark);
+        let mut records = self.records.first(n);
+        records.set(start, 0.0, start, open_mark);
         let h0 = h(start);
         self.open.push(Entry::new(f_of(0.0, h0), tie_key(start, h0, 0), start));
         stats.pushed = 1;
@@ -213,21 +230,21 @@ impl Searcher {
             // node. An entry popped for a closed node is therefore an old
             // one, and the node's mark is all the test needs. (A reopened
             // node is open again only until its new, smaller entry pops.)
-            if self.records.mark[u as usize] == open_mark | 1 {
+            if records.mark[u as usize] == open_mark | 1 {
                 stats.stale_pops += 1;
                 continue;
             }
-            debug_assert_eq!(f_of(self.records.g[u as usize], h(u)), entry.f(), "an entry's f matches its node");
+            debug_assert_eq!(f_of(records.g[u as usize], h(u)), entry.f(), "an entry's f matches its node");
             open_nodes -= 1;
-            self.records.mark[u as usize] = open_mark | 1;
+            records.mark[u as usize] = open_mark | 1;
             if u == goal {
                 found = true;
                 break;
             }
             stats.expanded += 1;
-            let gu = self.records.g[u as usize];
+            let gu = records.g[u as usize];
             let hu = if count_violations { h(u) } else { 0.0 };
-            let records = &mut self.records;
+            let records = &mut records;
             let open = &mut self.open;
             // Inlined into the graph's successor loop: it runs for every
             // edge, and a call per edge would reload all its captures.
