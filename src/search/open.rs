@@ -44,9 +44,21 @@ const ARITY: usize = 4;
 struct Line([u128; ARITY]);
 
 /// Slot of the root. The three slots before it stay unused so that the
-/// four children of the node in slot p fill exactly line p - 2: a level of
-/// a pop reads one cache line, not two.
+/// four children of the node in slot p fill exactly line p - 2 (slots
+/// 4p - 8 to 4p - 5): a level of a pop reads one cache line, not two.
 const ROOT: usize = ARITY - 1;
+
+/// The line holding the children of the node in `slot`.
+#[inline(always)]
+fn children(slot: usize) -> usize {
+    slot + 1 - ROOT
+}
+
+/// The slot of the parent of the node in `slot` (not the root).
+#[inline(always)]
+fn parent(slot: usize) -> usize {
+    slot / ARITY + ROOT - 1
+}
 
 /// Min-queue of [`Entry`] whose storage is kept between queries: a heap
 /// plus one entry held beside it.
@@ -127,11 +139,16 @@ impl OpenList {
             return Some(Entry(last));
         }
         let top = self.get(ROOT);
+        // Floyd's pop: move the smallest child up all the way to a leaf
+        // (no comparison with `last` on the way down), then sift `last` up
+        // from there; it came from the bottom, so it rarely climbs far.
+        // Children are chosen by arithmetic, not branches: which of two
+        // entries is smaller is a coin toss a branch predictor loses.
         let mut p = ROOT;
         loop {
-            let first = ARITY * (p - 2);
+            let first = ARITY * children(p);
             if first + ARITY <= end {
-                let line = self.lines[p - 2].0;
+                let line = self.lines[children(p)].0;
                 let (k0, k1, k2, k3) = (line[0], line[1], line[2], line[3]);
                 let (a, ka) = if k1 < k0 { (1, k1) } else { (0, k0) };
                 let (b, kb) = if k3 < k2 { (3, k3) } else { (2, k2) };
@@ -156,7 +173,7 @@ impl OpenList {
     #[inline(always)]
     fn sift_up(&mut self, mut slot: usize, key: u128) {
         while slot > ROOT {
-            let parent = slot / ARITY + 2;
+            let parent = parent(slot);
             let pk = self.get(parent);
             if key >= pk {
                 break;
