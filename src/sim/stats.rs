@@ -86,6 +86,31 @@ impl Counters {
         self.catches += o.catches;
     }
 
+    /// One search as a span of its own, so that it merges into a tick by
+    /// the same rule (sums and maxima) as ticks merge into windows.
+    fn of_search(report: &SearchReport) -> Counters {
+        let s = &report.stats;
+        let found = u64::from(report.found);
+        let mut repaths = [0; RepathReason::ALL.len()];
+        if let Some(r) = report.reason {
+            repaths[r as usize] = 1;
+        }
+        Counters {
+            searches: 1,
+            found,
+            expanded: s.expanded,
+            max_expanded: s.expanded,
+            pushed: s.pushed,
+            stale_pops: s.stale_pops,
+            max_open: s.max_open,
+            path_steps: found * report.steps as u64,
+            waypoints: found * report.waypoints as u64,
+            micros: s.micros,
+            repaths,
+            ..Counters::default()
+        }
+    }
+
     pub fn repaths(&self, reason: RepathReason) -> u64 {
         self.repaths[reason as usize]
     }
@@ -155,23 +180,7 @@ pub struct Stats {
 impl Stats {
     /// Counts one search in the current tick.
     pub fn record_search(&mut self, report: &SearchReport) {
-        let c = &mut self.current;
-        let s = &report.stats;
-        c.searches += 1;
-        c.expanded += s.expanded;
-        c.max_expanded = c.max_expanded.max(s.expanded);
-        c.pushed += s.pushed;
-        c.stale_pops += s.stale_pops;
-        c.max_open = c.max_open.max(s.max_open);
-        c.micros += s.micros;
-        if report.found {
-            c.found += 1;
-            c.path_steps += report.steps as u64;
-            c.waypoints += report.waypoints as u64;
-        }
-        if let Some(r) = report.reason {
-            c.repaths[r as usize] += 1;
-        }
+        self.current.add(&Counters::of_search(report));
     }
 
     /// Counts a request served after waiting `ticks` ticks for budget.
@@ -242,6 +251,21 @@ mod tests {
         assert_eq!(s.window.mean_steps(), 10.0);
         assert_eq!(s.window.mean_waypoints(), 3.0);
         assert_eq!(s.history.len(), WINDOW_TICKS + 5);
+    }
+
+    #[test]
+    fn a_tick_sums_its_searches_and_keeps_their_maxima() {
+        let mut s = Stats::default();
+        s.record_search(&report(7, RepathReason::Timer));
+        let mut missed = report(30, RepathReason::Blocked);
+        missed.found = false;
+        missed.stats.stale_pops = 4;
+        s.record_search(&missed);
+        s.end_tick(0);
+        let t = &s.last_tick;
+        assert_eq!((t.searches, t.found, t.expanded, t.max_expanded, t.max_open), (2, 1, 37, 30, 15));
+        assert_eq!((t.stale_pops, t.path_steps, t.waypoints, t.micros), (4, 10, 3, 10.0));
+        assert_eq!((t.repaths(RepathReason::Timer), t.repaths(RepathReason::Blocked)), (1, 1));
     }
 
     #[test]
