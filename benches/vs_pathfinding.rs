@@ -20,15 +20,18 @@
 //! aborts the run. Each query runs all three in turn, so they see the same
 //! machine load. Run with `cargo bench --bench vs_pathfinding`.
 
+#[path = "../tests/support/data.rs"]
+mod data;
 #[path = "support/timing.rs"]
 mod timing;
 
+use data::{files_with, movingai_dir};
 use delve::grid::{Cell, DIRECTIONS, Grid};
 use delve::level::{Level, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
 use delve::search::{GridPlanner, SearchSettings, TieBreak};
 use std::cell::Cell as Counter;
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 use timing::{mean, median};
 
@@ -42,13 +45,8 @@ const ORTHOGONAL: u64 = SCALE as u64;
 const DIAGONAL: u64 = 141_421_356;
 
 fn main() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "scen"))
-        .collect();
-    files.sort();
+    let dir = movingai_dir();
+    let files = files_with(&dir, "scen");
     println!("µs per query: median / mean; Mexp/s: million expansions per second");
     println!(
         "{:<15} {:>4} {:>17} {:>19} {:>17} {:>7} {:>7} {:>7} {:>7}",

@@ -3,38 +3,14 @@
 //! written back as text reads back the same.
 
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
 
 use delve::grid::{Cell, DIRECTIONS, Grid, Tile};
 use delve::level::{DEFAULT_LEVEL_NAME, Level, load_scenarios, parse_scenarios};
 use proptest::prelude::*;
 
-fn manifest_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Every `levels/*.txt`, by file name, in name order.
-fn shipped_levels() -> Vec<(String, Level)> {
-    let dir = manifest_dir().join("levels");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|entry| entry.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    paths.sort();
-    paths
-        .iter()
-        .map(|p| {
-            let level = Level::load(p).unwrap_or_else(|e| panic!("{e}"));
-            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
-            (stem, level)
-        })
-        .collect()
-}
-
-fn shipped(name: &str) -> Level {
-    Level::load(&manifest_dir().join("levels").join(format!("{name}.txt"))).unwrap_or_else(|e| panic!("{e}"))
-}
+#[path = "support/data.rs"]
+mod data;
+use data::{files_with, movingai_dir, shipped_level, shipped_levels};
 
 /// Fewest steps from `from` to `to` over `grid.can_step` moves (the first
 /// `n` of the standard directions: 4 or 8), `None` when unreachable.
@@ -78,7 +54,7 @@ fn every_shipped_level_is_playable() {
 
 #[test]
 fn room_is_the_textbook_wall_with_one_gap() {
-    let l = shipped("room");
+    let l = shipped_level("room");
     assert_eq!((l.grid.width(), l.grid.height()), (7, 5));
     for y in 0..4 {
         assert_eq!(l.grid.tile(Cell::new(3, y)), Tile::Wall);
@@ -92,7 +68,7 @@ fn room_is_the_textbook_wall_with_one_gap() {
 
 #[test]
 fn maze_is_a_maze() {
-    let l = shipped("maze");
+    let l = shipped_level("maze");
     assert!(l.grid.width() >= 41 && l.grid.height() >= 21);
     assert!(l.monsters.len() >= 3);
     let (s, g) = (l.start.unwrap(), l.goal.unwrap());
@@ -103,7 +79,7 @@ fn maze_is_a_maze() {
 
 #[test]
 fn cave_has_water_and_mud() {
-    let l = shipped("cave");
+    let l = shipped_level("cave");
     let tiles: Vec<Tile> = l.grid.cells().map(|c| l.grid.tile(c)).collect();
     assert!(tiles.contains(&Tile::Water));
     assert!(tiles.iter().any(|t| matches!(t, Tile::Floor(2..=9))));
@@ -111,7 +87,7 @@ fn cave_has_water_and_mud() {
 
 #[test]
 fn arena_is_open_with_flocks() {
-    let l = shipped("arena");
+    let l = shipped_level("arena");
     assert!(l.boids.len() >= 20 && !l.fleeing.is_empty() && !l.monsters.is_empty());
     let open = l.grid.cells().filter(|&c| l.grid.is_walkable(c)).count();
     assert!(open * 10 > l.grid.width() * l.grid.height() * 8, "at least 80 % open");
@@ -119,7 +95,7 @@ fn arena_is_open_with_flocks() {
 
 #[test]
 fn keep_has_open_and_closed_doors_and_monsters_inside() {
-    let l = shipped("keep");
+    let l = shipped_level("keep");
     let tiles: Vec<Tile> = l.grid.cells().map(|c| l.grid.tile(c)).collect();
     assert!(tiles.contains(&Tile::DoorOpen) && tiles.contains(&Tile::DoorClosed));
     assert!(l.monsters.len() >= 2);
@@ -127,7 +103,7 @@ fn keep_has_open_and_closed_doors_and_monsters_inside() {
 
 #[test]
 fn big_is_big_with_every_kind_of_spawn() {
-    let l = shipped("big");
+    let l = shipped_level("big");
     assert!(l.grid.width() >= 200 && l.grid.height() >= 100);
     for (kind, n) in [
         ("monsters", l.monsters.len()),
@@ -142,7 +118,7 @@ fn big_is_big_with_every_kind_of_spawn() {
 #[test]
 fn default_level_is_the_welcoming_dungeon() {
     let l = Level::embedded_default();
-    assert_eq!(l, shipped(DEFAULT_LEVEL_NAME));
+    assert_eq!(l, shipped_level(DEFAULT_LEVEL_NAME));
     let (w, h) = (l.grid.width(), l.grid.height());
     assert!((64..=80).contains(&w) && (28..=36).contains(&h), "{w}x{h}");
     assert!((3..=4).contains(&l.monsters.len()));
@@ -156,18 +132,6 @@ fn default_level_is_the_welcoming_dungeon() {
         let d = steps(&l.grid, player, m, 8);
         assert!(d.is_none_or(|d| d >= 20), "monster at {m} starts {d:?} steps away");
     }
-}
-
-/// The shared Moving AI folder, which sits beside the repository.
-fn movingai_dir() -> PathBuf {
-    let dir = manifest_dir().join("../shared/movingai");
-    assert!(
-        dir.is_dir(),
-        "Moving AI benchmark folder not found at {}: these tests need ../shared/movingai beside \
-         the repository",
-        dir.display()
-    );
-    dir
 }
 
 /// `height H` and `width W` from a Moving AI header, read independently of
@@ -184,12 +148,7 @@ fn header_size(text: &str) -> (usize, usize) {
 #[test]
 fn every_moving_ai_map_and_scenario_file_reads() {
     let dir = movingai_dir();
-    let mut maps: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "map"))
-        .collect();
-    maps.sort();
+    let maps = files_with(&dir, "map");
     assert!(maps.len() >= 7, "expected the 7 maps, found {}", maps.len());
     for path in &maps {
         let text = std::fs::read_to_string(path).unwrap();

@@ -5,13 +5,9 @@
 
 use delve::level::{Level, OPTIMAL_TOLERANCE, load_scenarios};
 use delve::search::{GridPlanner, SearchSettings};
-use std::path::PathBuf;
-
-fn movingai() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai");
-    assert!(dir.is_dir(), "the Moving AI benchmark folder {} is missing", dir.display());
-    dir
-}
+#[path = "support/data.rs"]
+mod data;
+use data::{files_with, movingai_dir};
 
 /// Every `step`-th scenario in debug builds, all in release.
 fn step() -> usize {
@@ -20,13 +16,8 @@ fn step() -> usize {
 
 #[test]
 fn every_scenario_is_optimal() {
-    let dir = movingai();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "scen"))
-        .collect();
-    files.sort();
+    let dir = movingai_dir();
+    let files = files_with(&dir, "scen");
     assert!(files.len() >= 7, "expected the seven benchmark scenario files in {}", dir.display());
     let settings = SearchSettings::default();
     let mut planner = GridPlanner::new();

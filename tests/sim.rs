@@ -6,23 +6,14 @@ use delve::level::Level;
 use delve::replay::feed::{self, LiveFeed};
 use delve::search::GridPlanner;
 use delve::sim::{Bot, Command, Kind, RepathPolicy, RepathReason, Setting, Settings, Species, World, hex};
-use std::path::PathBuf;
+#[path = "support/data.rs"]
+mod data;
+use data::{shipped_level as level, shipped_levels};
 
 fn shipped() -> Vec<(String, Level)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels");
-    let mut levels: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), Level::load(&p).unwrap()))
-        .collect();
-    levels.sort_by(|a, b| a.0.cmp(&b.0));
+    let levels = shipped_levels();
     assert!(levels.len() >= 6);
     levels
-}
-
-fn level(name: &str) -> Level {
-    Level::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels").join(format!("{name}.txt"))).unwrap()
 }
 
 /// Runs `ticks` ticks with the bot moving the player; returns the world.
