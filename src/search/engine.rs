@@ -244,7 +244,6 @@ impl Searcher {
             stats.expanded += 1;
             let gu = records.g[u as usize];
             let hu = if count_violations { h(u) } else { 0.0 };
-            let records = &mut records;
             let open = &mut self.open;
             // Inlined into the graph's successor loop: it runs for every
             // edge, and a call per edge would reload all its captures.
