@@ -84,10 +84,12 @@ fn walk_cost(grid: &Grid, path: &[Cell], neighbors: Neighbors) -> f64 {
 }
 
 /// The counters of a best-first search as the textbook writes it: a
-/// binary heap of (f, tie key, node) entries, every entry remembering its
-/// insertion number, and a node's newest number marking its live entry;
-/// any other entry popped for it is stale. The engine finds stale entries
-/// another way (by the closed mark), so the two must agree on every count.
+/// binary heap of (f, tie key, insertion number) entries, and a node's
+/// newest number marking its live entry; any other entry popped for it is
+/// stale. The tie keys are computed here from the cells, in floats and
+/// 64-bit integers (not the engine's packed 32-bit keys), and the engine
+/// finds stale entries another way (by the closed mark), so the two must
+/// agree on every count.
 /// Returns the counters (without time) and, when found, the goal's g (for
 /// BFS its step count).
 fn reference_counters(grid: &Grid, from: Cell, to: Cell, s: &SearchSettings) -> (SearchStats, Option<f64>) {
@@ -109,8 +111,19 @@ fn reference_counters(grid: &Grid, from: Cell, to: Cell, s: &SearchSettings) -> 
     let mut open = 0u64;
     let push = |heap: &mut BinaryHeap<_>, stats: &mut SearchStats, newest: &mut [u64], v: NodeId, gv: f64| {
         let hv = h(v);
-        let key = if s.tie == TieBreak::Fifo { stats.pushed as u32 } else { graph.tie_key(v, hv, s.tie) };
-        heap.push(Reverse(((gw * gv + hw * hv).to_bits(), key, v, stats.pushed)));
+        let key = match s.tie {
+            TieBreak::Fifo => 0,
+            // Non-negative floats order like their bits.
+            TieBreak::LowH => hv.to_bits(),
+            // |(cell − goal) × (start − goal)|
+            TieBreak::Cross => {
+                let c = grid.cell_of(v);
+                let (x1, y1) = (i64::from(c.x - to.x), i64::from(c.y - to.y));
+                let (x2, y2) = (i64::from(from.x - to.x), i64::from(from.y - to.y));
+                (x1 * y2 - x2 * y1).unsigned_abs()
+            }
+        };
+        heap.push(Reverse(((gw * gv + hw * hv).to_bits(), key, stats.pushed, v)));
         newest[v as usize] = stats.pushed;
         stats.pushed += 1;
     };
@@ -119,7 +132,7 @@ fn reference_counters(grid: &Grid, from: Cell, to: Cell, s: &SearchSettings) -> 
     push(&mut heap, &mut stats, &mut newest, start, 0.0);
     open += 1;
     stats.max_open = 1;
-    while let Some(Reverse((_, _, u, number))) = heap.pop() {
+    while let Some(Reverse((_, _, number, u))) = heap.pop() {
         if newest[u as usize] != number {
             stats.stale_pops += 1;
             continue;

@@ -5,7 +5,7 @@
 //! carries the stamp of the query that last wrote it, so starting a query is
 //! O(1) instead of clearing arrays, and repeated queries allocate nothing.
 
-use super::open::{Entry, OpenList};
+use super::open::OpenList;
 use super::settings::{Algorithm, TieBreak};
 use super::{Graph, NodeId};
 use std::time::Instant;
@@ -200,13 +200,6 @@ impl Searcher {
         let count_violations = hw > 0.0 && !greedy;
         let h = |node: NodeId| if need_h { graph.heuristic(node) } else { 0.0 };
         let f_of = |g: f64, h: f64| gw * g + hw * h;
-        // `fifo` is insertion order: the number of entries pushed before.
-        // The other orders come from the graph and fall back to the node
-        // id, the last part of an entry.
-        let tie_key = |node: NodeId, h: f64, pushed: u64| match tie {
-            TieBreak::Fifo => pushed as u32,
-            _ => graph.tie_key(node, h, tie),
-        };
 
         let stamp = self.stamp;
         let open_mark = stamp << 1;
@@ -216,25 +209,27 @@ impl Searcher {
         let mut records = self.records.first(n);
         records.set(start, 0.0, start, open_mark);
         let h0 = h(start);
-        self.open.push(Entry::new(f_of(0.0, h0), tie_key(start, h0, 0), start));
+        self.open.push(f_of(0.0, h0), graph.tie_key(start, h0, tie), start);
         stats.pushed = 1;
         stats.max_open = 1;
 
         let mut found = false;
-        while let Some(entry) = self.open.pop() {
-            let u = entry.node();
+        while let Some((f, u)) = self.open.pop() {
             // Stale: a cheaper route gave the node a newer entry. Each new
             // entry of a node has a smaller g than all its older ones, so a
             // smaller f (greedy, which orders by h alone, never gives a node
             // a second entry): the newest entry pops first and closes the
             // node. An entry popped for a closed node is therefore an old
             // one, and the node's mark is all the test needs. (A reopened
-            // node is open again only until its new, smaller entry pops.)
+            // node is open again only until its new, smaller entry pops.
+            // Only if two g values of a node were so close that their f
+            // rounded to one float would the older entry, inserted first,
+            // pop first and do the newer one's expansion.)
             if records.mark[u as usize] == open_mark | 1 {
                 stats.stale_pops += 1;
                 continue;
             }
-            debug_assert_eq!(f_of(records.g[u as usize], h(u)), entry.f(), "an entry's f matches its node");
+            debug_assert_eq!(f_of(records.g[u as usize], h(u)), f, "an entry's f matches its node");
             open_nodes -= 1;
             records.mark[u as usize] = open_mark | 1;
             if u == goal {
@@ -275,7 +270,7 @@ impl Searcher {
                         open_nodes += 1;
                     }
                     records.set(v, g, u, open_mark);
-                    open.push(Entry::new(f_of(g, hv), tie_key(v, hv, stats.pushed), v));
+                    open.push(f_of(g, hv), graph.tie_key(v, hv, tie), v);
                     stats.pushed += 1;
                     stats.max_open = stats.max_open.max(open_nodes);
                 },

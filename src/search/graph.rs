@@ -28,17 +28,16 @@ pub trait Graph {
         0.0
     }
 
-    /// The key that orders open nodes of equal f under `low-h` and `cross`
-    /// (smaller first; equal keys fall back to the node id). `h` is the
-    /// node's [`Graph::heuristic`]. `fifo` needs no key: the engine orders
-    /// it by insertion.
+    /// The key that orders open nodes of equal f under `tie` (smaller
+    /// first; equal keys fall back to insertion order, so `fifo`'s key is
+    /// a constant). `h` is the node's [`Graph::heuristic`].
     ///
-    /// A key is 32 bits so that f, the key and the node pack into one
-    /// 128-bit integer and the open list compares entries in one
+    /// A key is 32 bits so that f, the key and the insertion number pack
+    /// into one 128-bit integer and the open list compares entries in one
     /// instruction. The default serves any graph: `low-h` orders h at `f32`
     /// precision (distinct h values closer than about 1e-7 of their size
     /// count as equal); `cross` needs geometry the trait does not know, so
-    /// it falls back to the node id. Grid graphs give exact keys.
+    /// it falls back to insertion order. Grid graphs give exact keys.
     fn tie_key(&self, _node: NodeId, h: f64, tie: TieBreak) -> u32 {
         match tie {
             // Non-negative floats order like their bit patterns.

@@ -1,37 +1,35 @@
 //! The open list: a 4-ary min-heap of 16-byte entries laid out by cache
 //! line, plus one entry held beside it.
 //!
-//! An entry packs the whole order and the node into one `u128`: f (a
-//! non-negative float as its IEEE bits, which order exactly like the
-//! values), the tie key, then the node id, so a comparison is a single
-//! integer compare without a branch and a popped entry names its node
-//! without a lookup. Four children per node halve a binary heap's depth,
-//! and so the serial chain of loads and compares that makes up most of a
-//! pop. Lazy deletion lives in the engine: an improved node gets a new
-//! entry and the old one is skipped when popped.
+//! An entry packs the whole order into one `u128`: f (a non-negative float
+//! as its IEEE bits, which order exactly like the values), the tie key,
+//! then the insertion number, so a comparison is a single integer compare
+//! without a branch. The node id does not fit beside them, so the list
+//! keeps the node of every insertion number. Four children per node halve
+//! a binary heap's depth, and so the serial chain of loads and compares
+//! that makes up most of a pop. Lazy deletion lives in the engine: an
+//! improved node gets a new entry and the old one is skipped when popped.
 
 use super::NodeId;
 
 /// One open-list entry: f in the high 64 bits, then the tie key, then the
-/// node, the final tie-break. (Two entries of one node have different g,
-/// so different f; equal keys could only come from f rounding to the same
-/// value, and then either order gives the same search.)
+/// insertion number (unique per query, the final tie-break).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct Entry(u128);
+struct Entry(u128);
 
 impl Entry {
-    pub(crate) fn new(f: f64, tie: u32, node: NodeId) -> Entry {
+    fn new(f: f64, tie: u32, seq: u32) -> Entry {
         debug_assert!(f >= 0.0, "negative key: f {f}");
         // `+ 0.0` turns a -0.0 into +0.0 so the bit order stays the value order.
-        Entry((u128::from((f + 0.0).to_bits()) << 64) | (u128::from(tie) << 32) | u128::from(node))
+        Entry((u128::from((f + 0.0).to_bits()) << 64) | (u128::from(tie) << 32) | u128::from(seq))
     }
 
-    pub(crate) fn f(self) -> f64 {
+    fn f(self) -> f64 {
         f64::from_bits((self.0 >> 64) as u64)
     }
 
-    pub(crate) fn node(self) -> NodeId {
-        self.0 as NodeId
+    fn seq(self) -> u32 {
+        self.0 as u32
     }
 }
 
@@ -60,8 +58,9 @@ fn parent(slot: usize) -> usize {
     slot / ARITY + ROOT - 1
 }
 
-/// Min-queue of [`Entry`] whose storage is kept between queries: a heap
-/// plus one entry held beside it.
+/// Min-queue of nodes by (f, tie key, insertion order) whose storage is
+/// kept between queries: a heap of [`Entry`] plus one entry held beside it,
+/// and the node of every insertion number.
 ///
 /// The held entry is the best of the recent pushes. A* very often pops
 /// next the child it has just pushed (the step straight on toward the
@@ -75,21 +74,27 @@ pub(crate) struct OpenList {
     lines: Vec<Line>,
     /// Entries in the heap, in slots `ROOT..ROOT + len`.
     len: usize,
-    held: Option<Entry>,
+    held: Option<(Entry, NodeId)>,
+    /// The node of each entry, by insertion number.
+    nodes: Vec<NodeId>,
 }
 
 impl OpenList {
     pub(crate) fn clear(&mut self) {
         self.len = 0;
         self.held = None;
+        self.nodes.clear();
     }
 
+    /// Adds `node` with priority f, then `tie`, then insertion order.
     #[inline]
-    pub(crate) fn push(&mut self, entry: Entry) {
+    pub(crate) fn push(&mut self, f: f64, tie: u32, node: NodeId) {
+        let entry = Entry::new(f, tie, self.nodes.len() as u32);
+        self.nodes.push(node);
         match self.held {
-            None => self.held = Some(entry),
-            Some(held) if entry.0 < held.0 => {
-                self.held = Some(entry);
+            None => self.held = Some((entry, node)),
+            Some((held, _)) if entry.0 < held.0 => {
+                self.held = Some((entry, node));
                 self.heap_push(held);
             }
             Some(_) => self.heap_push(entry),
@@ -106,15 +111,17 @@ impl OpenList {
         self.lines[slot / ARITY].0[slot % ARITY] = key;
     }
 
+    /// Removes the smallest entry; returns its f and node.
     #[inline]
-    pub(crate) fn pop(&mut self) -> Option<Entry> {
-        if let Some(held) = self.held
+    pub(crate) fn pop(&mut self) -> Option<(f64, NodeId)> {
+        if let Some((held, node)) = self.held
             && (self.len == 0 || held.0 < self.get(ROOT))
         {
             self.held = None;
-            return Some(held);
+            return Some((held.f(), node));
         }
-        self.heap_pop()
+        let entry = self.heap_pop()?;
+        Some((entry.f(), self.nodes[entry.seq() as usize]))
     }
 
     #[inline]
@@ -190,29 +197,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pops_by_f_then_tie_then_node() {
+    fn pops_by_f_then_tie_then_insertion() {
         let keys = [(3.0, 0, 7), (1.0, 2, 1), (1.0, 1, 4), (2.0, 0, 0), (1.0, 1, 2), (0.0, 9, 9)];
         let mut open = OpenList::default();
-        for &(f, tie, node) in &keys {
-            open.push(Entry::new(f, tie, node));
+        for round in 0..2 {
+            for &(f, tie, node) in &keys {
+                open.push(f, tie, node);
+            }
+            let order: Vec<NodeId> = std::iter::from_fn(|| open.pop()).map(|(_, node)| node).collect();
+            assert_eq!(order, vec![9, 4, 2, 1, 0, 7], "round {round}: 4 was pushed before 2");
+            open.clear();
         }
-        let order: Vec<NodeId> = std::iter::from_fn(|| open.pop()).map(Entry::node).collect();
-        assert_eq!(order, vec![9, 2, 4, 1, 0, 7]);
     }
 
     #[test]
     fn packs_the_order() {
         let e = Entry::new(1.5, 3, u32::MAX);
-        assert_eq!((e.f(), e.node()), (1.5, u32::MAX));
+        assert_eq!((e.f(), e.seq()), (1.5, u32::MAX));
         assert_eq!(Entry::new(-0.0, 0, 0), Entry::new(0.0, 0, 0));
         assert!(Entry::new(1.0, 9, 9) < Entry::new(2.0, 0, 0), "f first");
         assert!(Entry::new(1.0, 1, 9) < Entry::new(1.0, 2, 0), "then the tie key");
-        assert!(Entry::new(1.0, 1, 1) < Entry::new(1.0, 1, 2), "then the node");
+        assert!(Entry::new(1.0, 1, 1) < Entry::new(1.0, 1, 2), "then the insertion number");
     }
 
     #[test]
     fn many_entries_come_out_sorted() {
-        // A pseudo-random stream with many equal keys, against a sort.
+        // A pseudo-random stream with many equal keys and repeated nodes,
+        // against a sort by (f, tie, insertion number).
         let mut x: u32 = 12345;
         let mut all = Vec::new();
         let mut open = OpenList::default();
@@ -220,17 +231,17 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 17;
             x ^= x << 5;
-            let e = Entry::new(f64::from(x % 50), x % 7, seq);
-            all.push(e);
-            open.push(e);
+            let (f, tie, node) = (f64::from(x % 50), x % 7, x % 100);
+            all.push((f, tie, seq, node));
+            open.push(f, tie, node);
             if seq % 3 == 0 {
-                let popped = open.pop().unwrap();
-                assert_eq!(Some(&popped), all.iter().min());
-                all.retain(|&e| e != popped);
+                let least = *all.iter().min_by(|a, b| a.partial_cmp(b).unwrap()).unwrap();
+                assert_eq!(open.pop(), Some((least.0, least.3)));
+                all.retain(|&e| e != least);
             }
         }
-        all.sort();
-        let rest: Vec<Entry> = std::iter::from_fn(|| open.pop()).collect();
-        assert_eq!(rest, all);
+        all.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let rest: Vec<(f64, NodeId)> = std::iter::from_fn(|| open.pop()).collect();
+        assert_eq!(rest, all.iter().map(|&(f, _, _, node)| (f, node)).collect::<Vec<_>>());
     }
 }

@@ -37,8 +37,8 @@ named_enum! {
 }
 
 named_enum! {
-    /// Order among open entries of equal f. `low-h` and `cross` fall back
-    /// to the node id, so every search is deterministic.
+    /// Order among open entries of equal f; each falls back to insertion
+    /// order, so every search is deterministic.
     TieBreak, "tie-break" {
         /// Insertion order.
         Fifo => "fifo",
