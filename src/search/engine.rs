@@ -404,6 +404,24 @@ mod tests {
     }
 
     #[test]
+    fn every_tie_break_falls_back_to_insertion_order() {
+        // S reaches X, then Y, at equal f and equal h; X has the larger id,
+        // so only insertion order puts it first, and the first of the two
+        // expanded becomes G's parent.
+        const Y: NodeId = 1;
+        const X: NodeId = 2;
+        let graph = Hand {
+            edges: vec![vec![(X, 1.0), (Y, 1.0)], vec![(G, 1.0)], vec![(G, 1.0)], vec![]],
+            h: vec![2.0, 1.0, 1.0, 0.0],
+        };
+        let mut s = Searcher::new();
+        for &tie in TieBreak::ALL {
+            let o = s.search(&graph, S, G, &Query { tie, ..Query::default() });
+            assert_eq!((o.cost, s.path()), (2.0, &[S, X, G][..]), "{tie:?}");
+        }
+    }
+
+    #[test]
     fn start_is_goal_and_unreachable() {
         let mut s = Searcher::new();
         let q = Query::default();
