@@ -1,12 +1,19 @@
 //! delve's A* against `pathfinding::astar` on the Moving AI maps in
 //! ../shared/movingai: the same scenarios, side by side, in one run.
 //!
-//! All three search 8-connected grids with √2 diagonals and no corner
+//! All four search 8-connected grids with √2 diagonals and no corner
 //! cutting, with octile distance as the heuristic, and among equal f they
 //! prefer the node nearer the goal (delve's `low-h`; the crate prefers the
-//! larger g, which at equal f is the same node), so all three expand the
-//! same nodes and the times compare the engines alone. The crate is run
-//! two ways:
+//! larger g, which at equal f is the same node), so all four expand the
+//! same nodes and the times compare the engines alone. delve is run both
+//! ways its open list can take an improved node:
+//!
+//! - lazy deletion (its default): a new entry, the old one popped later as
+//!   stale, as the crate does;
+//! - decrease-key (`--open decrease-key`): the node's entry lowered in
+//!   place; the last line's speedup is this one's.
+//!
+//! The crate is run two ways:
 //!
 //! - idiomatic, as its documentation writes a grid search: a `Pos(i32, i32)`
 //!   node and a `Vec` of successors per expansion; this is the headline;
@@ -17,7 +24,7 @@
 //! (diagonal = round(√2·10^8)); its answers are then exact to about 10^-6
 //! over the longest paths. Every query's three costs are checked against
 //! each other and the file's optimal length; any difference beyond 1e-4
-//! aborts the run. Each query runs all three in turn, so they see the same
+//! aborts the run. Each query runs all four in turn, so they see the same
 //! machine load. Run with `cargo bench --bench vs_pathfinding`.
 
 #[path = "../tests/support/data.rs"]
@@ -28,7 +35,7 @@ mod timing;
 use data::{files_with, movingai_dir};
 use delve::grid::{Cell, DIRECTIONS, Grid};
 use delve::level::{Level, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
-use delve::search::{GridPlanner, SearchSettings, TieBreak};
+use delve::search::{GridPlanner, OpenUpdate, SearchSettings, TieBreak};
 use std::cell::Cell as Counter;
 use std::hint::black_box;
 use std::path::Path;
@@ -47,61 +54,80 @@ const DIAGONAL: u64 = 141_421_356;
 fn main() {
     let dir = movingai_dir();
     let files = files_with(&dir, "scen");
-    println!("µs per query: median / mean; Mexp/s: million expansions per second");
+    println!("µs per query: median / mean; Mexp/s: million expansions per second; d-key: decrease-key");
     println!(
-        "{:<15} {:>4} {:>17} {:>19} {:>17} {:>7} {:>7} {:>7} {:>7}",
-        "map", "n", "delve", "crate idiomatic", "crate tuned", "delve", "crate", "ratio", "ratio"
+        "{:<15} {:>4} {:>17} {:>17} {:>19} {:>17} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+        "map",
+        "n",
+        "delve lazy",
+        "delve d-key",
+        "crate idiomatic",
+        "crate tuned",
+        "lazy",
+        "d-key",
+        "crate",
+        "lazy",
+        "d-key",
+        "lazy",
+        "d-key"
     );
     println!(
-        "{:<15} {:>4} {:>17} {:>19} {:>17} {:>7} {:>7} {:>7} {:>7}",
-        "", "", "", "", "", "Mexp/s", "Mexp/s", "idiom.", "tuned"
+        "{:<15} {:>4} {:>17} {:>17} {:>19} {:>17} {:>7} {:>7} {:>7} {:>15} {:>15}",
+        "", "", "", "", "", "", "Mexp/s", "Mexp/s", "Mexp/s", "vs idiomatic", "vs tuned"
     );
-    let (mut log_idiomatic, mut log_tuned) = (0.0, 0.0);
+    // Sums of the logs of the ratios, by delve's way then the crate's.
+    let mut logs = [[0.0; 2]; 2];
     for scen in &files {
         let r = bench_map(&dir, scen);
-        log_idiomatic += r.ratio_idiomatic().ln();
-        log_tuned += r.ratio_tuned().ln();
+        let ratios = [0, 1].map(|way| [r.idiomatic.1 / r.delve[way].1, r.tuned.1 / r.delve[way].1]);
+        for way in 0..2 {
+            for (log, ratio) in logs[way].iter_mut().zip(ratios[way]) {
+                *log += ratio.ln();
+            }
+        }
         println!(
-            "{:<15} {:>4} {:>8.1}/{:<8.1} {:>9.1}/{:<9.1} {:>8.1}/{:<8.1} {:>7.2} {:>7.2} {:>6.2}x {:>6.2}x",
+            "{:<15} {:>4} {:>8.1}/{:<8.1} {:>8.1}/{:<8.1} {:>9.1}/{:<9.1} {:>8.1}/{:<8.1} {:>7.2} {:>7.2} {:>7.2} {:>6.2}x {:>6.2}x {:>6.2}x {:>6.2}x",
             r.map,
             r.queries,
-            r.delve.0,
-            r.delve.1,
+            r.delve[0].0,
+            r.delve[0].1,
+            r.delve[1].0,
+            r.delve[1].1,
             r.idiomatic.0,
             r.idiomatic.1,
             r.tuned.0,
             r.tuned.1,
-            r.delve_mexp,
+            r.delve_mexp[0],
+            r.delve_mexp[1],
             r.crate_mexp,
-            r.ratio_idiomatic(),
-            r.ratio_tuned()
+            ratios[0][0],
+            ratios[1][0],
+            ratios[0][1],
+            ratios[1][1],
         );
     }
     let n = files.len() as f64;
+    let mean = |way: usize, of: usize| (logs[way][of] / n).exp();
     println!("ratio = crate mean / delve mean per map; costs identical on every query (tolerance {OPTIMAL_TOLERANCE})");
-    println!("speedup vs pathfinding::astar tuned: {:.2}x (geometric mean)", (log_tuned / n).exp());
-    println!("speedup vs pathfinding::astar: {:.2}x (geometric mean)", (log_idiomatic / n).exp());
+    println!(
+        "speedup vs pathfinding::astar tuned: {:.2}x lazy deletion, {:.2}x decrease-key (geometric mean)",
+        mean(0, 1),
+        mean(1, 1)
+    );
+    println!("speedup vs pathfinding::astar with lazy deletion (delve's default): {:.2}x (geometric mean)", mean(0, 0));
+    println!("speedup vs pathfinding::astar: {:.2}x (geometric mean) with --open decrease-key", mean(1, 0));
 }
 
 struct Row {
     map: String,
     queries: usize,
-    /// (median, mean) µs per query.
-    delve: (f64, f64),
+    /// (median, mean) µs per query: delve lazy, delve decrease-key.
+    delve: [(f64, f64); 2],
     idiomatic: (f64, f64),
     tuned: (f64, f64),
-    delve_mexp: f64,
+    /// Million expansions per second: delve lazy, delve decrease-key.
+    delve_mexp: [f64; 2],
     crate_mexp: f64,
-}
-
-impl Row {
-    fn ratio_idiomatic(&self) -> f64 {
-        self.idiomatic.1 / self.delve.1
-    }
-
-    fn ratio_tuned(&self) -> f64 {
-        self.tuned.1 / self.delve.1
-    }
 }
 
 /// Times `run` once, in µs, appending to `times`.
@@ -117,39 +143,47 @@ fn bench_map(dir: &Path, scen: &Path) -> Row {
     let level = Level::load(&dir.join(&scenarios[0].map)).unwrap_or_else(|e| panic!("{e}"));
     let open = Open::of(&level.grid);
     let mut planner = GridPlanner::new();
-    let settings = SearchSettings { tie: TieBreak::LowH, ..SearchSettings::default() };
-    let (mut ours, mut idiomatic, mut tuned) = (Vec::new(), Vec::new(), Vec::new());
+    let settings = [OpenUpdate::Lazy, OpenUpdate::DecreaseKey].map(|open| SearchSettings {
+        tie: TieBreak::LowH,
+        open,
+        ..SearchSettings::default()
+    });
+    let (mut ours, mut idiomatic, mut tuned) = ([Vec::new(), Vec::new()], Vec::new(), Vec::new());
     let (mut expanded, crate_expanded) = (0u64, Counter::new(0u64));
     for sc in &even_sample(&scenarios) {
-        let o = timed(&mut ours, || planner.plan(&level.grid, sc.start, sc.goal, &settings));
-        let o = o.expect("scenario endpoints are walkable");
-        expanded += o.stats.expanded;
+        let [lazy, fast] = [0, 1].map(|way| {
+            let o = timed(&mut ours[way], || planner.plan(&level.grid, sc.start, sc.goal, &settings[way]));
+            o.expect("scenario endpoints are walkable")
+        });
+        assert_eq!(lazy.stats.expanded, fast.stats.expanded, "{}: both ways expand the same nodes", scen.display());
+        expanded += lazy.stats.expanded;
         let a = timed(&mut idiomatic, || open.idiomatic(sc.start, sc.goal));
         let b = timed(&mut tuned, || open.tuned(sc.start, sc.goal, &crate_expanded));
-        let costs = [a, b].map(|c| c.map(|c| c as f64 / SCALE));
-        let ok = o.found
-            && costs.iter().all(|c| c.is_some_and(|c| (c - o.cost).abs() <= OPTIMAL_TOLERANCE))
-            && (o.cost - sc.optimal).abs() <= OPTIMAL_TOLERANCE;
+        let costs = [fast.found.then_some(fast.cost), a.map(|c| c as f64 / SCALE), b.map(|c| c as f64 / SCALE)];
+        let ok = lazy.found
+            && costs.iter().all(|c| c.is_some_and(|c| (c - lazy.cost).abs() <= OPTIMAL_TOLERANCE))
+            && (lazy.cost - sc.optimal).abs() <= OPTIMAL_TOLERANCE;
         assert!(
             ok,
-            "{}: {} -> {}: delve {:?}, crate {:?}, optimal {}",
+            "{}: {} -> {}: delve {:?}, decrease-key and crate {:?}, optimal {}",
             scen.display(),
             sc.start,
             sc.goal,
-            o.found.then_some(o.cost),
+            lazy.found.then_some(lazy.cost),
             costs,
             sc.optimal
         );
     }
-    let (delve_total, tuned_total): (f64, f64) = (ours.iter().sum(), tuned.iter().sum());
+    let tuned_total: f64 = tuned.iter().sum();
     let summary = |t: &mut Vec<f64>| (median(t), mean(t));
+    let delve_mexp = [0, 1].map(|way| expanded as f64 / ours[way].iter().sum::<f64>());
     Row {
         map: level.name.clone(),
-        queries: ours.len(),
-        delve: summary(&mut ours),
+        queries: ours[0].len(),
+        delve: ours.each_mut().map(summary),
         idiomatic: summary(&mut idiomatic),
         tuned: summary(&mut tuned),
-        delve_mexp: expanded as f64 / delve_total,
+        delve_mexp,
         crate_mexp: crate_expanded.get() as f64 / tuned_total,
     }
 }

@@ -49,6 +49,17 @@ fn path_json_has_every_key() {
 }
 
 #[test]
+fn open_decrease_key_finds_the_same_path_without_stale_pops() {
+    let run = |open: &str| json(&delve(&["path", "levels/dungeon.txt", "--open", open, "--json"]));
+    let (lazy, fast) = (run("lazy"), run("decrease-key"));
+    assert!(lazy["stale_pops"].as_u64().unwrap() > 0, "{lazy}");
+    assert_eq!(fast["stale_pops"], 0, "{fast}");
+    for key in ["found", "cost", "path", "expanded", "pushed", "max_open"] {
+        assert_eq!(lazy[key], fast[key], "{key}");
+    }
+}
+
+#[test]
 fn path_draws_the_map_and_statistics() {
     let o = delve(&["path", "levels/room.txt", "--algo", "bfs", "--neighbors", "4"]);
     assert_eq!(o.status.code(), Some(0));
@@ -83,6 +94,7 @@ fn bad_input_is_one_line_and_exit_two() {
         &["path", "levels/room.txt", "--from", "x"],
         &["path", "levels/room.txt", "--weight", "0.5"],
         &["path", "levels/room.txt", "--neighbors", "6"],
+        &["path", "levels/room.txt", "--open", "eager"],
         &["scen", "levels/room.txt"],
         &["sim", "--repath", "sometimes"],
     ];

@@ -2,14 +2,22 @@
 
 use delve::grid::{Cell, Neighbors};
 use delve::level::Level;
-use delve::search::{Algorithm, Endpoint, GridPlanner, Heuristic, PlanError, SearchSettings, TieBreak};
+use delve::search::{Algorithm, Endpoint, GridPlanner, Heuristic, OpenUpdate, PlanError, SearchSettings, TieBreak};
 
 fn level(rows: &str) -> Level {
     Level::parse(rows, "test").expect("test map parses")
 }
 
 fn settings(algorithm: Algorithm, heuristic: Heuristic, neighbors: Neighbors) -> SearchSettings {
-    SearchSettings { algorithm, heuristic, tie: TieBreak::Fifo, neighbors, weight: 1.0, reopen: false }
+    SearchSettings {
+        algorithm,
+        heuristic,
+        tie: TieBreak::Fifo,
+        neighbors,
+        weight: 1.0,
+        reopen: false,
+        open: OpenUpdate::Lazy,
+    }
 }
 
 const ROOM: &str = "...#...\n...#...\nS..#..G\n...#...\n.......\n";

@@ -4,7 +4,8 @@
 
 use delve::grid::{Cell, DIRECTIONS, Grid, Neighbors, Tile, line_of_sight};
 use delve::search::{
-    Algorithm, Graph, GridGraph, GridPlanner, Heuristic, NodeId, SearchSettings, SearchStats, TieBreak, string_pull,
+    Algorithm, Graph, GridGraph, GridPlanner, Heuristic, NodeId, OpenUpdate, SearchSettings, SearchStats, TieBreak,
+    string_pull,
 };
 use proptest::prelude::*;
 use std::cmp::Reverse;
@@ -224,8 +225,13 @@ proptest! {
         let mut planner = GridPlanner::new();
         for &heuristic in admissible(c.neighbors) {
             for &tie in TieBreak::ALL {
-                for (algorithm, reopen) in [(Algorithm::Dijkstra, false), (Algorithm::AStar, false), (Algorithm::AStar, true)] {
-                    let s = SearchSettings { algorithm, heuristic, tie, neighbors: c.neighbors, weight: 1.0, reopen };
+                for (algorithm, reopen, open) in [
+                    (Algorithm::Dijkstra, false, OpenUpdate::Lazy),
+                    (Algorithm::AStar, false, OpenUpdate::Lazy),
+                    (Algorithm::AStar, true, OpenUpdate::Lazy),
+                    (Algorithm::AStar, false, OpenUpdate::DecreaseKey),
+                ] {
+                    let s = SearchSettings { algorithm, heuristic, tie, neighbors: c.neighbors, weight: 1.0, reopen, open };
                     let o = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
                     prop_assert_eq!(o.found, best.is_some(), "{:?}", s);
                     if let Some(best) = best {
@@ -241,20 +247,28 @@ proptest! {
         }
     }
 
+    /// Decrease-key must do the lazy search's work minus its stale pops:
+    /// the same counters otherwise, the same cost and the same path.
     #[test]
     fn counters_match_a_textbook_lazy_deletion_search(c in case(), w in 1.0f64..4.0, reopen in any::<bool>()) {
         let mut planner = GridPlanner::new();
         for &algorithm in Algorithm::ALL {
             for &heuristic in Heuristic::ALL {
                 for &tie in TieBreak::ALL {
-                    let s = SearchSettings { algorithm, heuristic, tie, neighbors: c.neighbors, weight: w, reopen };
+                    let s = SearchSettings { algorithm, heuristic, tie, neighbors: c.neighbors, weight: w, reopen, open: OpenUpdate::Lazy };
                     let o = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
+                    let lazy_path = planner.path().to_vec();
                     let (want, cost) = reference_counters(&c.grid, c.from, c.to, &s);
                     prop_assert_eq!(SearchStats { micros: 0.0, ..o.stats }, want, "{}", s);
                     prop_assert_eq!(o.found, cost.is_some(), "{}", s);
                     if algorithm != Algorithm::Bfs {
                         prop_assert_eq!(o.found.then_some(o.cost), cost, "{}", s);
                     }
+                    let s = SearchSettings { open: OpenUpdate::DecreaseKey, ..s };
+                    let d = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
+                    prop_assert_eq!(SearchStats { micros: 0.0, ..d.stats }, SearchStats { stale_pops: 0, ..want }, "{}", s);
+                    prop_assert_eq!((d.found, d.cost), (o.found, o.cost), "{}", s);
+                    prop_assert_eq!(planner.path(), &lazy_path[..], "{}", s);
                 }
             }
         }
@@ -265,7 +279,7 @@ proptest! {
         let best = reference_cost(&c.grid, c.from, c.to, c.neighbors);
         let mut planner = GridPlanner::new();
         for &heuristic in admissible(c.neighbors) {
-            let s = SearchSettings { algorithm: Algorithm::Weighted, heuristic, tie: TieBreak::Fifo, neighbors: c.neighbors, weight: w, reopen: false };
+            let s = SearchSettings { algorithm: Algorithm::Weighted, heuristic, tie: TieBreak::Fifo, neighbors: c.neighbors, weight: w, reopen: false, open: OpenUpdate::Lazy };
             let o = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
             prop_assert_eq!(o.found, best.is_some());
             if let Some(best) = best {
@@ -281,7 +295,7 @@ proptest! {
         let mut planner = GridPlanner::new();
         for algorithm in [Algorithm::Bfs, Algorithm::Greedy] {
             for &heuristic in Heuristic::ALL {
-                let s = SearchSettings { algorithm, heuristic, tie: TieBreak::Fifo, neighbors: c.neighbors, weight: 1.0, reopen: false };
+                let s = SearchSettings { algorithm, heuristic, tie: TieBreak::Fifo, neighbors: c.neighbors, weight: 1.0, reopen: false, open: OpenUpdate::Lazy };
                 let o = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
                 prop_assert_eq!(o.found, steps.is_some());
                 if o.found {

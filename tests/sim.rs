@@ -4,7 +4,7 @@
 use delve::grid::{Cell, Tile};
 use delve::level::Level;
 use delve::replay::feed::{self, LiveFeed};
-use delve::search::GridPlanner;
+use delve::search::{GridPlanner, OpenUpdate};
 use delve::sim::{Bot, Command, Kind, RepathPolicy, RepathReason, Setting, Settings, Species, World, hex};
 #[path = "support/data.rs"]
 mod data;
@@ -42,6 +42,24 @@ fn same_seed_same_hash_and_different_seeds_differ() {
     assert_eq!(a.stats().total.expanded, b.stats().total.expanded);
     let c = run(&l, 4, Settings::default(), &all_kinds(5), 400);
     assert_ne!(a.hash(), c.hash());
+}
+
+/// Decrease-key finds the paths lazy deletion finds, so a session plays
+/// out the same (the hash leaves the setting out) with the same searches,
+/// minus the stale pops.
+#[test]
+fn decrease_key_plays_the_same_session_without_stale_pops() {
+    let l = level("dungeon");
+    let spawns = [Command::Spawn { kind: Kind::Monster, count: 12 }];
+    let lazy = run(&l, 5, Settings::default(), &spawns, 600);
+    let mut settings = Settings::default();
+    settings.apply(Setting::Open(OpenUpdate::DecreaseKey));
+    let fast = run(&l, 5, settings, &spawns, 600);
+    assert_eq!(lazy.hash(), fast.hash());
+    let (a, b) = (lazy.stats().total, fast.stats().total);
+    assert!(a.stale_pops > 0, "the lazy session pops stale entries: {a:?}");
+    assert_eq!(b.stale_pops, 0, "{b:?}");
+    assert_eq!((a.searches, a.expanded, a.pushed, a.max_open), (b.searches, b.expanded, b.pushed, b.max_open));
 }
 
 /// The hash of one small fixed session. It changes only when behaviour is

@@ -1,12 +1,13 @@
 //! Search options shared by the commands that run searches.
 
 use crate::grid::Neighbors;
-use crate::search::{Algorithm, Heuristic, MAX_WEIGHT, MIN_WEIGHT, SearchSettings, TieBreak};
+use crate::search::{Algorithm, Heuristic, MAX_WEIGHT, MIN_WEIGHT, OpenUpdate, SearchSettings, TieBreak};
 
 /// The library's defaults are the command line's.
 const DEFAULT: SearchSettings = SearchSettings::DEFAULT;
 
-/// `--algo`, `--heuristic`, `--weight`, `--tie`, `--neighbors`, `--reopen`.
+/// `--algo`, `--heuristic`, `--weight`, `--tie`, `--neighbors`, `--reopen`,
+/// `--open`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
     /// Search algorithm: bfs|dijkstra|astar|greedy|weighted
@@ -27,6 +28,11 @@ pub struct SearchArgs {
     /// Reopen closed nodes when a cheaper route turns up
     #[arg(long)]
     pub reopen: bool,
+    /// What the open list does with a node that gets a cheaper route: lazy
+    /// (a new entry; the old one is a stale pop) or decrease-key (its one
+    /// entry lowered in place). Same nodes expanded, same path
+    #[arg(long = "open", value_name = "UPDATE", default_value_t = DEFAULT.open)]
+    pub open: OpenUpdate,
 }
 
 impl SearchArgs {
@@ -38,6 +44,7 @@ impl SearchArgs {
             neighbors: self.neighbors,
             weight: self.weight,
             reopen: self.reopen,
+            open: self.open,
         }
     }
 }

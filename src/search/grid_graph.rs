@@ -187,6 +187,7 @@ impl GridPlanner {
             tie: settings.tie,
             weight: settings.weight,
             reopen: settings.reopen,
+            open: settings.open,
         };
         let outcome = self.searcher.search(&graph, grid.node(from), grid.node(to), &query);
         self.cells.extend(self.searcher.path().iter().map(|&n| grid.cell_of(n)));

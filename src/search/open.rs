@@ -7,8 +7,13 @@
 //! without a branch. The node id does not fit beside them, so the list
 //! keeps the node of every insertion number. Four children per node halve
 //! a binary heap's depth, and so the serial chain of loads and compares
-//! that makes up most of a pop. Lazy deletion lives in the engine: an
-//! improved node gets a new entry and the old one is skipped when popped.
+//! that makes up most of a pop.
+//!
+//! An improved node either gets a new entry, the old one being skipped by
+//! the engine when popped (lazy deletion, `push`), or has its one entry
+//! lowered in place (`decrease`), which needs the heap slot of every entry
+//! kept up to date. The methods take `DECREASE` as a constant so that the
+//! lazy search pays nothing for that bookkeeping.
 
 use super::NodeId;
 
@@ -68,6 +73,8 @@ fn parent(slot: usize) -> usize {
 /// push and pop into two comparisons instead of a sift up and a sift down.
 /// Pops always return the smaller of the held entry and the heap's top, so
 /// the order is exactly a heap's.
+///
+/// Use one `DECREASE` for all calls between two `clear`s.
 #[derive(Debug, Default)]
 pub(crate) struct OpenList {
     /// Heap slots by cache line; slot s is `lines[s / 4].0[s % 4]`.
@@ -77,28 +84,74 @@ pub(crate) struct OpenList {
     held: Option<(Entry, NodeId)>,
     /// The node of each entry, by insertion number.
     nodes: Vec<NodeId>,
+    /// With `DECREASE`: the heap slot of each entry, by insertion number
+    /// ([`HELD`] for the held one); only a node's newest entry is kept up
+    /// to date, the older ones having been replaced.
+    slots: Vec<u32>,
+    /// With `DECREASE`: the newest insertion number of each node, by node
+    /// id (read only for nodes on the list).
+    newest: Vec<u32>,
 }
 
+/// The slot of the held entry, which is not in the heap.
+const HELD: u32 = u32::MAX;
+
 impl OpenList {
-    pub(crate) fn clear(&mut self) {
+    /// Empties the list for a query on a graph of `nodes` nodes.
+    pub(crate) fn clear<const DECREASE: bool>(&mut self, nodes: usize) {
         self.len = 0;
         self.held = None;
         self.nodes.clear();
+        if DECREASE {
+            self.slots.clear();
+            if self.newest.len() < nodes {
+                self.newest.resize(nodes, 0);
+            }
+        }
     }
 
     /// Adds `node` with priority f, then `tie`, then insertion order.
+    /// Without `DECREASE`, a node may be added again (lazy deletion); with
+    /// it, only a node that is not on the list.
     #[inline]
-    pub(crate) fn push(&mut self, f: f64, tie: u32, node: NodeId) {
-        let entry = Entry::new(f, tie, self.nodes.len() as u32);
-        self.nodes.push(node);
+    pub(crate) fn push<const DECREASE: bool>(&mut self, f: f64, tie: u32, node: NodeId) {
+        let entry = self.enter::<DECREASE>(f, tie, node, HELD);
         match self.held {
             None => self.held = Some((entry, node)),
             Some((held, _)) if entry.0 < held.0 => {
                 self.held = Some((entry, node));
-                self.heap_push(held);
+                self.heap_push::<DECREASE>(held);
             }
-            Some(_) => self.heap_push(entry),
+            Some(_) => self.heap_push::<DECREASE>(entry),
         }
+    }
+
+    /// Lowers the priority of `node`, which is on the list, to f and `tie`
+    /// (ordered as a new insertion, like the entry lazy deletion would
+    /// push). Only with `DECREASE`.
+    #[inline]
+    pub(crate) fn decrease(&mut self, f: f64, tie: u32, node: NodeId) {
+        let slot = self.slots[self.newest[node as usize] as usize];
+        let entry = self.enter::<true>(f, tie, node, slot);
+        if slot == HELD {
+            debug_assert_eq!(self.held.map(|(_, n)| n), Some(node), "the held entry is the node's");
+            self.held = Some((entry, node));
+        } else {
+            debug_assert!(entry.0 < self.get(slot as usize), "a decrease lowers the key");
+            self.sift_up::<true>(slot as usize, entry.0);
+        }
+    }
+
+    /// Numbers a new entry of `node`, now in `slot`, and records its node.
+    #[inline(always)]
+    fn enter<const DECREASE: bool>(&mut self, f: f64, tie: u32, node: NodeId, slot: u32) -> Entry {
+        let seq = self.nodes.len() as u32;
+        self.nodes.push(node);
+        if DECREASE {
+            self.slots.push(slot);
+            self.newest[node as usize] = seq;
+        }
+        Entry::new(f, tie, seq)
     }
 
     #[inline(always)]
@@ -107,35 +160,38 @@ impl OpenList {
     }
 
     #[inline(always)]
-    fn set(&mut self, slot: usize, key: u128) {
+    fn set<const DECREASE: bool>(&mut self, slot: usize, key: u128) {
         self.lines[slot / ARITY].0[slot % ARITY] = key;
+        if DECREASE {
+            self.slots[Entry(key).seq() as usize] = slot as u32;
+        }
     }
 
     /// Removes the smallest entry; returns its f and node.
     #[inline]
-    pub(crate) fn pop(&mut self) -> Option<(f64, NodeId)> {
+    pub(crate) fn pop<const DECREASE: bool>(&mut self) -> Option<(f64, NodeId)> {
         if let Some((held, node)) = self.held
             && (self.len == 0 || held.0 < self.get(ROOT))
         {
             self.held = None;
             return Some((held.f(), node));
         }
-        let entry = self.heap_pop()?;
+        let entry = self.heap_pop::<DECREASE>()?;
         Some((entry.f(), self.nodes[entry.seq() as usize]))
     }
 
     #[inline]
-    fn heap_push(&mut self, entry: Entry) {
+    fn heap_push<const DECREASE: bool>(&mut self, entry: Entry) {
         let slot = ROOT + self.len;
         if slot / ARITY >= self.lines.len() {
             self.lines.push(Line::default());
         }
         self.len += 1;
-        self.sift_up(slot, entry.0);
+        self.sift_up::<DECREASE>(slot, entry.0);
     }
 
     #[inline]
-    fn heap_pop(&mut self) -> Option<Entry> {
+    fn heap_pop<const DECREASE: bool>(&mut self) -> Option<Entry> {
         if self.len == 0 {
             return None;
         }
@@ -160,35 +216,35 @@ impl OpenList {
                 let (a, ka) = if k1 < k0 { (1, k1) } else { (0, k0) };
                 let (b, kb) = if k3 < k2 { (3, k3) } else { (2, k2) };
                 let (c, kc) = if kb < ka { (b, kb) } else { (a, ka) };
-                self.set(p, kc);
+                self.set::<DECREASE>(p, kc);
                 p = first + c;
             } else {
                 if first < end {
                     let child = (first + 1..end).fold(first, |m, c| if self.get(c) < self.get(m) { c } else { m });
                     let k = self.get(child);
-                    self.set(p, k);
+                    self.set::<DECREASE>(p, k);
                     p = child;
                 }
                 break;
             }
         }
-        self.sift_up(p, last);
+        self.sift_up::<DECREASE>(p, last);
         Some(Entry(top))
     }
 
     /// Places `key` in the hole at `slot`, moving later parents down into it.
     #[inline(always)]
-    fn sift_up(&mut self, mut slot: usize, key: u128) {
+    fn sift_up<const DECREASE: bool>(&mut self, mut slot: usize, key: u128) {
         while slot > ROOT {
             let parent = parent(slot);
             let pk = self.get(parent);
             if key >= pk {
                 break;
             }
-            self.set(slot, pk);
+            self.set::<DECREASE>(slot, pk);
             slot = parent;
         }
-        self.set(slot, key);
+        self.set::<DECREASE>(slot, key);
     }
 }
 
@@ -196,18 +252,41 @@ impl OpenList {
 mod tests {
     use super::*;
 
-    #[test]
-    fn pops_by_f_then_tie_then_insertion() {
+    fn pop_all<const DECREASE: bool>(open: &mut OpenList) -> Vec<(f64, NodeId)> {
+        std::iter::from_fn(|| open.pop::<DECREASE>()).collect()
+    }
+
+    fn pops_in_order<const DECREASE: bool>() {
         let keys = [(3.0, 0, 7), (1.0, 2, 1), (1.0, 1, 4), (2.0, 0, 0), (1.0, 1, 2), (0.0, 9, 9)];
         let mut open = OpenList::default();
         for round in 0..2 {
+            open.clear::<DECREASE>(10);
             for &(f, tie, node) in &keys {
-                open.push(f, tie, node);
+                open.push::<DECREASE>(f, tie, node);
             }
-            let order: Vec<NodeId> = std::iter::from_fn(|| open.pop()).map(|(_, node)| node).collect();
+            let order: Vec<NodeId> = pop_all::<DECREASE>(&mut open).into_iter().map(|(_, node)| node).collect();
             assert_eq!(order, vec![9, 4, 2, 1, 0, 7], "round {round}: 4 was pushed before 2");
-            open.clear();
         }
+    }
+
+    #[test]
+    fn pops_by_f_then_tie_then_insertion() {
+        pops_in_order::<false>();
+        pops_in_order::<true>();
+    }
+
+    #[test]
+    fn a_decreased_entry_orders_as_a_new_insertion() {
+        let mut open = OpenList::default();
+        open.clear::<true>(10);
+        for (f, node) in [(5.0, 1), (3.0, 2), (4.0, 3), (6.0, 4)] {
+            open.push::<true>(f, 0, node);
+        }
+        // 4 drops from 6 to 4, the f of 3: inserted later, it pops after 3.
+        open.decrease(4.0, 0, 4);
+        // 2, the held entry (the least pushed), drops further.
+        open.decrease(1.0, 0, 2);
+        assert_eq!(pop_all::<true>(&mut open), vec![(1.0, 2), (4.0, 3), (4.0, 4), (5.0, 1)]);
     }
 
     #[test]
@@ -220,28 +299,54 @@ mod tests {
         assert!(Entry::new(1.0, 1, 1) < Entry::new(1.0, 1, 2), "then the insertion number");
     }
 
-    #[test]
-    fn many_entries_come_out_sorted() {
-        // A pseudo-random stream with many equal keys and repeated nodes,
-        // against a sort by (f, tie, insertion number).
+    /// A pseudo-random stream of pushes, pops and (with `DECREASE`) key
+    /// decreases with many equal keys, against a list sorted by (f, tie,
+    /// insertion number). Nodes are distinct, as decrease-key needs.
+    fn stream_against_a_sort<const DECREASE: bool>() {
         let mut x: u32 = 12345;
-        let mut all = Vec::new();
-        let mut open = OpenList::default();
-        for seq in 0..2000u32 {
+        let mut next = || {
             x ^= x << 13;
             x ^= x >> 17;
             x ^= x << 5;
-            let (f, tie, node) = (f64::from(x % 50), x % 7, x % 100);
-            all.push((f, tie, seq, node));
-            open.push(f, tie, node);
-            if seq % 3 == 0 {
-                let least = *all.iter().min_by(|a, b| a.partial_cmp(b).unwrap()).unwrap();
-                assert_eq!(open.pop(), Some((least.0, least.3)));
-                all.retain(|&e| e != least);
+            x
+        };
+        let by_key = |a: &(f64, u32, u32, NodeId), b: &(f64, u32, u32, NodeId)| a.partial_cmp(b).unwrap();
+        // (f, tie, insertion number, node) of the live entries.
+        let mut live: Vec<(f64, u32, u32, NodeId)> = Vec::new();
+        let mut open = OpenList::default();
+        open.clear::<DECREASE>(2003);
+        let mut seq = 0;
+        for i in 0..2000u32 {
+            let r = next();
+            let (f, tie, node) = (f64::from(r % 50), r % 7, i * 7 % 2003);
+            live.push((f, tie, seq, node));
+            open.push::<DECREASE>(f, tie, node);
+            seq += 1;
+            if DECREASE && i % 5 == 0 {
+                let k = next() as usize % live.len();
+                let (f, _, _, node) = live[k];
+                if f >= 1.0 {
+                    let (f, tie) = (f - 1.0 - f64::from(next() % 2), next() % 7);
+                    let f = f.max(0.0);
+                    live[k] = (f, tie, seq, node);
+                    open.decrease(f, tie, node);
+                    seq += 1;
+                }
+            }
+            if i % 3 == 0 {
+                let least = *live.iter().min_by(|a, b| by_key(a, b)).unwrap();
+                assert_eq!(open.pop::<DECREASE>(), Some((least.0, least.3)));
+                live.retain(|&e| e != least);
             }
         }
-        all.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        let rest: Vec<(f64, NodeId)> = std::iter::from_fn(|| open.pop()).collect();
-        assert_eq!(rest, all.iter().map(|&(f, _, _, node)| (f, node)).collect::<Vec<_>>());
+        live.sort_by(by_key);
+        let rest = pop_all::<DECREASE>(&mut open);
+        assert_eq!(rest, live.iter().map(|&(f, _, _, node)| (f, node)).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn many_entries_come_out_sorted() {
+        stream_against_a_sort::<false>();
+        stream_against_a_sort::<true>();
     }
 }

@@ -50,6 +50,24 @@ named_enum! {
     }
 }
 
+named_enum! {
+    /// What the open list does when a node it holds gets a cheaper route.
+    /// Both expand the same nodes in the same order and find the same path;
+    /// they differ in the stale-pop count and in speed.
+    #[derive(Default)]
+    OpenUpdate, "open-list update" {
+        /// Lazy deletion: push a new entry and skip the old one when it is
+        /// popped (counted as a stale pop). The textbook way, and the default.
+        #[default]
+        Lazy => "lazy",
+        /// Lower the node's one entry in place: no stale entries, at the
+        /// price of keeping every entry's heap slot up to date. Faster
+        /// where lazy deletion pops many stale entries (open maps), slower
+        /// where it pops none (corridors).
+        DecreaseKey => "decrease-key",
+    }
+}
+
 impl Algorithm {
     /// Whether the heuristic enters the ordering key.
     pub const fn uses_heuristic(self) -> bool {
@@ -88,10 +106,21 @@ pub struct SearchSettings {
     /// Reopen closed nodes when a cheaper route to them turns up (needed
     /// for optimality under an inconsistent heuristic).
     pub reopen: bool,
+    /// Written only when not lazy, so that settings recorded before it
+    /// existed read back, and are written back, unchanged.
+    #[serde(default, skip_serializing_if = "OpenUpdate::is_lazy")]
+    pub open: OpenUpdate,
+}
+
+impl OpenUpdate {
+    fn is_lazy(&self) -> bool {
+        *self == OpenUpdate::Lazy
+    }
 }
 
 /// One line for humans: `astar, octile heuristic, fifo ties, 8 neighbours`,
-/// with the weight of weighted A* and reopening when they apply.
+/// with the weight of weighted A*, reopening and decrease-key when they
+/// apply.
 impl std::fmt::Display for SearchSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.algorithm)?;
@@ -101,6 +130,9 @@ impl std::fmt::Display for SearchSettings {
         write!(f, ", {} heuristic, {} ties, {} neighbours", self.heuristic, self.tie, self.neighbors)?;
         if self.reopen {
             write!(f, ", reopening")?;
+        }
+        if self.open != OpenUpdate::Lazy {
+            write!(f, ", {}", self.open)?;
         }
         Ok(())
     }
@@ -117,6 +149,7 @@ impl SearchSettings {
         neighbors: Neighbors::Eight,
         weight: 1.5,
         reopen: false,
+        open: OpenUpdate::Lazy,
     };
 }
 
@@ -158,6 +191,8 @@ mod tests {
         let s =
             SearchSettings { algorithm: Algorithm::Weighted, weight: 2.5, reopen: true, ..SearchSettings::default() };
         assert_eq!(s.to_string(), "weighted w=2.5, octile heuristic, fifo ties, 8 neighbours, reopening");
+        let s = SearchSettings { open: OpenUpdate::DecreaseKey, ..SearchSettings::default() };
+        assert_eq!(s.to_string(), "astar, octile heuristic, fifo ties, 8 neighbours, decrease-key");
     }
 
     #[test]
@@ -165,5 +200,14 @@ mod tests {
         assert_eq!(serde_json::to_string(&TieBreak::LowH).unwrap(), "\"low-h\"");
         let s: Algorithm = serde_json::from_str("\"astar\"").unwrap();
         assert_eq!(s, Algorithm::AStar);
+        // The open-list update is written only when it is not the default,
+        // and settings without it read as lazy.
+        let lazy = serde_json::to_string(&SearchSettings::DEFAULT).unwrap();
+        assert!(!lazy.contains("\"open\""), "{lazy}");
+        assert_eq!(serde_json::from_str::<SearchSettings>(&lazy).unwrap(), SearchSettings::DEFAULT);
+        let fast = SearchSettings { open: OpenUpdate::DecreaseKey, ..SearchSettings::DEFAULT };
+        let json = serde_json::to_string(&fast).unwrap();
+        assert!(json.contains("\"open\":\"decrease-key\""), "{json}");
+        assert_eq!(serde_json::from_str::<SearchSettings>(&json).unwrap(), fast);
     }
 }

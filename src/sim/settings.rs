@@ -30,6 +30,7 @@ pub enum Setting {
     Neighbors(crate::grid::Neighbors),
     Weight(f64),
     Reopen(bool),
+    Open(crate::search::OpenUpdate),
     Smoothing(bool),
     Repath(RepathPolicy),
 }
@@ -111,6 +112,7 @@ impl Settings {
             Setting::Neighbors(n) => s.neighbors = n,
             Setting::Weight(w) => s.weight = if w.is_finite() { w.clamp(MIN_WEIGHT, MAX_WEIGHT) } else { s.weight },
             Setting::Reopen(r) => s.reopen = r,
+            Setting::Open(o) => s.open = o,
             Setting::Smoothing(on) => self.smoothing = on,
             Setting::Repath(p) => self.repath = p,
         }
@@ -131,6 +133,8 @@ mod tests {
         assert_eq!(s.search.weight, MAX_WEIGHT);
         s.apply(Setting::Weight(f64::NAN));
         assert_eq!(s.search.weight, MAX_WEIGHT);
+        s.apply(Setting::Open(crate::search::OpenUpdate::DecreaseKey));
+        assert_eq!(s.search.open, crate::search::OpenUpdate::DecreaseKey);
         s.apply(Setting::Repath(RepathPolicy::Timer));
         assert_eq!(s.repath.next(), RepathPolicy::Threshold);
         assert_eq!(RepathPolicy::TimerThreshold.next(), RepathPolicy::EveryTick);
@@ -140,5 +144,7 @@ mod tests {
     fn settings_serialize_readably() {
         let json = serde_json::to_string(&Setting::Repath(RepathPolicy::TimerThreshold)).unwrap();
         assert_eq!(json, r#"{"setting":"repath","value":"timer+threshold"}"#);
+        let open = Setting::Open(crate::search::OpenUpdate::DecreaseKey);
+        assert_eq!(serde_json::to_string(&open).unwrap(), r#"{"setting":"open","value":"decrease-key"}"#);
     }
 }

@@ -382,6 +382,8 @@ fn hash_vec(h: &mut StateHasher, v: Vec2) {
     h.f32(v.y);
 }
 
+/// The open-list update is left out: lazy deletion and decrease-key find
+/// the same paths, so it decides nothing (only the stale-pop count differs).
 fn hash_settings(h: &mut StateHasher, s: &Settings) {
     let q = &s.search;
     h.bytes(&[q.algorithm as u8, q.heuristic as u8, q.tie as u8, q.neighbors as u8, s.repath as u8]);

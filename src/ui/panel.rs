@@ -388,7 +388,7 @@ mod tests {
                     Setting::Weight(_) => label == "Weight",
                     Setting::Repath(_) => label == "Repath",
                     Setting::Smoothing(_) => label == "Smoothing",
-                    Setting::Reopen(_) => false,
+                    Setting::Reopen(_) | Setting::Open(_) => false,
                 };
                 assert!(right, "{k:?}, listed for {label}, sets {setting:?}");
             }
