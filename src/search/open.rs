@@ -129,15 +129,27 @@ impl OpenList {
     /// Lowers the priority of `node`, which is on the list, to f and `tie`
     /// (ordered as a new insertion, like the entry lazy deletion would
     /// push). Only with `DECREASE`.
+    ///
+    /// A cheaper g whose f rounds to the node's current f keeps the current
+    /// entry, as lazy deletion would pop that older, equal entry first.
     #[inline]
     pub(crate) fn decrease(&mut self, f: f64, tie: u32, node: NodeId) {
         let slot = self.slots[self.newest[node as usize] as usize];
+        let current = match (slot, self.held) {
+            (HELD, Some((held, held_node))) => {
+                debug_assert_eq!(held_node, node, "the held entry is the node's");
+                held.0
+            }
+            _ => self.get(slot as usize),
+        };
+        if Entry::new(f, tie, self.nodes.len() as u32).0 > current {
+            debug_assert_eq!(f, Entry(current).f(), "a decrease never raises f");
+            return;
+        }
         let entry = self.enter::<true>(f, tie, node, slot);
         if slot == HELD {
-            debug_assert_eq!(self.held.map(|(_, n)| n), Some(node), "the held entry is the node's");
             self.held = Some((entry, node));
         } else {
-            debug_assert!(entry.0 < self.get(slot as usize), "a decrease lowers the key");
             self.sift_up::<true>(slot as usize, entry.0);
         }
     }
@@ -287,6 +299,23 @@ mod tests {
         // 2, the held entry (the least pushed), drops further.
         open.decrease(1.0, 0, 2);
         assert_eq!(pop_all::<true>(&mut open), vec![(1.0, 2), (4.0, 3), (4.0, 4), (5.0, 1)]);
+    }
+
+    #[test]
+    fn a_decrease_to_an_equal_key_keeps_the_older_entry() {
+        let mut open = OpenList::default();
+        for held_first in [true, false] {
+            open.clear::<true>(10);
+            // Node 1 is the held entry, or in the heap behind node 3.
+            if !held_first {
+                open.push::<true>(1.0, 0, 3);
+            }
+            open.push::<true>(2.0, 0, 1);
+            open.push::<true>(2.0, 0, 2);
+            open.decrease(2.0, 0, 1);
+            let order: Vec<NodeId> = pop_all::<true>(&mut open).into_iter().map(|(_, node)| node).collect();
+            assert_eq!(order, if held_first { vec![1, 2] } else { vec![3, 1, 2] });
+        }
     }
 
     #[test]
