@@ -59,14 +59,14 @@ pub const BINDINGS: &[Binding] = &[
     bind(&[Char('A')], "next search algorithm"),
     bind(&[Char('H')], "next heuristic"),
     bind(&[Char('T')], "next tie-break among equal f"),
+    bind(&[Char('L')], "open list: lazy deletion or decrease-key"),
     bind(&[Char('D')], "4 or 8 neighbours"),
     bind(&[Char('['), Char(']')], "weight of weighted A* -/+ 0.25 (1 to 10)"),
     bind(&[Char('R')], "next repath policy"),
     bind(&[Char('S')], "smoothing (string pulling) on or off"),
     bind(&[Char('O')], "overlay: none, paths, search, flock"),
     bind(&[Tab], "watch the next monster"),
-    bind(&[Char(' ')], "pause or resume"),
-    bind(&[Char('.')], "one tick while paused"),
+    bind(&[Char(' '), Char('.')], "pause or resume; one tick while paused"),
     bind(&[Char('+'), Char('-')], "faster or slower (¼× to 8×)"),
     bind(&[Char('?')], "this help"),
     bind(&[Char('q'), Esc], "quit (Esc closes this help first; Ctrl-C too)"),
@@ -117,6 +117,7 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
         Char('A') => set(Setting::Algorithm(s.algorithm.next())),
         Char('H') => set(Setting::Heuristic(s.heuristic.next())),
         Char('T') => set(Setting::Tie(s.tie.next())),
+        Char('L') => set(Setting::Open(s.open.next())),
         Char('D') => set(Setting::Neighbors(s.neighbors.next())),
         Char('[') => weight(s.weight, -WEIGHT_STEP),
         Char(']') => weight(s.weight, WEIGHT_STEP),
@@ -146,7 +147,7 @@ fn weight(current: f64, step: f64) -> Option<Action> {
 mod tests {
     use super::*;
     use crate::grid::Neighbors;
-    use crate::search::{Algorithm, Heuristic, TieBreak};
+    use crate::search::{Algorithm, Heuristic, OpenUpdate, TieBreak};
     use crate::sim::RepathPolicy;
 
     fn press(code: KeyCode) -> KeyEvent {
@@ -190,6 +191,7 @@ mod tests {
         assert_eq!(act(Char('A')), set(Setting::Algorithm(Algorithm::Greedy)));
         assert_eq!(act(Char('H')), set(Setting::Heuristic(Heuristic::Chebyshev)));
         assert_eq!(act(Char('T')), set(Setting::Tie(TieBreak::LowH)));
+        assert_eq!(act(Char('L')), set(Setting::Open(OpenUpdate::DecreaseKey)));
         assert_eq!(act(Char('D')), set(Setting::Neighbors(Neighbors::Four)));
         assert_eq!(act(Char('S')), set(Setting::Smoothing(false)));
         assert_eq!(act(Char('R')), set(Setting::Repath(RepathPolicy::EveryTick)));
@@ -215,6 +217,7 @@ mod tests {
         assert_eq!(press_n(Char('A'), 2).search.algorithm, Algorithm::Weighted);
         assert_eq!(press_n(Char('H'), Heuristic::ALL.len()), d);
         assert_eq!(press_n(Char('T'), TieBreak::ALL.len()), d);
+        assert_eq!(press_n(Char('L'), OpenUpdate::ALL.len()), d);
         assert_eq!(press_n(Char('R'), RepathPolicy::ALL.len()), d);
         assert_eq!(press_n(Char('D'), 2), d);
         assert_eq!(press_n(Char('S'), 2), d);

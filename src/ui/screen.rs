@@ -146,20 +146,31 @@ mod tests {
             "A         next search algorithm",
             "H         next heuristic",
             "T         next tie-break among equal f",
+            "L         open list: lazy deletion or decrease-key",
             "D         4 or 8 neighbours",
             "[ ]       weight of weighted A* -/+ 0.25 (1 to 10)",
             "R         next repath policy",
             "S         smoothing (string pulling) on or off",
             "O         overlay: none, paths, search, flock",
             "Tab       watch the next monster",
-            "Space     pause or resume",
-            ".         one tick while paused",
+            "Space .   pause or resume; one tick while paused",
             "+ -       faster or slower (¼× to 8×)",
             "?         this help",
             "q Esc     quit (Esc closes this help first; Ctrl-C too)",
         ];
         assert_eq!(popup[1..=body.len()], body, "{}", text.join("\n"));
         assert!(popup.last().unwrap().contains("? or Esc closes"));
+    }
+
+    #[test]
+    fn help_fits_the_smallest_terminal() {
+        let mut app = App::new(Palette::NAMED, true);
+        app.help = true;
+        let text = screen(MIN_WIDTH, MIN_HEIGHT, &app, &played(0));
+        for b in BINDINGS {
+            assert!(text.iter().any(|l| l.contains(b.what)), "{} is cut:\n{}", b.what, text.join("\n"));
+        }
+        assert!(text.iter().any(|l| l.contains("? or Esc closes")), "{}", text.join("\n"));
     }
 
     #[test]
