@@ -115,7 +115,8 @@ impl OpenList {
     /// it, only a node that is not on the list.
     #[inline]
     pub(crate) fn push<const DECREASE: bool>(&mut self, f: f64, tie: u32, node: NodeId) {
-        let entry = self.enter::<DECREASE>(f, tie, node, HELD);
+        let entry = self.next_entry(f, tie);
+        self.record::<DECREASE>(node, HELD);
         match self.held {
             None => self.held = Some((entry, node)),
             Some((held, _)) if entry.0 < held.0 => {
@@ -142,11 +143,12 @@ impl OpenList {
             }
             _ => self.get(slot as usize),
         };
-        if Entry::new(f, tie, self.nodes.len() as u32).0 > current {
+        let entry = self.next_entry(f, tie);
+        if entry.0 > current {
             debug_assert_eq!(f, Entry(current).f(), "a decrease never raises f");
             return;
         }
-        let entry = self.enter::<true>(f, tie, node, slot);
+        self.record::<true>(node, slot);
         if slot == HELD {
             self.held = Some((entry, node));
         } else {
@@ -154,16 +156,21 @@ impl OpenList {
         }
     }
 
-    /// Numbers a new entry of `node`, now in `slot`, and records its node.
+    /// The entry the next insertion gets: f, `tie`, the next number.
     #[inline(always)]
-    fn enter<const DECREASE: bool>(&mut self, f: f64, tie: u32, node: NodeId, slot: u32) -> Entry {
-        let seq = self.nodes.len() as u32;
-        self.nodes.push(node);
+    fn next_entry(&self, f: f64, tie: u32) -> Entry {
+        Entry::new(f, tie, self.nodes.len() as u32)
+    }
+
+    /// Takes the next insertion number for `node`, whose entry goes to
+    /// `slot`.
+    #[inline(always)]
+    fn record<const DECREASE: bool>(&mut self, node: NodeId, slot: u32) {
         if DECREASE {
             self.slots.push(slot);
-            self.newest[node as usize] = seq;
+            self.newest[node as usize] = self.nodes.len() as u32;
         }
-        Entry::new(f, tie, seq)
+        self.nodes.push(node);
     }
 
     #[inline(always)]
