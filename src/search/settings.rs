@@ -131,7 +131,7 @@ impl std::fmt::Display for SearchSettings {
         if self.reopen {
             write!(f, ", reopening")?;
         }
-        if self.open != OpenUpdate::Lazy {
+        if !self.open.is_lazy() {
             write!(f, ", {}", self.open)?;
         }
         Ok(())

@@ -7,7 +7,6 @@
 use super::clock::Clock;
 use super::map::{glyph, letter};
 use super::palette::Palette;
-use crate::search::OpenUpdate;
 use crate::sim::{Creature, Kind, RepathReason, SearchReport, Settings, WINDOW_TICKS, World};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -209,11 +208,7 @@ impl Widget for Panel<'_> {
         // The open-list update decides the stale pops below, so it is
         // named here rather than in a settings row of its own (one more
         // row would push the figures off an 80x24 terminal).
-        let open = match self.world.settings().search.open {
-            OpenUpdate::Lazy => "lazy deletion",
-            OpenUpdate::DecreaseKey => "decrease-key",
-        };
-        let search_block = block(format!(" Search · {open} "));
+        let search_block = block(format!(" Search · {} ", self.world.settings().search.open));
         let inner = search_block.inner(middle);
         search_block.render(middle, buf);
         // The figures come first; the sparkline and the gauge follow when
@@ -288,7 +283,7 @@ mod tests {
             "│R  Repath     timer+threshold   │",
             "│S  Smoothing  on                │",
             "└────────────────────────────────┘",
-            "┌ Search · lazy deletion ────────┐",
+            "┌ Search · lazy ─────────────────┐",
             "│Searches/s      4  4 found      │",
             "│Expanded       43 last    155/s │",
             "│Stale pops      0 last      0/s │",
@@ -335,7 +330,7 @@ mod tests {
 
         world.apply(crate::sim::Command::Set(crate::sim::Setting::Algorithm(crate::search::Algorithm::Weighted)));
         world.apply(crate::sim::Command::Set(crate::sim::Setting::Repath(crate::sim::RepathPolicy::EveryTick)));
-        world.apply(crate::sim::Command::Set(crate::sim::Setting::Open(OpenUpdate::DecreaseKey)));
+        world.apply(crate::sim::Command::Set(crate::sim::Setting::Open(crate::search::OpenUpdate::DecreaseKey)));
         let text = render(&world, &clock, 36);
         assert_eq!(text[1], "│A  Algorithm  weighted          │");
         assert_eq!(text[9], "┌ Search · decrease-key ─────────┐");
@@ -398,9 +393,10 @@ mod tests {
                     Setting::Weight(_) => label == "Weight",
                     Setting::Repath(_) => label == "Repath",
                     Setting::Smoothing(_) => label == "Smoothing",
-                    // Shown in the search block's title, where the stale
-                    // pops it decides are.
-                    Setting::Reopen(_) | Setting::Open(_) => false,
+                    // Named in the search block's title, above the stale
+                    // pops it decides.
+                    Setting::Open(_) => false,
+                    Setting::Reopen(_) => false,
                 };
                 assert!(right, "{k:?}, listed for {label}, sets {setting:?}");
             }
@@ -413,7 +409,7 @@ mod tests {
         // figures, and the world without the watched monster.
         let text = render(&played(300), &Clock::default(), 23);
         assert_eq!(text[8], "└────────────────────────────────┘");
-        assert_eq!(text[9], "┌ Search · lazy deletion ────────┐");
+        assert_eq!(text[9], "┌ Search · lazy ─────────────────┐");
         assert_eq!(text[15], "│µs/search    12.5               │");
         assert_eq!(text[17], "┌ World: dungeon ────────────────┐");
         assert_eq!(text[21], "│Catches 3       seed 1          │");
