@@ -23,6 +23,7 @@ pub use sim::{SimArgs, sim};
 use crate::level::{Level, LevelError};
 use crate::replay::{RecordError, ReplayError, looks_like_replay};
 use crate::search::PlanError;
+use crate::signals::Signal;
 use std::path::PathBuf;
 
 /// Why a command could not give an answer: shown as one line, exit code 2.
@@ -41,6 +42,28 @@ pub enum CliError {
     /// The terminal or a file behind a feed failed mid-session.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// A signal stopped the session; what it recorded is kept in `kept`.
+    #[error("interrupted by {signal}{}", kept_in(kept.as_deref()))]
+    Interrupted { signal: Signal, kept: Option<PathBuf> },
+}
+
+impl CliError {
+    /// The exit status the error gives: 128 + the signal's number for a
+    /// session a signal stopped, as a shell reports it, 2 otherwise.
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            CliError::Interrupted { signal, .. } => signal.exit_status(),
+            _ => 2,
+        }
+    }
+}
+
+/// Where an interrupted session's recording is, for its message.
+fn kept_in(partial: Option<&std::path::Path>) -> String {
+    partial.map_or_else(String::new, |p| {
+        let p = p.display();
+        format!("; the recording so far is in {p} (`delve replay {p} --verify` checks it)")
+    })
 }
 
 /// Loads `path`, or the embedded level when there is none. A replay file

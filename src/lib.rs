@@ -10,6 +10,7 @@ pub mod level;
 mod named;
 pub mod replay;
 pub mod search;
+pub mod signals;
 pub mod sim;
 pub mod steer;
 pub mod ui;

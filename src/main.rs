@@ -66,7 +66,7 @@ fn finish(result: Result<ExitCode, cli::CliError>, flushed: io::Result<()>) -> E
         Ok(_) => ExitCode::from(2),
         Err(e) => {
             eprintln!("delve: {e}");
-            ExitCode::from(2)
+            ExitCode::from(e.exit_status())
         }
     }
 }

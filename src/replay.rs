@@ -53,4 +53,4 @@ pub use format::{
 };
 pub use reader::Replay;
 pub use verify::{Verdict, verify};
-pub use writer::{RecordError, Recorder, partial_path};
+pub use writer::{RecordError, Recorder, partials};

@@ -4,6 +4,7 @@
 use super::CliError;
 use crate::replay::feed::ReplayFeed;
 use crate::replay::{Replay, verify};
+use crate::signals::Signals;
 use crate::ui::{self, Palette, SPEED_RANGE};
 use std::io::IsTerminal;
 use std::io::Write;
@@ -46,8 +47,12 @@ pub fn replay(args: &ReplayArgs, out: &mut impl Write) -> Result<ExitCode, CliEr
                 args.file.display()
             )));
         }
+        let signals = Signals::catch()?;
         let mut world = replay.world();
-        ui::play(&mut world, &mut ReplayFeed::new(&replay), Palette::detect(), args.speed)?;
+        let feed = &mut ReplayFeed::new(&replay);
+        if let Some(signal) = ui::play(&mut world, feed, Palette::detect(), args.speed, &signals)? {
+            return Err(CliError::Interrupted { signal, kept: None });
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let verdict = verify(&replay);
