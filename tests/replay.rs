@@ -481,3 +481,22 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn two_recordings_to_one_name_with_force_each_write_their_own_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("same.jsonl");
+    let (one, two) = (start("room", 1, Spawns::default()), start("maze", 2, Spawns::default()));
+    let mut first = RecordFeed::new(Recorder::create(&path, &one, true).unwrap());
+    let mut second = RecordFeed::new(Recorder::create(&path, &two, true).unwrap());
+    let (mut a, mut b) = (one.world().unwrap(), two.world().unwrap());
+    for _ in 0..250 {
+        delve::replay::feed::tick(&mut a, &mut first).unwrap();
+        delve::replay::feed::tick(&mut b, &mut second).unwrap();
+    }
+    first.finish(&a).unwrap();
+    assert_eq!(verify(&load(&path)), complete(3, 250, a.hash()));
+    second.finish(&b).unwrap();
+    assert_eq!(verify(&load(&path)), complete(3, 250, b.hash()));
+    assert_eq!(partials(&path).unwrap(), Vec::<PathBuf>::new());
+}

@@ -242,9 +242,8 @@ impl Recorder {
         self.sync()?;
         // The target may have appeared since `create` checked.
         check_target(&self.target, self.force).map_err(|e| self.kept(e))?;
-        std::fs::rename(&self.partial, &self.target).map_err(|io| {
-            self.kept(RecordError::Io { file: self.target.display().to_string(), io })
-        })
+        std::fs::rename(&self.partial, &self.target)
+            .map_err(|io| self.kept(RecordError::Io { file: self.target.display().to_string(), io }))
     }
 
     /// Ends the recording where it is, as an interrupted one (no end
