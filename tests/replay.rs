@@ -221,7 +221,7 @@ fn a_crash_leaves_a_partial_file_that_verifies_to_its_last_checkpoint() {
 
     // A leftover partial file stops the next recording to the same name
     // without --force, and is left alone by one with --force.
-    assert_eq!(partials(&path).unwrap(), [partial.clone()]);
+    assert_eq!(partials(&path).unwrap(), std::slice::from_ref(&partial));
     let e = Recorder::create(&path, &start, false).unwrap_err();
     assert!(e.to_string().starts_with(&format!("{}: an unfinished recording", partial.display())), "{e}");
     let forced = Recorder::create(&path, &start, true).unwrap();
