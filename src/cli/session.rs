@@ -3,7 +3,7 @@
 
 use super::{CliError, SearchArgs, load_level};
 use crate::replay::feed::{self, Feed};
-use crate::replay::{Spawns, Start};
+use crate::replay::{Recorder, Spawns, Start};
 use crate::signals;
 use crate::sim::{RepathPolicy, Settings, World};
 use std::path::PathBuf;
@@ -33,8 +33,13 @@ pub struct SessionArgs {
 }
 
 impl SessionArgs {
-    /// How the session starts, and its world before the first tick.
+    /// How the session starts, and its world before the first tick. A
+    /// `--record` target that cannot be written is refused here, before
+    /// anything else.
     pub fn start(&self) -> Result<(Start, World), CliError> {
+        if let Some(target) = &self.record {
+            Recorder::check(target, self.force)?;
+        }
         let start = Start {
             level: load_level(self.level.as_ref())?,
             seed: self.seed,

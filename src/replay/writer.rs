@@ -198,6 +198,17 @@ impl Recorder {
     /// README's Replays part), and, unless `force`, an existing `target`
     /// or the partial file of another unfinished recording to it.
     pub fn create(target: &Path, start: &Start, force: bool) -> Result<Recorder, RecordError> {
+        Recorder::check(target, force)?;
+        let (file, partial) = create_partial(target)?;
+        let mut recorder = Recorder { out: Lines::new(file), partial, target: target.to_path_buf(), force, tick: 0 };
+        recorder.line(&Header::of(start))?;
+        recorder.flush()?;
+        Ok(recorder)
+    }
+
+    /// What [`create`](Recorder::create) refuses, found without creating
+    /// anything: for a session to check its target before it starts.
+    pub fn check(target: &Path, force: bool) -> Result<(), RecordError> {
         check_target(target, force)?;
         if !force {
             let found = partials(target).map_err(|io| RecordError::Io { file: target.display().to_string(), io })?;
@@ -205,11 +216,7 @@ impl Recorder {
                 return Err(RecordError::PartialExists(partial.display().to_string()));
             }
         }
-        let (file, partial) = create_partial(target)?;
-        let mut recorder = Recorder { out: Lines::new(file), partial, target: target.to_path_buf(), force, tick: 0 };
-        recorder.line(&Header::of(start))?;
-        recorder.flush()?;
-        Ok(recorder)
+        Ok(())
     }
 
     /// Where the recording grows until it is finished.
