@@ -10,11 +10,7 @@
 # Usage: tests/tmux_signals.sh PATH/TO/delve   (cargo test runs it via tests/tmux.rs)
 set -euo pipefail
 
-bin=${1:?usage: tmux_signals.sh PATH/TO/delve}
-socket="delve-signals-$$"
-t() { tmux -L "$socket" "$@"; }
-dir=$(mktemp -d)
-trap 't kill-server 2>/dev/null || true; rm -rf "$dir"' EXIT
+source "$(dirname "$0")/tmux_setup.sh"
 
 screen() { t capture-pane -p -t sig; }
 fail() {
