@@ -58,7 +58,8 @@ fn partial_name(target: &Path, pid: u32, n: u32) -> Option<PathBuf> {
 }
 
 /// Is `name` the partial file of a recording to `target_name`: as
-/// [`partial_name`] makes them, or `.NAME.partial` as delve 0.1 did?
+/// [`partial_name`] makes them, or `.NAME.partial` as delve named them
+/// before partial files had names of their own?
 fn is_partial_of(name: &[u8], target_name: &[u8]) -> bool {
     let Some(rest) = name.strip_prefix(b".").and_then(|r| r.strip_prefix(target_name)) else { return false };
     let Some(middle) = rest.strip_prefix(b".").and_then(|r| r.strip_suffix(b"partial")) else { return false };
