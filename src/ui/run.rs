@@ -38,7 +38,7 @@ const SIGNAL_CHECK: Duration = Duration::from_millis(100);
 /// listed speed nearest to `speed` (times real time). The terminal is
 /// restored however this returns: on quit, on a signal, on an error (from
 /// the terminal or the feed) and on a panic (ratatui's panic hook, and
-/// [`Restore`] while unwinding).
+/// a guard that restores while unwinding).
 pub fn play(
     world: &mut World,
     feed: &mut dyn Feed,
