@@ -7,6 +7,7 @@
 mod options;
 mod path;
 mod play;
+mod progress;
 mod replay;
 mod scen;
 mod session;

@@ -2,8 +2,9 @@
 //! headless.
 
 use super::CliError;
+use super::progress::Progress;
 use crate::replay::feed::ReplayFeed;
-use crate::replay::{Replay, verify};
+use crate::replay::{Replay, verify_watched};
 use crate::signals::Signals;
 use crate::ui::{self, Palette, SPEED_RANGE};
 use std::io::IsTerminal;
@@ -55,7 +56,9 @@ pub fn replay(args: &ReplayArgs, out: &mut impl Write) -> Result<ExitCode, CliEr
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let verdict = verify(&replay);
+    let progress = Progress::on_stderr("ticks", replay.last_tick().unwrap_or(0));
+    let verdict = verify_watched(&replay, |tick| progress.set(tick));
+    drop(progress);
     writeln!(out, "{verdict}").map_err(|e| CliError::Usage(format!("cannot write the verdict: {e}")))?;
     Ok(if verdict.is_match() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }

@@ -1,6 +1,7 @@
 //! `delve sim`: the world run headless with a scripted player, summarised,
 //! and recorded on request.
 
+use super::progress::Progress;
 use super::{CliError, SessionArgs};
 use crate::level::DEFAULT_LEVEL_NAME;
 use crate::replay::{MAX_TICK, feed};
@@ -44,14 +45,17 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
     let signals = session.record.as_ref().map(|_| Signals::catch()).transpose()?;
     let mut feed = session.feed(&start)?;
     let mut bot = Bot::new(session.seed);
+    let progress = Progress::on_stderr("ticks", args.ticks);
     let began = Instant::now();
-    for _ in 0..args.ticks {
+    for done in 1..=args.ticks {
         if let Some(signal) = signals.as_ref().and_then(Signals::caught) {
             return Err(CliError::Interrupted { signal, kept: feed.interrupt()? });
         }
         feed::bot_tick(&mut world, feed.as_mut(), &mut bot)?;
+        progress.set(done);
     }
     let seconds = began.elapsed().as_secs_f64();
+    drop(progress);
     feed.finish(&world)?;
     let summary = Summary::of(&world, seconds);
     let name = session.level.as_ref().map_or(DEFAULT_LEVEL_NAME.to_string(), |p| p.display().to_string());
