@@ -43,13 +43,15 @@
 mod error;
 pub mod feed;
 mod format;
+mod json;
 mod reader;
 mod verify;
 mod writer;
 
 pub use error::ReplayError;
 pub use format::{
-    CHECKPOINT_EVERY, Checkpoint, FORMAT_VERSION, MAX_TICK, Spawns, Start, level_checksum, looks_like_replay,
+    CHECKPOINT_EVERY, Checkpoint, CommandDigest, FORMAT_VERSION, MAX_TICK, Spawns, Start, level_checksum,
+    looks_like_replay,
 };
 pub use reader::Replay;
 pub use verify::{Verdict, verify};

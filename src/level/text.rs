@@ -196,6 +196,10 @@ fn cells(rows: &[Row<'_>], origin: &str) -> Result<Map, LevelError> {
 }
 
 impl Map {
+    fn creatures(&self) -> usize {
+        self.monsters.len() + self.wanderers.len() + self.fleeing.len() + self.boids.len()
+    }
+
     /// Records a spawn; a second `@`, `S` or `G` is an error naming both.
     fn add(&mut self, spawn: Spawn, at: Placed, origin: &str) -> Result<(), LevelError> {
         let list = match spawn {
@@ -218,6 +222,9 @@ impl Map {
             Spawn::Boid => &mut self.boids,
         };
         list.push(at.cell);
+        if self.creatures() > crate::sim::MAX_CREATURES {
+            return Err(LevelError::TooManyCreatures { origin: origin.to_owned(), line: at.line, column: at.column });
+        }
         Ok(())
     }
 }

@@ -6,7 +6,7 @@
 //! its name. Every record goes to the buffer as one whole line, so the
 //! buffer only ever reaches the disk in whole lines.
 
-use super::format::{CHECKPOINT_EVERY, CheckpointRecord, CommandRecord, EndRecord, Header, Start};
+use super::format::{CHECKPOINT_EVERY, CheckpointRecord, CommandDigest, CommandRecord, EndRecord, Header, Start};
 use crate::sim::{Command, World};
 use serde::Serialize;
 use std::fs::{File, OpenOptions};
@@ -66,6 +66,8 @@ pub struct Recorder {
     force: bool,
     /// The latest tick written, to catch a caller stamping out of order.
     tick: u64,
+    /// The digest of the commands written so far, for the checkpoints.
+    commands: CommandDigest,
 }
 
 impl Recorder {
@@ -89,8 +91,14 @@ impl Recorder {
             std::io::ErrorKind::AlreadyExists => RecordError::PartialExists(partial.display().to_string()),
             _ => RecordError::Io { file: partial.display().to_string(), io },
         })?;
-        let mut recorder =
-            Recorder { out: BufWriter::new(file), partial, target: target.to_path_buf(), force, tick: 0 };
+        let mut recorder = Recorder {
+            out: BufWriter::new(file),
+            partial,
+            target: target.to_path_buf(),
+            force,
+            tick: 0,
+            commands: CommandDigest::default(),
+        };
         recorder.line(&Header::of(start))?;
         recorder.flush()?;
         Ok(recorder)
@@ -100,6 +108,7 @@ impl Recorder {
     pub fn command(&mut self, tick: u64, command: &Command) -> Result<(), RecordError> {
         debug_assert!(tick >= self.tick, "command stamped {tick} after tick {}", self.tick);
         self.tick = tick;
+        self.commands.add(tick, *command);
         self.line(&CommandRecord { tick, command: *command })
     }
 
@@ -110,14 +119,14 @@ impl Recorder {
         if !self.tick.is_multiple_of(CHECKPOINT_EVERY) {
             return Ok(());
         }
-        self.line(&CheckpointRecord { checkpoint: self.tick, hash: world.hash() })?;
+        self.line(&CheckpointRecord { checkpoint: self.tick, hash: world.hash(), commands: self.commands.value() })?;
         self.flush()
     }
 
     /// Ends the recording with the final world's hash, makes it durable,
     /// and renames it to its target.
     pub fn finish(mut self, world: &World) -> Result<(), RecordError> {
-        self.line(&EndRecord { end: world.ticks(), hash: world.hash() })?;
+        self.line(&EndRecord { end: world.ticks(), hash: world.hash(), commands: self.commands.value() })?;
         self.flush()?;
         self.out.get_ref().sync_all().map_err(|io| self.io_error(io))?;
         // The target may have appeared since `create` checked.

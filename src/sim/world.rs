@@ -20,8 +20,10 @@ use rand_pcg::Pcg32;
 pub const TICKS_PER_SECOND: u32 = 20;
 /// Game time of one tick, in seconds.
 pub const DT: f32 = 1.0 / TICKS_PER_SECOND as f32;
-/// Most creatures a world holds; spawns beyond it are cut short, so a
-/// hostile replay file cannot exhaust memory.
+/// Most creatures a world holds. Every way in refuses more with a clear
+/// error (level markers at load, flags, replay headers and spawn commands,
+/// which count what the world already holds); [`World::apply`] itself,
+/// which cannot fail, cuts a spawn short at it.
 pub const MAX_CREATURES: usize = 100_000;
 /// Speed the player's steps are taken to have, for creatures that predict
 /// where the player goes (cells per second).
@@ -36,6 +38,12 @@ const MONSTER_SPAWN_DISTANCE: f32 = 8.0;
 pub enum WorldError {
     #[error("level '{0}' has no walkable cell for the player")]
     NoRoom(String),
+    /// The level's creature markers and the spawns together exceed
+    /// [`MAX_CREATURES`].
+    #[error(
+        "level '{level}' has {markers} creature markers and {spawns} creatures to spawn: more than the cap of {MAX_CREATURES} creatures"
+    )]
+    TooManyCreatures { level: String, markers: usize, spawns: u64 },
 }
 
 /// The player: a cell, moved one step per command.
@@ -234,7 +242,12 @@ impl World {
     /// Adds up to `count` creatures of `kind` on random free cells (never
     /// the player's, and for monsters not within a few cells of it).
     fn spawn(&mut self, kind: Kind, count: u32) {
-        let room = MAX_CREATURES.saturating_sub(self.creatures.len());
+        let count = (count as usize).min(MAX_CREATURES.saturating_sub(self.creatures.len()));
+        // Nothing to add costs nothing: the scan of the level below is what
+        // makes a spawn expensive on a big map.
+        if count == 0 {
+            return;
+        }
         let player = cell_center(self.player.cell);
         let near = if kind == Kind::Monster { MONSTER_SPAWN_DISTANCE } else { 1.0 };
         let mut free = free_cells(&self.grid);
@@ -248,7 +261,7 @@ impl World {
         if free.is_empty() {
             return;
         }
-        for _ in 0..(count as usize).min(room) {
+        for _ in 0..count {
             let c = free[self.spawn_rng.random_range(0..free.len())];
             self.add(kind, c);
         }
@@ -332,7 +345,7 @@ impl World {
         let mut h = StateHasher::default();
         h.u64(self.seed);
         h.u64(self.tick);
-        hash_settings(&mut h, &self.settings);
+        self.settings.hash(&mut h);
         h.u64(self.grid.version());
         for c in self.grid.cells() {
             h.bytes(&[tile_code(self.grid.tile(c))]);
@@ -380,20 +393,6 @@ fn tile_code(t: Tile) -> u8 {
 fn hash_vec(h: &mut StateHasher, v: Vec2) {
     h.f32(v.x);
     h.f32(v.y);
-}
-
-/// The open-list update is left out: lazy deletion and decrease-key find
-/// the same paths, so it decides nothing (only the stale-pop count differs).
-fn hash_settings(h: &mut StateHasher, s: &Settings) {
-    let q = &s.search;
-    h.bytes(&[q.algorithm as u8, q.heuristic as u8, q.tie as u8, q.neighbors as u8, s.repath as u8]);
-    h.f64(q.weight);
-    h.bool(q.reopen);
-    h.bool(s.smoothing);
-    h.u32(s.repath_ticks);
-    h.f32(s.repath_cells);
-    h.u32(s.budget);
-    h.f32(s.detection_radius);
 }
 
 fn hash_creature(h: &mut StateHasher, c: &Creature) {
