@@ -158,6 +158,11 @@ proptest! {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("random.jsonl");
         let start = Start { level: level(name), seed, settings, spawns: Spawns { boid: boids, ..Spawns::default() } };
+        // A script that crowds the level past one creature a cell makes a
+        // file the reader refuses ("spawn past the capacity" above).
+        let world = start.world().unwrap();
+        let spawned: u32 = script.iter().map(|(_, c)| if let Command::Spawn { count, .. } = c { *count } else { 0 }).sum();
+        prop_assume!(world.creatures().len() + spawned as usize <= world.capacity());
         let mut at = Vec::new();
         let mut tick = 0;
         for (gap, c) in &script {
@@ -479,9 +484,9 @@ fn damaged_files_are_refused_with_their_own_message() {
             "2: bad command: spawn of 4294967295 creatures is above the cap of 100000 creatures".into(),
         ),
         (
-            "spawn past the cap",
+            "spawn past the capacity",
             with_line(&good, 2, r#"{"tick":3,"cmd":"spawn","kind":"boid","count":100000}"#),
-            "2: bad command: spawn of 100000 makes 100".into(),
+            "2: bad command: spawn of 100000 makes 100002 creatures, more than the 31 this level holds (one per free cell, at most 100000)".into(),
         ),
         (
             "weight",

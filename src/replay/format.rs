@@ -1,7 +1,7 @@
 //! The records of a replay file and what a session starts from.
 
 use crate::level::Level;
-use crate::sim::{Command, Kind, MAX_CREATURES, Settings, StateHasher, World, WorldError, hex};
+use crate::sim::{Command, Kind, Settings, StateHasher, World, WorldError, hex};
 use serde::{Deserialize, Serialize};
 
 /// The version of the file format this build writes and reads. It changes
@@ -67,16 +67,14 @@ pub struct Start {
 impl Start {
     /// The world before its first tick: the level's creatures, then the
     /// spawns applied as commands stamped 0. Refuses a start whose markers
-    /// and spawns together exceed [`MAX_CREATURES`] rather than cutting
-    /// the spawns short.
+    /// and spawns together exceed the world's
+    /// [capacity](World::capacity) rather than cutting the spawns short.
     pub fn world(&self) -> Result<World, WorldError> {
-        let l = &self.level;
-        let markers = l.monsters.len() + l.wanderers.len() + l.fleeing.len() + l.boids.len();
-        let spawns = self.spawns.total();
-        if markers as u64 + spawns > MAX_CREATURES as u64 {
-            return Err(WorldError::TooManyCreatures { level: l.name.clone(), markers, spawns });
-        }
         let mut world = World::new(&self.level, self.seed, self.settings)?;
+        let (markers, spawns, capacity) = (world.creatures().len(), self.spawns.total(), world.capacity());
+        if markers as u64 + spawns > capacity as u64 {
+            return Err(WorldError::TooManyCreatures { level: self.level.name.clone(), markers, spawns, capacity });
+        }
         for c in self.spawns.commands() {
             world.apply(c);
         }
@@ -276,25 +274,23 @@ mod tests {
     }
 
     #[test]
-    fn a_start_beyond_the_creature_cap_is_refused() {
-        let level = Level::parse("name: pen\n#####\n#@MM#\n#####\n", "pen.txt").unwrap();
+    fn a_start_beyond_the_capacity_is_refused() {
+        // Five free cells: the player's, two markers, two more.
+        let level = Level::parse("name: pen\n#######\n#@MM..#\n#######\n", "pen.txt").unwrap();
         let start = |monster| Start {
             level: level.clone(),
             seed: 1,
             settings: Settings::default(),
             spawns: Spawns { monster, ..Spawns::default() },
         };
-        let cap = MAX_CREATURES as u32;
-        assert_eq!(start(cap - 2).world().unwrap().creatures().len(), MAX_CREATURES);
-        let e = start(cap - 1).world().unwrap_err();
+        assert_eq!(start(3).world().unwrap().creatures().len(), 5);
+        let e = start(4).world().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "level 'pen' has 2 creature markers and 99999 creatures to spawn: more than the cap of 100000 creatures"
+            "level 'pen' has 2 creature markers and 4 creatures to spawn: more than the 5 it holds (one per free cell, at most 100000)"
         );
-        let s = Start {
-            spawns: Spawns { monster: u32::MAX, wanderer: u32::MAX, fleeing: u32::MAX, boid: u32::MAX },
-            ..start(0)
-        };
-        assert!(matches!(s.world(), Err(WorldError::TooManyCreatures { spawns: 17_179_869_180, .. })));
+        let all = Spawns { monster: u32::MAX, wanderer: u32::MAX, fleeing: u32::MAX, boid: u32::MAX };
+        let s = Start { spawns: all, ..start(0) };
+        assert!(matches!(s.world(), Err(WorldError::TooManyCreatures { spawns: 17_179_869_180, capacity: 5, .. })));
     }
 }

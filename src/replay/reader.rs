@@ -45,7 +45,7 @@ impl Replay {
         // Only the last line can have been cut off mid-write.
         let cut = (!text.ends_with('\n')).then_some(lines.len());
         let parser = Parser { file, cut };
-        let (start, mut creatures) = parser.header(parser.json(first, 1)?)?;
+        let (start, mut creatures, capacity) = parser.header(parser.json(first, 1)?)?;
         let mut replay = Replay { start, ticks: Vec::new(), commands: Vec::new(), checkpoints: Vec::new(), end: None };
         let mut previous = 0;
         let mut next_checkpoint = CHECKPOINT_EVERY;
@@ -79,7 +79,9 @@ impl Replay {
                     let (file, tick, every) = (file.to_string(), next_checkpoint, CHECKPOINT_EVERY);
                     return Err(ReplayError::MissingCheckpoint { file, line, tick, every });
                 }
-                Record::Command(CommandRecord { command, .. }) => parser.check(line, command, &mut creatures)?,
+                Record::Command(CommandRecord { command, .. }) => {
+                    parser.check(line, command, &mut creatures, capacity)?
+                }
                 Record::End(_) => end_line = Some(line),
             }
             replay.add(record);
@@ -190,16 +192,17 @@ impl Parser<'_> {
 
     /// A command delve could have recorded: one that applies as it is
     /// (see [`Command::problem`]) and, for a spawn, keeps the world's
-    /// `creatures` (counted as if every spawn found room) within the cap.
-    fn check(&self, line: usize, command: &Command, creatures: &mut u64) -> Result<(), ReplayError> {
+    /// `creatures` (counted as if every spawn found room) within its
+    /// [`capacity`](World::capacity).
+    fn check(&self, line: usize, command: &Command, creatures: &mut u64, capacity: u64) -> Result<(), ReplayError> {
         if let Some(problem) = command.problem() {
             return Err(self.bad(line, "command", problem));
         }
         if let Command::Spawn { count, .. } = *command {
             *creatures += u64::from(count);
-            if *creatures > MAX_CREATURES as u64 {
+            if *creatures > capacity {
                 let message = format!(
-                    "spawn of {count} makes {creatures} creatures, more than the cap of {MAX_CREATURES} creatures"
+                    "spawn of {count} makes {creatures} creatures, more than the {capacity} this level holds (one per free cell, at most {MAX_CREATURES})"
                 );
                 return Err(self.bad(line, "command", message));
             }
@@ -207,8 +210,9 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// The session's start, and how many creatures its world begins with.
-    fn header(&self, value: Value) -> Result<(Start, u64), ReplayError> {
+    /// The session's start, how many creatures its world begins with, and
+    /// how many it can hold.
+    fn header(&self, value: Value) -> Result<(Start, u64, u64), ReplayError> {
         let file = self.file.to_string();
         let Some(version) = value.get(HEADER_KEY) else {
             return Err(ReplayError::NoHeader { file, version: FORMAT_VERSION });
@@ -232,7 +236,7 @@ impl Parser<'_> {
         }
         let start = Start { level, seed: header.seed, settings: header.settings, spawns: header.spawns };
         let world = start.world().map_err(|source| ReplayError::World { file, source })?;
-        Ok((start, world.creatures().len() as u64))
+        Ok((start, world.creatures().len() as u64, world.capacity() as u64))
     }
 
     fn record(&self, value: Value, line: usize) -> Result<Record, ReplayError> {

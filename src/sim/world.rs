@@ -20,10 +20,11 @@ use rand_pcg::Pcg32;
 pub const TICKS_PER_SECOND: u32 = 20;
 /// Game time of one tick, in seconds.
 pub const DT: f32 = 1.0 / TICKS_PER_SECOND as f32;
-/// Most creatures a world holds. Every way in refuses more with a clear
-/// error (level markers at load, flags, replay headers and spawn commands,
-/// which count what the world already holds); [`World::apply`] itself,
-/// which cannot fail, cuts a spawn short at it.
+/// Most creatures any world holds; a smaller level holds fewer (see
+/// [`World::capacity`]). Every way in refuses more with a clear error
+/// (level markers at load, flags, replay headers and spawn commands, which
+/// count what the world already holds); [`World::apply`] itself, which
+/// cannot fail, cuts a spawn short at the capacity.
 pub const MAX_CREATURES: usize = 100_000;
 /// Speed the player's steps are taken to have, for creatures that predict
 /// where the player goes (cells per second).
@@ -38,12 +39,12 @@ const MONSTER_SPAWN_DISTANCE: f32 = 8.0;
 pub enum WorldError {
     #[error("level '{0}' has no walkable cell for the player")]
     NoRoom(String),
-    /// The level's creature markers and the spawns together exceed
-    /// [`MAX_CREATURES`].
+    /// The level's creature markers and the spawns together exceed the
+    /// world's [capacity](World::capacity).
     #[error(
-        "level '{level}' has {markers} creature markers and {spawns} creatures to spawn: more than the cap of {MAX_CREATURES} creatures"
+        "level '{level}' has {markers} creature markers and {spawns} creatures to spawn: more than the {capacity} it holds (one per free cell, at most {MAX_CREATURES})"
     )]
-    TooManyCreatures { level: String, markers: usize, spawns: u64 },
+    TooManyCreatures { level: String, markers: usize, spawns: u64, capacity: usize },
 }
 
 /// The player: a cell, moved one step per command.
@@ -64,6 +65,9 @@ pub struct World {
     settings: Settings,
     player: Player,
     creatures: Vec<Creature>,
+    /// See [`World::capacity`]; fixed by the level, since no command turns
+    /// a wall into floor.
+    capacity: usize,
     spawn_rng: Pcg32,
     wander_rng: Pcg32,
     hunter: Hunter,
@@ -107,6 +111,7 @@ impl World {
             settings,
             player: Player { cell, last_step: None },
             creatures: Vec::new(),
+            capacity: capacity(&level.grid),
             spawn_rng,
             wander_rng: stream(seed, Stream::Wander),
             hunter: Hunter::default(),
@@ -181,6 +186,15 @@ impl World {
         self.stats.watched_search = None;
     }
 
+    /// Most creatures this world holds: one per free cell (floor or
+    /// water), at most [`MAX_CREATURES`]. Denser crowds cost every creature
+    /// that many neighbours each tick (99,000 boids on the 1,167 cells of
+    /// the dungeon took 20 s a tick), so a few bytes of replay could ask
+    /// for hours.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
     /// How many creatures of each kind, in [`Kind::ALL`] order.
     pub fn counts(&self) -> [usize; 4] {
         let mut n = [0; 4];
@@ -242,7 +256,7 @@ impl World {
     /// Adds up to `count` creatures of `kind` on random free cells (never
     /// the player's, and for monsters not within a few cells of it).
     fn spawn(&mut self, kind: Kind, count: u32) {
-        let count = (count as usize).min(MAX_CREATURES.saturating_sub(self.creatures.len()));
+        let count = (count as usize).min(self.capacity.saturating_sub(self.creatures.len()));
         // Nothing to add costs nothing: the scan of the level below is what
         // makes a spawn expensive on a big map.
         if count == 0 {
@@ -374,10 +388,20 @@ impl World {
     }
 }
 
+/// How many creatures fit on `grid`: one per free cell, at most
+/// [`MAX_CREATURES`].
+fn capacity(grid: &Grid) -> usize {
+    grid.cells().filter(|&c| is_free(grid.tile(c))).count().min(MAX_CREATURES)
+}
+
+fn is_free(tile: Tile) -> bool {
+    matches!(tile, Tile::Floor(_) | Tile::Water)
+}
+
 /// Walkable cells that are not doors, row by row: where creatures may be
 /// spawned.
 fn free_cells(grid: &Grid) -> Vec<Cell> {
-    grid.cells().filter(|&c| matches!(grid.tile(c), Tile::Floor(_) | Tile::Water)).collect()
+    grid.cells().filter(|&c| is_free(grid.tile(c))).collect()
 }
 
 fn tile_code(t: Tile) -> u8 {
