@@ -272,6 +272,19 @@ mod tests {
         }
     }
 
+    /// A level of nothing but markers would otherwise become millions of
+    /// creatures: the one past the cap is named where it stands.
+    #[test]
+    fn creature_markers_stop_at_the_cap() {
+        let rows = |width: usize, height: usize| format!("{}\n", "M".repeat(width)).repeat(height);
+        assert_eq!(parse_ok(&rows(400, 250)).monsters.len(), crate::sim::MAX_CREATURES);
+        let e = parse_err(&rows(317, 317));
+        assert_eq!(
+            e.to_string(),
+            "levels/t.txt:316:146: creature marker number 100001 is one too many (a world holds at most 100000 creatures)"
+        );
+    }
+
     #[test]
     fn reads_every_glyph_and_spawn_in_row_major_order() {
         let text = "; a comment before the metadata\n\
