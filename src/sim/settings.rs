@@ -107,7 +107,7 @@ impl Settings {
     /// field by field, so a setting added later fails to compile here until
     /// it is hashed too: a replay edited to drop a change of any setting,
     /// even one that decides nothing (the open-list update), cannot verify.
-    pub fn hash(&self, h: &mut StateHasher) {
+    pub fn hash_into(&self, h: &mut StateHasher) {
         let Settings { search, smoothing, repath, repath_ticks, repath_cells, budget, detection_radius } = *self;
         let SearchSettings { algorithm, heuristic, tie, neighbors, weight, reopen, open } = search;
         h.bytes(&[algorithm as u8, heuristic as u8, tie as u8, neighbors as u8, repath as u8, open as u8]);
@@ -188,7 +188,7 @@ mod tests {
     fn every_setting_is_hashed() {
         let hash = |s: &Settings| {
             let mut h = StateHasher::default();
-            s.hash(&mut h);
+            s.hash_into(&mut h);
             h.finish()
         };
         let base = Settings::default();

@@ -359,7 +359,7 @@ impl World {
         let mut h = StateHasher::default();
         h.u64(self.seed);
         h.u64(self.tick);
-        self.settings.hash(&mut h);
+        self.settings.hash_into(&mut h);
         h.u64(self.grid.version());
         for c in self.grid.cells() {
             h.bytes(&[tile_code(self.grid.tile(c))]);
