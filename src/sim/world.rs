@@ -65,9 +65,10 @@ pub struct World {
     settings: Settings,
     player: Player,
     creatures: Vec<Creature>,
-    /// See [`World::capacity`]; fixed by the level, since no command turns
-    /// a wall into floor.
-    capacity: usize,
+    /// Where creatures may be spawned, row by row (see [`free_cells`]):
+    /// fixed by the level, since no command turns a wall into floor, so a
+    /// spawn never scans the level.
+    free: Vec<Cell>,
     spawn_rng: Pcg32,
     wander_rng: Pcg32,
     hunter: Hunter,
@@ -93,10 +94,10 @@ impl World {
     pub fn new(level: &Level, seed: u64, settings: Settings) -> Result<World, WorldError> {
         let mut spawn_rng = stream(seed, Stream::Spawn);
         let grid = level.grid.clone();
+        let free = free_cells(&grid);
         let cell = match level.player {
             Some(c) => c,
             None => {
-                let free = free_cells(&grid);
                 if free.is_empty() {
                     return Err(WorldError::NoRoom(level.name.clone()));
                 }
@@ -111,7 +112,7 @@ impl World {
             settings,
             player: Player { cell, last_step: None },
             creatures: Vec::new(),
-            capacity: capacity(&level.grid),
+            free,
             spawn_rng,
             wander_rng: stream(seed, Stream::Wander),
             hunter: Hunter::default(),
@@ -192,7 +193,7 @@ impl World {
     /// the dungeon took 20 s a tick), so a few bytes of replay could ask
     /// for hours.
     pub fn capacity(&self) -> usize {
-        self.capacity
+        self.free.len().min(MAX_CREATURES)
     }
 
     /// How many creatures of each kind, in [`Kind::ALL`] order.
@@ -254,31 +255,50 @@ impl World {
     }
 
     /// Adds up to `count` creatures of `kind` on random free cells (never
-    /// the player's, and for monsters not within a few cells of it).
+    /// the player's, and for monsters not within a few cells of it): each
+    /// one draws an index into the free cells that are far enough, in row
+    /// order. Those are counted by skipping the few near the player, found
+    /// around it, so a spawn costs the same on a level of any size.
     fn spawn(&mut self, kind: Kind, count: u32) {
-        let count = (count as usize).min(self.capacity.saturating_sub(self.creatures.len()));
-        // Nothing to add costs nothing: the scan of the level below is what
-        // makes a spawn expensive on a big map.
+        let count = (count as usize).min(self.capacity().saturating_sub(self.creatures.len()));
         if count == 0 {
             return;
         }
-        let player = cell_center(self.player.cell);
         let near = if kind == Kind::Monster { MONSTER_SPAWN_DISTANCE } else { 1.0 };
-        let mut free = free_cells(&self.grid);
-        free.retain(|&c| c != self.player.cell);
-        let far: Vec<Cell> = free.iter().copied().filter(|&c| cell_center(c).distance(player) >= near).collect();
+        let mut avoid = self.free_within(near);
         // On a level too small to keep the distance, anywhere but the
         // player's own cell will do.
-        if !far.is_empty() {
-            free = far;
+        if avoid.len() == self.free.len() {
+            avoid = self.free_within(f32::MIN_POSITIVE);
         }
-        if free.is_empty() {
+        let choices = self.free.len() - avoid.len();
+        if choices == 0 {
             return;
         }
         for _ in 0..count {
-            let c = free[self.spawn_rng.random_range(0..free.len())];
-            self.add(kind, c);
+            let mut i = self.spawn_rng.random_range(0..choices);
+            for &a in &avoid {
+                if a > i {
+                    break;
+                }
+                i += 1;
+            }
+            self.add(kind, self.free[i]);
         }
+    }
+
+    /// The indices in `free`, ascending, of the free cells whose centres
+    /// are nearer than `distance` to the player's (its own cell included).
+    fn free_within(&self, distance: f32) -> Vec<usize> {
+        let (p, centre) = (self.player.cell, cell_center(self.player.cell));
+        let reach = distance.ceil() as i32;
+        let mut near: Vec<usize> = (-reach..=reach)
+            .flat_map(|dy| (-reach..=reach).map(move |dx| Cell::new(p.x + dx, p.y + dy)))
+            .filter(|&c| cell_center(c).distance(centre) < distance)
+            .filter_map(|c| self.free.binary_search_by(|f| (f.y, f.x).cmp(&(c.y, c.x))).ok())
+            .collect();
+        near.sort_unstable();
+        near
     }
 
     fn add(&mut self, kind: Kind, cell: Cell) {
@@ -388,20 +408,10 @@ impl World {
     }
 }
 
-/// How many creatures fit on `grid`: one per free cell, at most
-/// [`MAX_CREATURES`].
-fn capacity(grid: &Grid) -> usize {
-    grid.cells().filter(|&c| is_free(grid.tile(c))).count().min(MAX_CREATURES)
-}
-
-fn is_free(tile: Tile) -> bool {
-    matches!(tile, Tile::Floor(_) | Tile::Water)
-}
-
 /// Walkable cells that are not doors, row by row: where creatures may be
 /// spawned.
 fn free_cells(grid: &Grid) -> Vec<Cell> {
-    grid.cells().filter(|&c| is_free(grid.tile(c))).collect()
+    grid.cells().filter(|&c| matches!(grid.tile(c), Tile::Floor(_) | Tile::Water)).collect()
 }
 
 fn tile_code(t: Tile) -> u8 {
