@@ -45,8 +45,8 @@ fn same_seed_same_hash_and_different_seeds_differ() {
 }
 
 /// Decrease-key finds the paths lazy deletion finds, so a session plays
-/// out the same (the hash leaves the setting out) with the same searches,
-/// minus the stale pops.
+/// out the same (the same hash once the setting itself is put back) with
+/// the same searches, minus the stale pops.
 #[test]
 fn decrease_key_plays_the_same_session_without_stale_pops() {
     let l = level("dungeon");
@@ -54,7 +54,9 @@ fn decrease_key_plays_the_same_session_without_stale_pops() {
     let lazy = run(&l, 5, Settings::default(), &spawns, 600);
     let mut settings = Settings::default();
     settings.apply(Setting::Open(OpenUpdate::DecreaseKey));
-    let fast = run(&l, 5, settings, &spawns, 600);
+    let mut fast = run(&l, 5, settings, &spawns, 600);
+    assert_ne!(lazy.hash(), fast.hash(), "every setting is hashed");
+    fast.apply(Command::Set(Setting::Open(OpenUpdate::Lazy)));
     assert_eq!(lazy.hash(), fast.hash());
     let (a, b) = (lazy.stats().total, fast.stats().total);
     assert!(a.stale_pops > 0, "the lazy session pops stale entries: {a:?}");
@@ -67,7 +69,7 @@ fn decrease_key_plays_the_same_session_without_stale_pops() {
 #[test]
 fn golden_hash() {
     let w = run(&level("dungeon"), 42, Settings::default(), &all_kinds(2), 300);
-    assert_eq!(hex(w.hash()), "fed29c766a3065ce", "the dungeon session changed; if on purpose, update this hash");
+    assert_eq!(hex(w.hash()), "aa67f4ac48f1af96", "the dungeon session changed; if on purpose, update this hash");
 }
 
 #[test]
@@ -75,11 +77,12 @@ fn long_runs_keep_creatures_out_of_walls_and_finite() {
     let ticks = if cfg!(debug_assertions) { 5000 } else { 20_000 };
     for (name, l) in shipped() {
         let mut world = World::new(&l, 11, Settings::default()).unwrap();
-        for c in all_kinds(8) {
+        // Seven of each kind: the room holds 31 creatures, one per free cell.
+        for c in all_kinds(7) {
             world.apply(c);
         }
         let counts = world.counts();
-        assert!(counts.iter().all(|&n| n >= 8), "{name}: {counts:?}");
+        assert!(counts.iter().all(|&n| n >= 7), "{name}: {counts:?}");
         let mut bot = Bot::new(11);
         for t in 0..ticks {
             feed::bot_tick(&mut world, &mut LiveFeed, &mut bot).unwrap();

@@ -5,7 +5,7 @@ use super::{CliError, SearchArgs, load_level};
 use crate::replay::feed::{self, Feed};
 use crate::replay::{Recorder, Spawns, Start};
 use crate::signals;
-use crate::sim::{RepathPolicy, Settings, World};
+use crate::sim::{MAX_CREATURES, RepathPolicy, Settings, World};
 use std::path::PathBuf;
 
 /// Options of `delve play` and `delve sim`.
@@ -62,20 +62,34 @@ impl SessionArgs {
 }
 
 /// Extra creatures spawned on random free cells before the first tick.
+/// Each count is at most the world's cap; so are all of them together with
+/// the level's markers, which [`Start::world`] checks.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct SpawnArgs {
     /// Extra monsters
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_count)]
     pub monsters: u32,
     /// Extra wanderers
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_count)]
     pub wanderers: u32,
     /// Extra fleeing creatures
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_count)]
     pub fleeing: u32,
     /// Extra boids
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_count)]
     pub boids: u32,
+}
+
+/// A number of creatures, from 0 to [`MAX_CREATURES`]: a larger one is
+/// refused, not cut.
+fn parse_count(s: &str) -> Result<u32, String> {
+    match s.parse::<u64>() {
+        Ok(n) if n <= MAX_CREATURES as u64 => Ok(n as u32),
+        _ if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(format!("'{s}' is above the cap of {MAX_CREATURES} creatures"))
+        }
+        _ => Err(format!("'{s}' is not a number of creatures from 0 to {MAX_CREATURES}")),
+    }
 }
 
 impl SpawnArgs {

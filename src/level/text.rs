@@ -196,6 +196,10 @@ fn cells(rows: &[Row<'_>], origin: &str) -> Result<Map, LevelError> {
 }
 
 impl Map {
+    fn creatures(&self) -> usize {
+        self.monsters.len() + self.wanderers.len() + self.fleeing.len() + self.boids.len()
+    }
+
     /// Records a spawn; a second `@`, `S` or `G` is an error naming both.
     fn add(&mut self, spawn: Spawn, at: Placed, origin: &str) -> Result<(), LevelError> {
         let list = match spawn {
@@ -218,6 +222,9 @@ impl Map {
             Spawn::Boid => &mut self.boids,
         };
         list.push(at.cell);
+        if self.creatures() > crate::sim::MAX_CREATURES {
+            return Err(LevelError::TooManyCreatures { origin: origin.to_owned(), line: at.line, column: at.column });
+        }
         Ok(())
     }
 }
@@ -263,6 +270,19 @@ mod tests {
             Ok(_) => panic!("parsed: {text:?}"),
             Err(e) => e,
         }
+    }
+
+    /// A level of nothing but markers would otherwise become millions of
+    /// creatures: the one past the cap is named where it stands.
+    #[test]
+    fn creature_markers_stop_at_the_cap() {
+        let rows = |width: usize, height: usize| format!("{}\n", "M".repeat(width)).repeat(height);
+        assert_eq!(parse_ok(&rows(400, 250)).monsters.len(), crate::sim::MAX_CREATURES);
+        let e = parse_err(&rows(317, 317));
+        assert_eq!(
+            e.to_string(),
+            "levels/t.txt:316:146: creature marker number 100001 is one too many (a world holds at most 100000 creatures)"
+        );
     }
 
     #[test]

@@ -22,6 +22,11 @@ pub enum ReplayError {
     #[error("{file}:{line}: not JSON: {message}")]
     NotJson { file: String, line: usize, message: String },
 
+    /// An object that gives the same key twice: JSON readers disagree
+    /// about which one counts, so delve takes neither.
+    #[error("{file}:{line}: {message}")]
+    DuplicateKey { file: String, line: usize, message: String },
+
     /// The last line has no newline and is not complete JSON: the file was
     /// cut short while being written or copied.
     #[error(
@@ -71,6 +76,12 @@ pub enum ReplayError {
         "{file}:{line}: tick {tick} is past the longest session delve replays ({max} ticks, {days} days of game time)"
     )]
     TooLong { file: String, line: usize, tick: u64, max: u64, days: u64 },
+
+    /// A record past a tick whose checkpoint is not in the file: delve
+    /// writes one every [`CHECKPOINT_EVERY`](super::CHECKPOINT_EVERY)
+    /// ticks, so the file was edited (or a few bytes claim a long session).
+    #[error("{file}:{line}: checkpoint {tick} is missing before this record (delve writes one every {every} ticks)")]
+    MissingCheckpoint { file: String, line: usize, tick: u64, every: u64 },
 
     /// Anything after the end record.
     #[error("{file}:{line}: record after the end record at line {end_line}")]

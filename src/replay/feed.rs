@@ -3,7 +3,7 @@
 //! headless runner drive the world the same way without knowing about
 //! files.
 
-use super::{RecordError, Recorder, Replay, Start};
+use super::{CommandDigest, RecordError, Recorder, Replay, Start};
 use crate::sim::{Bot, Command, World};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -153,11 +153,19 @@ impl Feed for RecordFeed {
 #[derive(Debug)]
 pub struct ReplayFeed<'a> {
     replay: &'a Replay,
+    /// The digest of the commands applied so far, as the recorder kept it.
+    applied: CommandDigest,
 }
 
 impl<'a> ReplayFeed<'a> {
     pub fn new(replay: &'a Replay) -> ReplayFeed<'a> {
-        ReplayFeed { replay }
+        ReplayFeed { replay, applied: CommandDigest::default() }
+    }
+
+    /// The digest of every command applied through this feed, to compare
+    /// with a checkpoint's.
+    pub fn commands(&self) -> u64 {
+        self.applied.value()
     }
 }
 
@@ -168,6 +176,11 @@ impl Feed for ReplayFeed<'_> {
 
     fn live(&self) -> bool {
         false
+    }
+
+    fn applied(&mut self, tick: u64, command: &Command) -> io::Result<()> {
+        self.applied.add(tick, *command);
+        Ok(())
     }
 
     fn end(&self) -> Option<u64> {

@@ -6,6 +6,7 @@
 
 use super::Kind;
 use super::settings::Setting;
+use super::world::MAX_CREATURES;
 use serde::{Deserialize, Serialize};
 
 /// One change to the world.
@@ -22,6 +23,30 @@ pub enum Command {
     Set(Setting),
     /// Add `count` creatures of `kind` on random free cells.
     Spawn { kind: Kind, count: u32 },
+}
+
+impl Command {
+    /// What is wrong with a command delve never issues (a hand-edited
+    /// replay, a library caller's typo): a step that is no step, a spawn of
+    /// no creature or of more than [`MAX_CREATURES`], a setting out of its
+    /// range. `None` for a command the world can take as it is. The world
+    /// still copes with such a command (it ignores the step, clamps the
+    /// weight, cuts the spawn at the cap), but a recording that holds one
+    /// was not made by delve.
+    pub fn problem(&self) -> Option<String> {
+        match *self {
+            Command::Move { dx, dy } if !(-1..=1).contains(&dx) || !(-1..=1).contains(&dy) => {
+                Some(format!("move ({dx}, {dy}) is not a step: dx and dy are each -1, 0 or 1"))
+            }
+            Command::Move { dx: 0, dy: 0 } => Some("move (0, 0) is not a step".to_string()),
+            Command::Spawn { count: 0, .. } => Some("spawn of 0 creatures".to_string()),
+            Command::Spawn { count, .. } if count as usize > MAX_CREATURES => {
+                Some(format!("spawn of {count} creatures is above the cap of {MAX_CREATURES} creatures"))
+            }
+            Command::Set(setting) => setting.problem(),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -43,6 +68,35 @@ mod tests {
         for (cmd, text) in cases {
             assert_eq!(serde_json::to_string(&cmd).unwrap(), text);
             assert_eq!(serde_json::from_str::<Command>(text).unwrap(), cmd);
+        }
+    }
+
+    #[test]
+    fn only_commands_delve_could_issue_have_no_problem() {
+        let fine = [
+            Command::Move { dx: -1, dy: 1 },
+            Command::Move { dx: 0, dy: -1 },
+            Command::Door,
+            Command::Spawn { kind: Kind::Boid, count: 1 },
+            Command::Spawn { kind: Kind::Monster, count: MAX_CREATURES as u32 },
+            Command::Set(Setting::Weight(2.0)),
+        ];
+        for c in fine {
+            assert_eq!(c.problem(), None, "{c:?}");
+        }
+        let bad = [
+            (Command::Move { dx: 5, dy: 0 }, "move (5, 0) is not a step: dx and dy are each -1, 0 or 1"),
+            (Command::Move { dx: 0, dy: -2 }, "move (0, -2) is not a step: dx and dy are each -1, 0 or 1"),
+            (Command::Move { dx: 0, dy: 0 }, "move (0, 0) is not a step"),
+            (Command::Spawn { kind: Kind::Boid, count: 0 }, "spawn of 0 creatures"),
+            (
+                Command::Spawn { kind: Kind::Boid, count: u32::MAX },
+                "spawn of 4294967295 creatures is above the cap of 100000 creatures",
+            ),
+            (Command::Set(Setting::Weight(-1e308)), "weight -1e308 is not from 1 to 10"),
+        ];
+        for (c, message) in bad {
+            assert_eq!(c.problem().as_deref(), Some(message), "{c:?}");
         }
     }
 }

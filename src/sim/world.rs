@@ -20,8 +20,11 @@ use rand_pcg::Pcg32;
 pub const TICKS_PER_SECOND: u32 = 20;
 /// Game time of one tick, in seconds.
 pub const DT: f32 = 1.0 / TICKS_PER_SECOND as f32;
-/// Most creatures a world holds; spawns beyond it are cut short, so a
-/// hostile replay file cannot exhaust memory.
+/// Most creatures any world holds; a smaller level holds fewer (see
+/// [`World::capacity`]). Every way in refuses more with a clear error
+/// (level markers at load, flags, replay headers and spawn commands, which
+/// count what the world already holds); [`World::apply`] itself, which
+/// cannot fail, cuts a spawn short at the capacity.
 pub const MAX_CREATURES: usize = 100_000;
 /// Speed the player's steps are taken to have, for creatures that predict
 /// where the player goes (cells per second).
@@ -36,6 +39,12 @@ const MONSTER_SPAWN_DISTANCE: f32 = 8.0;
 pub enum WorldError {
     #[error("level '{0}' has no walkable cell for the player")]
     NoRoom(String),
+    /// The level's creature markers and the spawns together exceed the
+    /// world's [capacity](World::capacity).
+    #[error(
+        "level '{level}' has {markers} creature markers and {spawns} creatures to spawn: more than the {capacity} it holds (one per free cell, at most {MAX_CREATURES})"
+    )]
+    TooManyCreatures { level: String, markers: usize, spawns: u64, capacity: usize },
 }
 
 /// The player: a cell, moved one step per command.
@@ -56,6 +65,10 @@ pub struct World {
     settings: Settings,
     player: Player,
     creatures: Vec<Creature>,
+    /// Where creatures may be spawned, row by row (see [`free_cells`]):
+    /// fixed by the level, since no command turns a wall into floor, so a
+    /// spawn never scans the level.
+    free: Vec<Cell>,
     spawn_rng: Pcg32,
     wander_rng: Pcg32,
     hunter: Hunter,
@@ -81,10 +94,10 @@ impl World {
     pub fn new(level: &Level, seed: u64, settings: Settings) -> Result<World, WorldError> {
         let mut spawn_rng = stream(seed, Stream::Spawn);
         let grid = level.grid.clone();
+        let free = free_cells(&grid);
         let cell = match level.player {
             Some(c) => c,
             None => {
-                let free = free_cells(&grid);
                 if free.is_empty() {
                     return Err(WorldError::NoRoom(level.name.clone()));
                 }
@@ -99,6 +112,7 @@ impl World {
             settings,
             player: Player { cell, last_step: None },
             creatures: Vec::new(),
+            free,
             spawn_rng,
             wander_rng: stream(seed, Stream::Wander),
             hunter: Hunter::default(),
@@ -173,6 +187,15 @@ impl World {
         self.stats.watched_search = None;
     }
 
+    /// Most creatures this world holds: one per free cell (floor or
+    /// water), at most [`MAX_CREATURES`]. Denser crowds cost every creature
+    /// that many neighbours each tick (99,000 boids on the 1,167 cells of
+    /// the dungeon took 20 s a tick), so a few bytes of replay could ask
+    /// for hours.
+    pub fn capacity(&self) -> usize {
+        self.free.len().min(MAX_CREATURES)
+    }
+
     /// How many creatures of each kind, in [`Kind::ALL`] order.
     pub fn counts(&self) -> [usize; 4] {
         let mut n = [0; 4];
@@ -232,26 +255,50 @@ impl World {
     }
 
     /// Adds up to `count` creatures of `kind` on random free cells (never
-    /// the player's, and for monsters not within a few cells of it).
+    /// the player's, and for monsters not within a few cells of it): each
+    /// one draws an index into the free cells that are far enough, in row
+    /// order. Those are counted by skipping the few near the player, found
+    /// around it, so a spawn costs the same on a level of any size.
     fn spawn(&mut self, kind: Kind, count: u32) {
-        let room = MAX_CREATURES.saturating_sub(self.creatures.len());
-        let player = cell_center(self.player.cell);
-        let near = if kind == Kind::Monster { MONSTER_SPAWN_DISTANCE } else { 1.0 };
-        let mut free = free_cells(&self.grid);
-        free.retain(|&c| c != self.player.cell);
-        let far: Vec<Cell> = free.iter().copied().filter(|&c| cell_center(c).distance(player) >= near).collect();
-        // On a level too small to keep the distance, anywhere but the
-        // player's own cell will do.
-        if !far.is_empty() {
-            free = far;
-        }
-        if free.is_empty() {
+        let count = (count as usize).min(self.capacity().saturating_sub(self.creatures.len()));
+        if count == 0 {
             return;
         }
-        for _ in 0..(count as usize).min(room) {
-            let c = free[self.spawn_rng.random_range(0..free.len())];
-            self.add(kind, c);
+        let near = if kind == Kind::Monster { MONSTER_SPAWN_DISTANCE } else { 1.0 };
+        let mut avoid = self.free_within(near);
+        // On a level too small to keep the distance, anywhere but the
+        // player's own cell will do.
+        if avoid.len() == self.free.len() {
+            avoid = self.free_within(f32::MIN_POSITIVE);
         }
+        let choices = self.free.len() - avoid.len();
+        if choices == 0 {
+            return;
+        }
+        for _ in 0..count {
+            let mut i = self.spawn_rng.random_range(0..choices);
+            for &a in &avoid {
+                if a > i {
+                    break;
+                }
+                i += 1;
+            }
+            self.add(kind, self.free[i]);
+        }
+    }
+
+    /// The indices in `free`, ascending, of the free cells whose centres
+    /// are nearer than `distance` to the player's (its own cell included).
+    fn free_within(&self, distance: f32) -> Vec<usize> {
+        let (p, centre) = (self.player.cell, cell_center(self.player.cell));
+        let reach = distance.ceil() as i32;
+        let mut near: Vec<usize> = (-reach..=reach)
+            .flat_map(|dy| (-reach..=reach).map(move |dx| Cell::new(p.x + dx, p.y + dy)))
+            .filter(|&c| cell_center(c).distance(centre) < distance)
+            .filter_map(|c| self.free.binary_search_by(|f| (f.y, f.x).cmp(&(c.y, c.x))).ok())
+            .collect();
+        near.sort_unstable();
+        near
     }
 
     fn add(&mut self, kind: Kind, cell: Cell) {
@@ -332,7 +379,7 @@ impl World {
         let mut h = StateHasher::default();
         h.u64(self.seed);
         h.u64(self.tick);
-        hash_settings(&mut h, &self.settings);
+        self.settings.hash_into(&mut h);
         h.u64(self.grid.version());
         for c in self.grid.cells() {
             h.bytes(&[tile_code(self.grid.tile(c))]);
@@ -380,20 +427,6 @@ fn tile_code(t: Tile) -> u8 {
 fn hash_vec(h: &mut StateHasher, v: Vec2) {
     h.f32(v.x);
     h.f32(v.y);
-}
-
-/// The open-list update is left out: lazy deletion and decrease-key find
-/// the same paths, so it decides nothing (only the stale-pop count differs).
-fn hash_settings(h: &mut StateHasher, s: &Settings) {
-    let q = &s.search;
-    h.bytes(&[q.algorithm as u8, q.heuristic as u8, q.tie as u8, q.neighbors as u8, s.repath as u8]);
-    h.f64(q.weight);
-    h.bool(q.reopen);
-    h.bool(s.smoothing);
-    h.u32(s.repath_ticks);
-    h.f32(s.repath_cells);
-    h.u32(s.budget);
-    h.f32(s.detection_radius);
 }
 
 fn hash_creature(h: &mut StateHasher, c: &Creature) {
