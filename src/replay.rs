@@ -51,6 +51,6 @@ pub use error::ReplayError;
 pub use format::{
     CHECKPOINT_EVERY, Checkpoint, FORMAT_VERSION, MAX_TICK, Spawns, Start, level_checksum, looks_like_replay,
 };
-pub use reader::Replay;
+pub use reader::{MAX_REPLAY_BYTES, Replay};
 pub use verify::{Verdict, verify};
 pub use writer::{RecordError, Recorder, partial_path};

@@ -20,7 +20,7 @@ pub struct ReplayArgs {
     pub verify: bool,
     /// Playback speed, from 0.25 to 8 times real time (played at the
     /// nearest of ¼ ½ 1 2 4 8, which + and - then change)
-    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed, conflicts_with = "verify")]
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed, conflicts_with = "verify", allow_negative_numbers = true)]
     pub speed: f64,
 }
 
@@ -51,6 +51,11 @@ pub fn replay(args: &ReplayArgs, out: &mut impl Write) -> Result<ExitCode, CliEr
         return Ok(ExitCode::SUCCESS);
     }
     let verdict = verify(&replay);
-    writeln!(out, "{verdict}").map_err(|e| CliError::Usage(format!("cannot write the verdict: {e}")))?;
-    Ok(if verdict.is_match() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    let code = if verdict.is_match() { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+    match writeln!(out, "{verdict}").map_err(CliError::Output) {
+        // The status is the verdict too: a closed pipe does not turn a
+        // mismatch into a success.
+        Err(e) if !e.is_closed_pipe() => Err(e),
+        _ => Ok(code),
+    }
 }

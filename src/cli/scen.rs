@@ -4,6 +4,7 @@
 use super::{CliError, SearchArgs};
 use crate::level::{Level, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
 use crate::search::{GridPlanner, SearchSettings};
+use crate::shown::shown_path;
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -79,24 +80,26 @@ impl Summary {
     }
 }
 
-/// Runs every scenario of `scenarios` on `map` with `settings`.
-fn run_scenarios(map: &Level, scenarios: &[Scenario], settings: &SearchSettings) -> Vec<Run> {
+/// Runs the scenarios of `scenarios` on `map` with `settings`, one as each
+/// is asked for, so that its line is written before the next one runs.
+fn run_scenarios<'a>(
+    map: &'a Level,
+    scenarios: &'a [Scenario],
+    settings: &'a SearchSettings,
+) -> impl Iterator<Item = Run> + 'a {
     let mut planner = GridPlanner::new();
-    scenarios
-        .iter()
-        .map(|sc| {
-            let (cost, expanded, micros) = match planner.plan(&map.grid, sc.start, sc.goal, settings) {
-                Ok(o) => (o.found.then_some(o.cost), o.stats.expanded, o.stats.micros),
-                Err(_) => (None, 0, 0.0),
-            };
-            let verdict = match cost {
-                None => Verdict::Failed,
-                Some(c) if (c - sc.optimal).abs() <= OPTIMAL_TOLERANCE => Verdict::Optimal,
-                Some(_) => Verdict::Suboptimal,
-            };
-            Run { scenario: sc.clone(), cost, expanded, micros, verdict }
-        })
-        .collect()
+    scenarios.iter().map(move |sc| {
+        let (cost, expanded, micros) = match planner.plan(&map.grid, sc.start, sc.goal, settings) {
+            Ok(o) => (o.found.then_some(o.cost), o.stats.expanded, o.stats.micros),
+            Err(_) => (None, 0, 0.0),
+        };
+        let verdict = match cost {
+            None => Verdict::Failed,
+            Some(c) if (c - sc.optimal).abs() <= OPTIMAL_TOLERANCE => Verdict::Optimal,
+            Some(_) => Verdict::Suboptimal,
+        };
+        Run { scenario: sc.clone(), cost, expanded, micros, verdict }
+    })
 }
 
 /// Runs `delve scen`, writing its answer to `out`.
@@ -123,14 +126,22 @@ pub fn scen(args: &ScenArgs, out: &mut impl Write) -> Result<(), CliError> {
         )));
     }
     let settings = args.search.settings();
-    let runs = run_scenarios(&map, &scenarios, &settings);
+    let mut runs = Vec::with_capacity(scenarios.len());
+    for run in run_scenarios(&map, &scenarios, &settings) {
+        // Each JSON line goes out as soon as its scenario ran: a reader
+        // that stops reading stops the run.
+        if args.json {
+            write_json_line(out, runs.len() + 1, &run).map_err(CliError::Output)?;
+        }
+        runs.push(run);
+    }
     let summary = Summary::of(&runs);
     let written = if args.json {
-        write_json(out, &runs, &summary)
+        write_json_summary(out, &summary)
     } else {
         write_table(out, args, &map_path, &settings, &runs, &summary)
     };
-    written.map_err(|e| CliError::Usage(format!("cannot write the answer: {e}")))
+    written.map_err(CliError::Output)
 }
 
 /// The map a scenario names, looked up in the scenario file's folder.
@@ -139,22 +150,25 @@ fn beside(scen: &Path, map: &str) -> PathBuf {
     scen.parent().unwrap_or(Path::new("")).join(name)
 }
 
-fn write_json(out: &mut impl Write, runs: &[Run], s: &Summary) -> std::io::Result<()> {
-    for (i, r) in runs.iter().enumerate() {
-        let sc = &r.scenario;
-        let line = json!({
-            "scenario": i + 1,
-            "bucket": sc.bucket,
-            "start": [sc.start.x, sc.start.y],
-            "goal": [sc.goal.x, sc.goal.y],
-            "optimal_length": sc.optimal,
-            "cost": r.cost,
-            "expanded": r.expanded,
-            "micros": r.micros,
-            "verdict": r.verdict.name(),
-        });
-        writeln!(out, "{line}")?;
-    }
+/// The JSON line of the `number`th scenario.
+fn write_json_line(out: &mut impl Write, number: usize, r: &Run) -> std::io::Result<()> {
+    let sc = &r.scenario;
+    let line = json!({
+        "scenario": number,
+        "bucket": sc.bucket,
+        "start": [sc.start.x, sc.start.y],
+        "goal": [sc.goal.x, sc.goal.y],
+        "optimal_length": sc.optimal,
+        "cost": r.cost,
+        "expanded": r.expanded,
+        "micros": r.micros,
+        "verdict": r.verdict.name(),
+    });
+    writeln!(out, "{line}")
+}
+
+/// The JSON summary, the last line.
+fn write_json_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
     let summary = json!({
         "scenarios": s.scenarios,
         "optimal": s.optimal,
@@ -177,7 +191,7 @@ fn write_table(
     runs: &[Run],
     s: &Summary,
 ) -> std::io::Result<()> {
-    writeln!(out, "{} on {}: {} scenarios", args.scen.display(), map.display(), s.scenarios)?;
+    writeln!(out, "{} on {}: {} scenarios", shown_path(&args.scen), shown_path(map), s.scenarios)?;
     writeln!(out, "{settings}")?;
     writeln!(out, "  optimal        {:>8}", s.optimal)?;
     writeln!(out, "  suboptimal     {:>8}", s.suboptimal)?;

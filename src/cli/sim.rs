@@ -1,9 +1,11 @@
 //! `delve sim`: the world run headless with a scripted player, summarised,
 //! and recorded on request.
 
+use super::options::whole_number;
 use super::{CliError, SessionArgs};
 use crate::level::DEFAULT_LEVEL_NAME;
 use crate::replay::feed;
+use crate::shown::shown_path;
 use crate::sim::{Bot, Kind, RepathReason, World, hex};
 use serde_json::json;
 use std::io::Write;
@@ -15,7 +17,7 @@ pub struct SimArgs {
     #[command(flatten)]
     pub session: SessionArgs,
     /// Ticks to simulate (20 per second of game time)
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_parser = whole_number::<u64>(0, u64::MAX), allow_negative_numbers = true)]
     pub ticks: u64,
     /// Print one JSON object instead of the summary
     #[arg(long)]
@@ -36,9 +38,9 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
     let seconds = began.elapsed().as_secs_f64();
     feed.finish(&world)?;
     let summary = Summary::of(&world, seconds);
-    let name = session.level.as_ref().map_or(DEFAULT_LEVEL_NAME.to_string(), |p| p.display().to_string());
+    let name = session.level.as_deref().map_or(DEFAULT_LEVEL_NAME.to_string(), shown_path);
     let written = if args.json { writeln!(out, "{}", summary.json()) } else { summary.write(out, &name, &world) };
-    written.map_err(|e| CliError::Usage(format!("cannot write the summary: {e}")))
+    written.map_err(CliError::Output)
 }
 
 /// What a headless run prints.
