@@ -150,12 +150,7 @@ fn a_fifo_is_refused_without_waiting_for_a_writer() {
     let fifo = dir.path().join("fifo");
     assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
     let fifo = path_str(&fifo);
-    for args in [
-        &["path", fifo][..],
-        &["sim", fifo, "--ticks", "1"],
-        &["scen", fifo],
-        &["replay", fifo, "--verify"],
-    ] {
+    for args in [&["path", fifo][..], &["sim", fifo, "--ticks", "1"], &["scen", fifo], &["replay", fifo, "--verify"]] {
         let o = run(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert_eq!(stderr(&o), format!("delve: {fifo}: cannot read: a FIFO, not a regular file\n"), "{args:?}");
@@ -240,7 +235,10 @@ fn names_with_control_characters_are_printed_escaped() {
     let o = run(&["path", path_str(&bad)]);
     assert_eq!(o.status.code(), Some(2));
     let shown = bad.display().to_string().replace('\n', "\\n");
-    assert_eq!(stderr(&o), format!("delve: {shown}:1:2: unknown glyph 'x' (expected one of # . 1-9 ~ + ' @ M w f b S G)\n"));
+    assert_eq!(
+        stderr(&o),
+        format!("delve: {shown}:1:2: unknown glyph 'x' (expected one of # . 1-9 ~ + ' @ M w f b S G)\n")
+    );
 }
 
 #[test]
