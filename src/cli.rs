@@ -7,6 +7,7 @@
 mod options;
 mod path;
 mod play;
+mod progress;
 mod replay;
 mod scen;
 mod session;
@@ -23,6 +24,7 @@ pub use sim::{SimArgs, sim};
 use crate::level::{Level, LevelError};
 use crate::replay::{RecordError, ReplayError, looks_like_replay};
 use crate::search::PlanError;
+use crate::signals::Signal;
 use crate::sim::WorldError;
 use std::path::PathBuf;
 
@@ -50,9 +52,21 @@ pub enum CliError {
     /// ends quietly: the reader has all it wanted.
     #[error("cannot write to stdout: {}", os_reason(.0))]
     Output(std::io::Error),
+    /// A signal stopped the session; what it recorded is kept in `kept`.
+    #[error("interrupted by {signal}{}", kept_in(kept.as_deref()))]
+    Interrupted { signal: Signal, kept: Option<PathBuf> },
 }
 
 impl CliError {
+    /// The exit status the error gives: 128 + the signal's number for a
+    /// session a signal stopped, as a shell reports it, 2 otherwise.
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            CliError::Interrupted { signal, .. } => signal.exit_status(),
+            _ => 2,
+        }
+    }
+
     /// Whether this is a write to a pipe whose reader has gone
     /// (`delve scen F --json | head -1`).
     pub fn is_closed_pipe(&self) -> bool {
@@ -68,6 +82,14 @@ fn os_reason(e: &std::io::Error) -> String {
         (Some(_), Some(at)) => text[..at].to_string(),
         _ => text,
     }
+}
+
+/// Where an interrupted session's recording is, for its message.
+fn kept_in(partial: Option<&std::path::Path>) -> String {
+    partial.map_or_else(String::new, |p| {
+        let p = p.display();
+        format!("; the recording so far is in {p} (`delve replay {p} --verify` checks it)")
+    })
 }
 
 /// Loads `path`, or the embedded level when there is none. A replay file

@@ -12,6 +12,7 @@ mod named;
 pub mod replay;
 pub mod search;
 pub mod shown;
+pub mod signals;
 pub mod sim;
 pub mod steer;
 pub mod ui;

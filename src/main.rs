@@ -60,7 +60,8 @@ fn to_stdout(run: impl FnOnce(&mut io::StdoutLock<'static>) -> Result<ExitCode, 
     finish(result.and_then(|code| flushed.map(|()| code)))
 }
 
-/// The command's exit status, or 2 with its error as one line on stderr.
+/// The command's exit status, or its error as one line on stderr and the
+/// error's status (2, or 128 + a signal's number).
 /// A closed stdout pipe is no error to the user (the reader has what it
 /// wanted, as with `| head -1`): the command stops there, silently, with
 /// status 0.
@@ -68,16 +69,16 @@ fn finish(result: Result<ExitCode, cli::CliError>) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) if e.is_closed_pipe() => ExitCode::SUCCESS,
-        Err(e) => fail(&e.to_string()),
+        Err(e) => fail(&e.to_string(), e.exit_status()),
     }
 }
 
 /// Prints `message` as one line, control characters escaped (a file name
-/// may hold a newline or an escape sequence), and gives exit status 2.
-/// Nothing is left to do when stderr itself cannot be written.
-fn fail(message: &str) -> ExitCode {
+/// may hold a newline or an escape sequence), and gives exit status
+/// `status`. Nothing is left to do when stderr itself cannot be written.
+fn fail(message: &str, status: u8) -> ExitCode {
     let _ = writeln!(io::stderr(), "delve: {}", shown(message));
-    ExitCode::from(2)
+    ExitCode::from(status)
 }
 
 /// Help and version print as clap formats them; a usage error is one line.
@@ -87,7 +88,7 @@ fn usage_error(e: clap::Error) -> ExitCode {
         let printed = e.print().and_then(|()| io::stdout().flush());
         return finish(printed.map(|()| ExitCode::SUCCESS).map_err(cli::CliError::Output));
     }
-    fail(&one_line(&e.render().to_string()))
+    fail(&one_line(&e.render().to_string()), 2)
 }
 /// Clap's message up to its first blank line (the usage and tip that
 /// follow are for a terminal, not a log), folded into one line: "the

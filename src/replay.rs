@@ -52,5 +52,5 @@ pub use format::{
     CHECKPOINT_EVERY, Checkpoint, FORMAT_VERSION, MAX_TICK, Spawns, Start, level_checksum, looks_like_replay,
 };
 pub use reader::{MAX_REPLAY_BYTES, Replay};
-pub use verify::{Verdict, verify};
-pub use writer::{RecordError, Recorder, partial_path};
+pub use verify::{Verdict, verify, verify_watched};
+pub use writer::{RecordError, Recorder, partials};

@@ -199,7 +199,7 @@ fn files_above_the_limit_are_refused_with_the_limit() {
 fn negative_numbers_are_answered_with_the_rule() {
     let cases: &[(&[&str], &str)] = &[
         (&["sim", "--seed", "-1"], "invalid value '-1' for '--seed <SEED>': must be ≥ 0"),
-        (&["sim", "--ticks", "-1"], "invalid value '-1' for '--ticks <TICKS>': must be ≥ 0"),
+        (&["sim", "--ticks", "-1"], "'-1' is not a number of ticks from 0 to 100000000"),
         (&["sim", "--budget", "-5"], "invalid value '-5' for '--budget <BUDGET>': must be ≥ 1"),
         (&["sim", "--repath-ticks", "-1"], "invalid value '-1' for '--repath-ticks <REPATH_TICKS>': must be ≥ 1"),
         (&["sim", "--repath-cells", "-1"], "'-1' is not a number of cells ≥ 0"),

@@ -35,3 +35,17 @@ fn without_a_terminal_it_says_so() {
     let err = refused(&delve(&[]));
     assert!(err.contains("needs a terminal"), "{err}");
 }
+
+#[test]
+fn a_record_target_that_cannot_be_written_is_refused_before_the_terminal_is_needed() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = format!("{}/", dir.path().display());
+    for (target, why) in [
+        ("-", "--record writes a file, not standard output"),
+        (sub.as_str(), "it names a directory"),
+        ("/no/such/dir/x.jsonl", "its directory /no/such/dir does not exist"),
+    ] {
+        let err = refused(&delve(&["play", "--record", target]));
+        assert!(err.starts_with(&format!("delve: {target}: cannot record to it: {why}")), "{err}");
+    }
+}

@@ -5,11 +5,11 @@
 use delve::grid::Neighbors;
 use delve::level::Level;
 use delve::replay::feed::{self, Feed, RecordFeed};
-use delve::replay::{CHECKPOINT_EVERY, Checkpoint, Recorder, Replay, Spawns, Start, Verdict, partial_path, verify};
+use delve::replay::{CHECKPOINT_EVERY, Checkpoint, Recorder, Replay, Spawns, Start, Verdict, partials, verify};
 use delve::search::{Algorithm, Heuristic, SearchSettings, TieBreak};
 use delve::sim::{Bot, Command, Kind, RepathPolicy, Setting, Settings, World};
 use proptest::prelude::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn level(name: &str) -> Level {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels").join(format!("{name}.txt"));
@@ -175,7 +175,7 @@ fn the_recorder_never_overwrites_without_force() {
     let e = Recorder::create(&path, &start, false).unwrap_err();
     assert_eq!(e.to_string(), format!("{}: already exists (pass --force to overwrite it)", path.display()));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "precious");
-    assert!(!partial_path(&path).unwrap().exists(), "a refused recording leaves no file");
+    assert_eq!(partials(&path).unwrap(), Vec::<PathBuf>::new(), "a refused recording leaves no file");
 
     // The target appearing during the session is refused at the end too.
     let late = dir.path().join("late.jsonl");
@@ -189,18 +189,22 @@ fn the_recorder_never_overwrites_without_force() {
     let world = run(&mut feed, &start, 120, |_| Vec::new());
     feed.finish(&world).unwrap();
     assert_eq!(verify(&load(&path)), complete(2, 120, world.hash()));
-    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert!(names.iter().all(|n| !n.to_string_lossy().ends_with("kept.jsonl.partial")), "{names:?}");
+    assert_eq!(partials(&path).unwrap(), Vec::<PathBuf>::new(), "a finished recording leaves no partial file");
+    // The late one's partial file is kept, with what it recorded.
+    assert_eq!(partials(&late).unwrap().len(), 1);
 }
 
 #[test]
 fn a_crash_leaves_a_partial_file_that_verifies_to_its_last_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("crash.jsonl");
-    let partial = partial_path(&path).unwrap();
-    assert_eq!(partial, dir.path().join(".crash.jsonl.partial"));
     let start = start("arena", 4, Spawns { boid: 5, ..Spawns::default() });
-    let mut feed = RecordFeed::new(Recorder::create(&path, &start, false).unwrap());
+    let recorder = Recorder::create(&path, &start, false).unwrap();
+    let partial = recorder.partial().to_path_buf();
+    let name = partial.file_name().unwrap().to_str().unwrap();
+    let prefix = format!(".crash.jsonl.{}.", std::process::id());
+    assert!(partial.parent() == Some(dir.path()) && name.starts_with(&prefix) && name.ends_with(".partial"), "{name}");
+    let mut feed = RecordFeed::new(recorder);
     let world = run(&mut feed, &start, 345, bot_player(4));
     drop(feed);
     assert!(!path.exists() && partial.exists());
@@ -215,9 +219,15 @@ fn a_crash_leaves_a_partial_file_that_verifies_to_its_last_checkpoint() {
     assert!(verdict.to_string().starts_with("ok: 3 checkpoints match up to tick 300, hash "), "{verdict}");
     assert!(verdict.to_string().ends_with("; incomplete: no end record (the recording was interrupted)"));
 
-    // A leftover partial file is not clobbered by the next recording.
+    // A leftover partial file stops the next recording to the same name
+    // without --force, and is left alone by one with --force.
+    assert_eq!(partials(&path).unwrap(), std::slice::from_ref(&partial));
     let e = Recorder::create(&path, &start, false).unwrap_err();
-    assert!(e.to_string().contains("an interrupted recording is in the way"), "{e}");
+    assert!(e.to_string().starts_with(&format!("{}: an unfinished recording", partial.display())), "{e}");
+    let forced = Recorder::create(&path, &start, true).unwrap();
+    assert_ne!(forced.partial(), partial);
+    assert_eq!(partials(&path).unwrap().len(), 2);
+    drop(forced);
 
     // Cut mid-line, as a full disk would leave it: refused, and once the
     // cut line is gone, checkable again.
@@ -470,4 +480,23 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn two_recordings_to_one_name_with_force_each_write_their_own_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("same.jsonl");
+    let (one, two) = (start("room", 1, Spawns::default()), start("maze", 2, Spawns::default()));
+    let mut first = RecordFeed::new(Recorder::create(&path, &one, true).unwrap());
+    let mut second = RecordFeed::new(Recorder::create(&path, &two, true).unwrap());
+    let (mut a, mut b) = (one.world().unwrap(), two.world().unwrap());
+    for _ in 0..250 {
+        delve::replay::feed::tick(&mut a, &mut first).unwrap();
+        delve::replay::feed::tick(&mut b, &mut second).unwrap();
+    }
+    first.finish(&a).unwrap();
+    assert_eq!(verify(&load(&path)), complete(3, 250, a.hash()));
+    second.finish(&b).unwrap();
+    assert_eq!(verify(&load(&path)), complete(3, 250, b.hash()));
+    assert_eq!(partials(&path).unwrap(), Vec::<PathBuf>::new());
 }

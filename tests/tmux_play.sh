@@ -10,11 +10,7 @@
 # Usage: tests/tmux_play.sh PATH/TO/delve   (cargo test runs it via tests/tmux.rs)
 set -euo pipefail
 
-bin=${1:?usage: tmux_play.sh PATH/TO/delve}
-socket="delve-test-$$"
-t() { tmux -L "$socket" "$@"; }
-dir=$(mktemp -d)
-trap 't kill-server 2>/dev/null || true; rm -rf "$dir"' EXIT
+source "$(dirname "$0")/tmux_setup.sh"
 record="$dir/session.jsonl"
 
 screen() { t capture-pane -p -t play; }

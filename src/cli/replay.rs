@@ -2,8 +2,10 @@
 //! headless.
 
 use super::CliError;
+use super::progress::Progress;
 use crate::replay::feed::ReplayFeed;
-use crate::replay::{Replay, verify};
+use crate::replay::{Replay, verify_watched};
+use crate::signals::Signals;
 use crate::ui::{self, Palette, SPEED_RANGE};
 use std::io::IsTerminal;
 use std::io::Write;
@@ -46,11 +48,17 @@ pub fn replay(args: &ReplayArgs, out: &mut impl Write) -> Result<ExitCode, CliEr
                 args.file.display()
             )));
         }
+        let signals = Signals::catch()?;
         let mut world = replay.world();
-        ui::play(&mut world, &mut ReplayFeed::new(&replay), Palette::detect(), args.speed)?;
+        let feed = &mut ReplayFeed::new(&replay);
+        if let Some(signal) = ui::play(&mut world, feed, Palette::detect(), args.speed, &signals)? {
+            return Err(CliError::Interrupted { signal, kept: None });
+        }
         return Ok(ExitCode::SUCCESS);
     }
-    let verdict = verify(&replay);
+    let progress = Progress::on_stderr("ticks", replay.last_tick().unwrap_or(0));
+    let verdict = verify_watched(&replay, |tick| progress.set(tick));
+    drop(progress);
     let code = if verdict.is_match() { ExitCode::SUCCESS } else { ExitCode::FAILURE };
     match writeln!(out, "{verdict}").map_err(CliError::Output) {
         // The status is the verdict too: a closed pipe does not turn a

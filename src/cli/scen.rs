@@ -1,11 +1,14 @@
 //! `delve scen`: a Moving AI scenario file run through the engine and
-//! checked against its optimal lengths.
+//! checked against its optimal lengths, each scenario on the map it names.
 
+use super::progress::Progress;
 use super::{CliError, SearchArgs};
-use crate::level::{Level, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
+use crate::input::ReadError;
+use crate::level::{Level, LevelError, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
 use crate::search::{GridPlanner, SearchSettings};
 use crate::shown::shown_path;
 use serde_json::json;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -14,7 +17,8 @@ use std::path::{Path, PathBuf};
 pub struct ScenArgs {
     /// Moving AI scenario file (.scen)
     pub scen: PathBuf,
-    /// The map (default: the map named in the scenarios, beside the .scen)
+    /// The map, which every scenario must name (default: each scenario's
+    /// own map, beside the .scen)
     #[arg(long, value_name = "FILE.map")]
     pub map: Option<PathBuf>,
     #[command(flatten)]
@@ -29,15 +33,28 @@ pub struct ScenArgs {
 enum Verdict {
     Optimal,
     Suboptimal,
-    /// No path found, or an endpoint refused by the map.
+    /// Cheaper than the file's optimal length: the file's optimum is wrong
+    /// (or the file was made under other rules).
+    BetterThanOptimal,
+    /// No path found.
     Failed,
 }
 
 impl Verdict {
+    fn of(cost: Option<f64>, optimal: f64) -> Verdict {
+        match cost {
+            None => Verdict::Failed,
+            Some(c) if (c - optimal).abs() <= OPTIMAL_TOLERANCE => Verdict::Optimal,
+            Some(c) if c < optimal => Verdict::BetterThanOptimal,
+            Some(_) => Verdict::Suboptimal,
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Verdict::Optimal => "optimal",
             Verdict::Suboptimal => "suboptimal",
+            Verdict::BetterThanOptimal => "better_than_optimal",
             Verdict::Failed => "failed",
         }
     }
@@ -59,6 +76,7 @@ struct Summary {
     scenarios: usize,
     optimal: usize,
     suboptimal: usize,
+    better_than_optimal: usize,
     failed: usize,
     mean_expanded: f64,
     mean_micros: f64,
@@ -73,6 +91,7 @@ impl Summary {
             scenarios: n,
             optimal: count(Verdict::Optimal),
             suboptimal: count(Verdict::Suboptimal),
+            better_than_optimal: count(Verdict::BetterThanOptimal),
             failed: count(Verdict::Failed),
             mean_expanded: mean(|r| r.expanded as f64),
             mean_micros: mean(|r| r.micros),
@@ -80,74 +99,131 @@ impl Summary {
     }
 }
 
-/// Runs the scenarios of `scenarios` on `map` with `settings`, one as each
-/// is asked for, so that its line is written before the next one runs.
-fn run_scenarios<'a>(
-    map: &'a Level,
-    scenarios: &'a [Scenario],
-    settings: &'a SearchSettings,
-) -> impl Iterator<Item = Run> + 'a {
+/// The maps a scenario file runs on, each loaded once, in the order the
+/// file first names them.
+struct Maps {
+    /// Each map's path (as found or given) and level.
+    loaded: Vec<(PathBuf, Level)>,
+    /// For each scenario, its map's index in `loaded`.
+    of_scenario: Vec<usize>,
+}
+
+impl Maps {
+    /// Loads the map of every scenario: the file the scenario names,
+    /// beside the scenario file, or `given` (`--map`), which every
+    /// scenario must name. Checks each scenario against its map before
+    /// any search runs.
+    fn load(scen: &Path, scenarios: &[Scenario], given: Option<&Path>) -> Result<Maps, CliError> {
+        let origin = scen.display().to_string();
+        let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut maps = Maps { loaded: Vec::new(), of_scenario: Vec::with_capacity(scenarios.len()) };
+        for sc in scenarios {
+            let name = sc.map_file_name();
+            let index = match by_name.get(name) {
+                Some(&i) => i,
+                None => {
+                    let path = map_path(scen, sc, given)?;
+                    let level = Level::load(&path).map_err(|e| match e {
+                        LevelError::Read(ReadError::Io { io, .. }) => CliError::Usage(format!(
+                            "{origin}:{}: cannot read map {} named by the scenario: {io}",
+                            sc.line,
+                            path.display()
+                        )),
+                        other => CliError::Level(other),
+                    })?;
+                    maps.loaded.push((path, level));
+                    by_name.insert(name, maps.loaded.len() - 1);
+                    maps.loaded.len() - 1
+                }
+            };
+            let (path, level) = &maps.loaded[index];
+            sc.check_map(&level.grid, &origin, &path.display().to_string())?;
+            maps.of_scenario.push(index);
+        }
+        Ok(maps)
+    }
+
+    /// The map scenario `i` runs on.
+    fn of(&self, i: usize) -> &Level {
+        &self.loaded[self.of_scenario[i]].1
+    }
+
+    /// The maps' paths, for the summary's title.
+    fn paths(&self) -> String {
+        let paths: Vec<String> = self.loaded.iter().map(|(p, _)| shown_path(p)).collect();
+        paths.join(", ")
+    }
+}
+
+/// Where the map of `sc` is: `given` when the scenario names that file,
+/// otherwise the file it names in the scenario file's folder.
+fn map_path(scen: &Path, sc: &Scenario, given: Option<&Path>) -> Result<PathBuf, CliError> {
+    let name = sc.map_file_name();
+    let Some(given) = given else {
+        return Ok(scen.parent().unwrap_or(Path::new("")).join(name));
+    };
+    if given.file_name().is_some_and(|g| g == name) {
+        Ok(given.to_path_buf())
+    } else {
+        Err(CliError::Usage(format!(
+            "{}:{}: the scenario is on map {:?}, not on --map {}",
+            scen.display(),
+            sc.line,
+            sc.map,
+            given.display()
+        )))
+    }
+}
+
+/// Runs every scenario on its map with `settings`, reporting each one done
+/// to a progress bar on a terminal and handing it to `each` (with its
+/// number) before the next one runs, so that its line can go out at once.
+fn run_scenarios(
+    scen: &Path,
+    maps: &Maps,
+    scenarios: &[Scenario],
+    settings: &SearchSettings,
+    mut each: impl FnMut(usize, &Run) -> Result<(), CliError>,
+) -> Result<Vec<Run>, CliError> {
+    let progress = Progress::on_stderr("scenarios", scenarios.len() as u64);
     let mut planner = GridPlanner::new();
-    scenarios.iter().map(move |sc| {
-        let (cost, expanded, micros) = match planner.plan(&map.grid, sc.start, sc.goal, settings) {
-            Ok(o) => (o.found.then_some(o.cost), o.stats.expanded, o.stats.micros),
-            Err(_) => (None, 0, 0.0),
-        };
-        let verdict = match cost {
-            None => Verdict::Failed,
-            Some(c) if (c - sc.optimal).abs() <= OPTIMAL_TOLERANCE => Verdict::Optimal,
-            Some(_) => Verdict::Suboptimal,
-        };
-        Run { scenario: sc.clone(), cost, expanded, micros, verdict }
-    })
+    let mut runs = Vec::with_capacity(scenarios.len());
+    for (i, sc) in scenarios.iter().enumerate() {
+        // `Maps::load` checked the endpoints, so a refusal here would be a
+        // bug; it is still reported against the scenario's line.
+        let o = planner
+            .plan(&maps.of(i).grid, sc.start, sc.goal, settings)
+            .map_err(|e| CliError::Usage(format!("{}:{}: {e}", scen.display(), sc.line)))?;
+        let cost = o.found.then_some(o.cost);
+        let verdict = Verdict::of(cost, sc.optimal);
+        let run = Run { scenario: sc.clone(), cost, expanded: o.stats.expanded, micros: o.stats.micros, verdict };
+        each(i + 1, &run)?;
+        runs.push(run);
+        progress.set(i as u64 + 1);
+    }
+    Ok(runs)
 }
 
 /// Runs `delve scen`, writing its answer to `out`.
 pub fn scen(args: &ScenArgs, out: &mut impl Write) -> Result<(), CliError> {
     let scenarios = load_scenarios(&args.scen)?;
-    let map_path = match (&args.map, scenarios.first()) {
-        (Some(p), _) => p.clone(),
-        (None, Some(first)) => beside(&args.scen, &first.map),
-        (None, None) => return Err(CliError::Usage(format!("{}: no scenarios", args.scen.display()))),
-    };
-    let map = Level::load(&map_path)?;
-    if let Some((i, sc)) =
-        scenarios.iter().enumerate().find(|(_, sc)| (sc.width, sc.height) != (map.grid.width(), map.grid.height()))
-    {
-        return Err(CliError::Usage(format!(
-            "{}: scenario {} expects a {}x{} map but {} is {}x{}",
-            args.scen.display(),
-            i + 1,
-            sc.width,
-            sc.height,
-            map_path.display(),
-            map.grid.width(),
-            map.grid.height()
-        )));
+    if scenarios.is_empty() {
+        return Err(CliError::Usage(format!("{}: no scenarios", args.scen.display())));
     }
+    let maps = Maps::load(&args.scen, &scenarios, args.map.as_deref())?;
     let settings = args.search.settings();
-    let mut runs = Vec::with_capacity(scenarios.len());
-    for run in run_scenarios(&map, &scenarios, &settings) {
-        // Each JSON line goes out as soon as its scenario ran: a reader
-        // that stops reading stops the run.
-        if args.json {
-            write_json_line(out, runs.len() + 1, &run).map_err(CliError::Output)?;
-        }
-        runs.push(run);
-    }
+    // Each JSON line goes out as soon as its scenario ran: a reader that
+    // stops reading stops the run.
+    let runs = run_scenarios(&args.scen, &maps, &scenarios, &settings, |number, run| {
+        if args.json { write_json_line(out, number, run).map_err(CliError::Output) } else { Ok(()) }
+    })?;
     let summary = Summary::of(&runs);
     let written = if args.json {
         write_json_summary(out, &summary)
     } else {
-        write_table(out, args, &map_path, &settings, &runs, &summary)
+        write_table(out, args, &maps.paths(), &settings, &runs, &summary)
     };
     written.map_err(CliError::Output)
-}
-
-/// The map a scenario names, looked up in the scenario file's folder.
-fn beside(scen: &Path, map: &str) -> PathBuf {
-    let name = Path::new(map).file_name().unwrap_or(map.as_ref());
-    scen.parent().unwrap_or(Path::new("")).join(name)
 }
 
 /// The JSON line of the `number`th scenario.
@@ -155,6 +231,8 @@ fn write_json_line(out: &mut impl Write, number: usize, r: &Run) -> std::io::Res
     let sc = &r.scenario;
     let line = json!({
         "scenario": number,
+        "line": sc.line,
+        "map": sc.map,
         "bucket": sc.bucket,
         "start": [sc.start.x, sc.start.y],
         "goal": [sc.goal.x, sc.goal.y],
@@ -173,6 +251,7 @@ fn write_json_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> 
         "scenarios": s.scenarios,
         "optimal": s.optimal,
         "suboptimal": s.suboptimal,
+        "better_than_optimal": s.better_than_optimal,
         "failed": s.failed,
         "mean_expanded": s.mean_expanded,
         "mean_micros": s.mean_micros,
@@ -186,23 +265,33 @@ const LISTED: usize = 10;
 fn write_table(
     out: &mut impl Write,
     args: &ScenArgs,
-    map: &Path,
+    maps: &str,
     settings: &SearchSettings,
     runs: &[Run],
     s: &Summary,
 ) -> std::io::Result<()> {
-    writeln!(out, "{} on {}: {} scenarios", shown_path(&args.scen), shown_path(map), s.scenarios)?;
+    writeln!(out, "{} on {maps}: {} scenarios", shown_path(&args.scen), s.scenarios)?;
     writeln!(out, "{settings}")?;
-    writeln!(out, "  optimal        {:>8}", s.optimal)?;
-    writeln!(out, "  suboptimal     {:>8}", s.suboptimal)?;
-    writeln!(out, "  failed         {:>8}", s.failed)?;
-    writeln!(out, "  mean expanded  {:>12.1}", s.mean_expanded)?;
-    writeln!(out, "  mean µs/search {:>12.1}", s.mean_micros)?;
+    writeln!(out, "  optimal             {:>8}", s.optimal)?;
+    writeln!(out, "  suboptimal          {:>8}", s.suboptimal)?;
+    writeln!(out, "  better than optimal {:>8}", s.better_than_optimal)?;
+    writeln!(out, "  failed              {:>8}", s.failed)?;
+    writeln!(out, "  mean expanded       {:>12.1}", s.mean_expanded)?;
+    writeln!(out, "  mean µs/search      {:>12.1}", s.mean_micros)?;
     let misses: Vec<_> = runs.iter().enumerate().filter(|(_, r)| r.verdict != Verdict::Optimal).collect();
     for (i, r) in misses.iter().take(LISTED) {
         let sc = &r.scenario;
         let got = r.cost.map_or("no path".to_string(), |c| format!("{c:.8}"));
-        writeln!(out, "  scenario {}: {} -> {} optimal {:.8}, got {got}", i + 1, sc.start, sc.goal, sc.optimal)?;
+        writeln!(
+            out,
+            "  scenario {} (line {}): {} -> {} optimal {:.8}, got {got}: {}",
+            i + 1,
+            sc.line,
+            sc.start,
+            sc.goal,
+            sc.optimal,
+            r.verdict.name()
+        )?;
     }
     if misses.len() > LISTED {
         writeln!(out, "  ... and {} more", misses.len() - LISTED)?;

@@ -5,7 +5,8 @@ use super::options::whole_number;
 use super::{CliError, SearchArgs, load_level};
 use crate::level::DEFAULT_LEVEL_NAME;
 use crate::replay::feed::{self, Feed};
-use crate::replay::{Spawns, Start};
+use crate::replay::{Recorder, Spawns, Start};
+use crate::signals;
 use crate::sim::{RepathPolicy, Settings, World};
 use std::path::PathBuf;
 
@@ -24,16 +25,23 @@ pub struct SessionArgs {
     #[command(flatten)]
     pub world: WorldArgs,
     /// Record the session to FILE, a replay that `delve replay FILE` plays and `--verify` checks
+    /// (a file: `-` is refused, not standard output)
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
-    /// Overwrite the --record file if it exists
+    /// Overwrite the --record file if it is a regular file, and record even
+    /// if another recording to it is unfinished
     #[arg(long, requires = "record")]
     pub force: bool,
 }
 
 impl SessionArgs {
-    /// How the session starts, and its world before the first tick.
+    /// How the session starts, and its world before the first tick. A
+    /// `--record` target that cannot be written is refused here, before
+    /// anything else.
     pub fn start(&self) -> Result<(Start, World), CliError> {
+        if let Some(target) = &self.record {
+            Recorder::check(target, self.force)?;
+        }
         let start = Start {
             level: load_level(self.level.as_ref())?,
             seed: self.seed,
@@ -45,8 +53,13 @@ impl SessionArgs {
         Ok((start, world))
     }
 
-    /// The session's feed: recorded when `--record` was given.
+    /// The session's feed: recorded when `--record` was given. A recording
+    /// that reaches the file-size limit then fails with a message instead
+    /// of ending the process with its file cut mid-line.
     pub fn feed(&self, start: &Start) -> Result<Box<dyn Feed>, CliError> {
+        if self.record.is_some() {
+            signals::survive_file_size_limit()?;
+        }
         Ok(feed::live(self.record.as_deref(), start, self.force)?)
     }
 }

@@ -1,11 +1,12 @@
 //! `delve sim`: the world run headless with a scripted player, summarised,
 //! and recorded on request.
 
-use super::options::whole_number;
+use super::progress::Progress;
 use super::{CliError, SessionArgs};
 use crate::level::DEFAULT_LEVEL_NAME;
-use crate::replay::feed;
+use crate::replay::{MAX_TICK, feed};
 use crate::shown::shown_path;
+use crate::signals::Signals;
 use crate::sim::{Bot, Kind, RepathReason, World, hex};
 use serde_json::json;
 use std::io::Write;
@@ -16,26 +17,46 @@ use std::time::Instant;
 pub struct SimArgs {
     #[command(flatten)]
     pub session: SessionArgs,
-    /// Ticks to simulate (20 per second of game time)
-    #[arg(long, default_value_t = 2000, value_parser = whole_number::<u64>(0, u64::MAX), allow_negative_numbers = true)]
+    /// Ticks to simulate (20 per second of game time), at most 100000000
+    /// (57 days of game time, the most a replay holds)
+    #[arg(long, default_value_t = 2000, value_parser = parse_ticks, allow_negative_numbers = true)]
     pub ticks: u64,
     /// Print one JSON object instead of the summary
     #[arg(long)]
     pub json: bool,
 }
 
+/// A number of ticks a session may run: no more than a replay holds, with
+/// or without `--record`, so that every run can be recorded.
+fn parse_ticks(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if n <= MAX_TICK => Ok(n),
+        _ => Err(format!(
+            "'{s}' is not a number of ticks from 0 to {MAX_TICK} (57 days of game time, the most a replay holds)"
+        )),
+    }
+}
+
 /// Runs `delve sim`, writing its summary to `out` and, with `--record`, the
-/// session to a replay file.
+/// session to a replay file. A recorded run stopped by a signal keeps its
+/// recording as an interrupted one ([`CliError::Interrupted`]).
 pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
     let session = &args.session;
     let (start, mut world) = session.start()?;
+    let signals = session.record.as_ref().map(|_| Signals::catch()).transpose()?;
     let mut feed = session.feed(&start)?;
     let mut bot = Bot::new(session.seed);
+    let progress = Progress::on_stderr("ticks", args.ticks);
     let began = Instant::now();
-    for _ in 0..args.ticks {
+    for done in 1..=args.ticks {
+        if let Some(signal) = signals.as_ref().and_then(Signals::caught) {
+            return Err(CliError::Interrupted { signal, kept: feed.interrupt()? });
+        }
         feed::bot_tick(&mut world, feed.as_mut(), &mut bot)?;
+        progress.set(done);
     }
     let seconds = began.elapsed().as_secs_f64();
+    drop(progress);
     feed.finish(&world)?;
     let summary = Summary::of(&world, seconds);
     let name = session.level.as_deref().map_or(DEFAULT_LEVEL_NAME.to_string(), shown_path);

@@ -158,6 +158,33 @@ pub enum LevelError {
         value: String,
         expected: String,
     },
+
+    /// A scenario whose stated map size is not its map's size: the
+    /// scenario file and the map do not belong together.
+    #[error("{origin}:{line}: the scenario is for a {width}x{height} map but {map} is {map_width}x{map_height}")]
+    ScenarioMapSize {
+        origin: String,
+        line: usize,
+        width: usize,
+        height: usize,
+        /// The map file, as given or found.
+        map: String,
+        map_width: usize,
+        map_height: usize,
+    },
+
+    /// A scenario whose start or goal cannot be stood on in its map.
+    #[error("{origin}:{line}: {end} {cell} is on {blocker} of {map}")]
+    ScenarioBlocked {
+        origin: String,
+        line: usize,
+        /// `start` or `goal`.
+        end: &'static str,
+        cell: Cell,
+        /// What is there: "a wall" or "a closed door".
+        blocker: &'static str,
+        map: String,
+    },
 }
 
 /// Longest piece of input quoted in a message, in characters: enough to

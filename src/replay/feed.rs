@@ -6,7 +6,7 @@
 use super::{RecordError, Recorder, Replay, Start};
 use crate::sim::{Bot, Command, World};
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A source of scheduled commands and a sink for what the world saw.
 ///
@@ -47,6 +47,13 @@ pub trait Feed {
     /// When the session ends, however it ends: a recording is completed.
     fn finish(&mut self, _world: &World) -> io::Result<()> {
         Ok(())
+    }
+
+    /// Instead of [`finish`](Feed::finish), when a signal stopped the
+    /// session: a recording is kept as an interrupted one, verifiable up to
+    /// its last checkpoint. Returns where it is, if there is one.
+    fn interrupt(&mut self) -> io::Result<Option<PathBuf>> {
+        Ok(None)
     }
 }
 
@@ -134,6 +141,10 @@ impl Feed for RecordFeed {
             Some(r) => r.finish(world).map_err(io::Error::other),
             None => Ok(()),
         }
+    }
+
+    fn interrupt(&mut self) -> io::Result<Option<PathBuf>> {
+        self.recorder.take().map(|r| r.interrupt().map_err(io::Error::other)).transpose()
     }
 }
 

@@ -49,10 +49,16 @@ impl fmt::Display for Verdict {
 /// differs. The end record is the only hash taken after the commands of
 /// its tick: it is the final world.
 pub fn verify(replay: &Replay) -> Verdict {
+    verify_watched(replay, |_| {})
+}
+
+/// [`verify`], calling `on_tick` with the world's tick after every tick it
+/// runs (for a progress bar).
+pub fn verify_watched(replay: &Replay, mut on_tick: impl FnMut(u64)) -> Verdict {
     let mut world = replay.world();
     let mut matched = 0;
     for &checkpoint in replay.checkpoints() {
-        run_to(&mut world, replay, checkpoint.tick);
+        run_to(&mut world, replay, checkpoint.tick, &mut on_tick);
         if let Some(mismatch) = compare(&world, checkpoint) {
             return mismatch;
         }
@@ -62,7 +68,7 @@ pub fn verify(replay: &Replay) -> Verdict {
     let Some(end) = replay.end() else {
         return Verdict::Match { checkpoints: matched, last, complete: false };
     };
-    run_to(&mut world, replay, end.tick);
+    run_to(&mut world, replay, end.tick, &mut on_tick);
     let mut feed = ReplayFeed::new(replay);
     for &c in replay.commands_due(end.tick) {
         feed::apply(&mut world, &mut feed, c).expect("a replay feed does no I/O");
@@ -75,10 +81,11 @@ pub fn verify(replay: &Replay) -> Verdict {
 
 /// Applies each tick's commands and ticks until the world reaches `tick`,
 /// exactly as the terminal plays the replay.
-fn run_to(world: &mut World, replay: &Replay, tick: u64) {
+fn run_to(world: &mut World, replay: &Replay, tick: u64, on_tick: &mut impl FnMut(u64)) {
     let mut feed = ReplayFeed::new(replay);
     while world.ticks() < tick {
         feed::tick(world, &mut feed).expect("a replay feed does no I/O");
+        on_tick(world.ticks());
     }
 }
 

@@ -1,17 +1,22 @@
 //! Writing a replay while the session runs.
 //!
-//! The file grows beside its target as `.NAME.partial` and is flushed at
-//! every checkpoint, so a crash leaves a file whose checkpoints still
-//! verify; [`Recorder::finish`] writes the end record and renames it to
-//! its name. Every record goes to the buffer as one whole line, so the
-//! buffer only ever reaches the disk in whole lines.
+//! The file grows beside its target under a name of its own,
+//! `.NAME.<pid>.<n>.partial`, created new, so two recordings to one name
+//! never write the same file. It is written in whole lines and flushed at
+//! every checkpoint; [`Recorder::finish`] writes the end record and renames
+//! it to NAME in one step, so NAME only ever holds a whole recording (of
+//! two sessions recording to one name with `--force`, the last to finish).
+//! A recording that cannot go on (a full disk, a file-size limit, a signal)
+//! keeps its partial file, ending in a whole line, and says where it is.
 
 use super::format::{CHECKPOINT_EVERY, CheckpointRecord, CommandRecord, EndRecord, Header, Start};
 use crate::sim::{Command, World};
 use serde::Serialize;
+use std::ffi::OsString;
 use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Why a recording could not be made or finished.
 #[derive(Debug, thiserror::Error)]
@@ -19,25 +24,144 @@ pub enum RecordError {
     #[error("{0}: already exists (pass --force to overwrite it)")]
     Exists(String),
     #[error(
-        "{0}: an interrupted recording is in the way (check it with `delve replay {0} --verify`, \
-         remove it, or pass --force)"
+        "{0}: an unfinished recording of the same name is in the way (interrupted, or still running: check it \
+         with `delve replay {0} --verify`, remove it, or pass --force)"
     )]
     PartialExists(String),
-    #[error("{0}: not a file name to record to")]
-    NotAFile(String),
+    #[error("{file}: cannot record to it: {why}")]
+    Target { file: String, why: String },
     #[error("{file}: cannot write: {io}")]
-    Io { file: String, io: std::io::Error },
+    Io { file: String, io: io::Error },
+    #[error("{why}; the finished recording is kept in {partial}")]
+    NotRenamed { partial: String, why: Box<RecordError> },
+    #[error(
+        "{file}: cannot write: {io}; the recording so far is kept there, up to its last whole line \
+         (`delve replay {file} --verify` checks it)"
+    )]
+    Cut { file: String, io: io::Error },
 }
 
-/// Where the recording for `target` grows until it is finished:
-/// `.NAME.partial` in the same directory, so the final rename never
-/// crosses file systems. `None` when `target` names no file.
-pub fn partial_path(target: &Path) -> Option<PathBuf> {
-    let name = target.file_name()?;
-    let mut partial = std::ffi::OsString::from(".");
-    partial.push(name);
-    partial.push(".partial");
+/// The first number tried for this process's next partial file.
+static NEXT_PARTIAL: AtomicU32 = AtomicU32::new(0);
+
+/// How many taken names [`create_partial`] steps over before giving up.
+const PARTIAL_TRIES: u32 = 1000;
+
+/// `.NAME.<pid>.<n>.partial` beside `target`: the same directory, so the
+/// final rename never crosses file systems. `None` when `target` names no
+/// file.
+fn partial_name(target: &Path, pid: u32, n: u32) -> Option<PathBuf> {
+    let mut partial = OsString::from(".");
+    partial.push(target.file_name()?);
+    partial.push(format!(".{pid}.{n}.partial"));
     Some(target.with_file_name(partial))
+}
+
+/// Is `name` the partial file of a recording to `target_name`: as
+/// [`partial_name`] makes them, or `.NAME.partial` as delve named them
+/// before partial files had names of their own?
+fn is_partial_of(name: &[u8], target_name: &[u8]) -> bool {
+    let Some(rest) = name.strip_prefix(b".").and_then(|r| r.strip_prefix(target_name)) else { return false };
+    let Some(middle) = rest.strip_prefix(b".").and_then(|r| r.strip_suffix(b"partial")) else { return false };
+    let numbers: Vec<&[u8]> = middle.split(|&b| b == b'.').collect();
+    // `.NAME.partial`, or `.NAME.<pid>.<n>.partial` (middle `<pid>.<n>.`).
+    middle.is_empty()
+        || (numbers.len() == 3
+            && numbers[2].is_empty()
+            && numbers[..2].iter().all(|n| !n.is_empty() && n.iter().all(u8::is_ascii_digit)))
+}
+
+/// The partial files of unfinished recordings to `target` (interrupted, or
+/// still running), sorted by name.
+pub fn partials(target: &Path) -> io::Result<Vec<PathBuf>> {
+    let Some(name) = target.file_name() else { return Ok(Vec::new()) };
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(parent(target))? {
+        let entry = entry?;
+        if is_partial_of(entry.file_name().as_encoded_bytes(), name.as_encoded_bytes()) {
+            found.push(target.with_file_name(entry.file_name()));
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// The directory `target` is in.
+fn parent(target: &Path) -> &Path {
+    target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."))
+}
+
+/// Refuses a `target` that cannot end up holding the recording, before
+/// the session starts: `-`, a directory (or a name ending in `/`), a
+/// missing parent or one that is not a directory, and anything but a
+/// regular file in the way (a symlink, a fifo, a device: `--force` never
+/// replaces them). An existing regular file is refused unless `force`.
+fn check_target(target: &Path, force: bool) -> Result<(), RecordError> {
+    let file = target.display().to_string();
+    let refuse = |why: String| Err(RecordError::Target { file: file.clone(), why });
+    if target.as_os_str() == "-" {
+        return refuse("--record writes a file, not standard output (name it ./- to mean a file called -)".into());
+    }
+    let raw = target.as_os_str().as_encoded_bytes();
+    if target.file_name().is_none() || raw.ends_with(b"/") || raw.ends_with(b"/.") || raw == b"." {
+        return refuse("it names a directory; name a file".into());
+    }
+    let dir = parent(target);
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return refuse(format!("{} is not a directory", dir.display())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return refuse(format!("its directory {} does not exist", dir.display()));
+        }
+        Err(e) => return refuse(format!("{}: {e}", dir.display())),
+    }
+    match std::fs::symlink_metadata(target) {
+        Ok(m) if m.is_file() && !force => Err(RecordError::Exists(file)),
+        Ok(m) if m.is_file() => Ok(()),
+        Ok(m) => refuse(format!("it is {}; --record replaces only regular files", kind(m.file_type()))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => refuse(e.to_string()),
+    }
+}
+
+/// What a file that is not a regular file is, for a message.
+fn kind(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a fifo";
+        } else if t.is_socket() {
+            return "a socket";
+        } else if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Creates a new partial file for `target`, stepping over names a crashed
+/// process with the same pid may have left.
+fn create_partial(target: &Path) -> Result<(File, PathBuf), RecordError> {
+    let pid = std::process::id();
+    let mut last = None;
+    for _ in 0..PARTIAL_TRIES {
+        let n = NEXT_PARTIAL.fetch_add(1, Ordering::Relaxed);
+        let Some(partial) = partial_name(target, pid, n) else { break };
+        match OpenOptions::new().write(true).create_new(true).open(&partial) {
+            Ok(file) => return Ok((file, partial)),
+            Err(io) if io.kind() == io::ErrorKind::AlreadyExists => last = Some(partial),
+            Err(io) => return Err(RecordError::Io { file: partial.display().to_string(), io }),
+        }
+    }
+    let file = last.map_or_else(|| target.display().to_string(), |p| p.display().to_string());
+    Err(RecordError::Io { file, io: io::ErrorKind::AlreadyExists.into() })
 }
 
 /// Records a session as it runs. In a live loop:
@@ -57,10 +181,11 @@ pub fn partial_path(target: &Path) -> Option<PathBuf> {
 /// ```
 ///
 /// Dropped without [`finish`](Recorder::finish) (a crash, an error), it
-/// leaves the partial file, which verifies up to its last checkpoint.
+/// leaves the partial file, which verifies up to its last checkpoint;
+/// [`interrupt`](Recorder::interrupt) keeps everything recorded so far.
 #[derive(Debug)]
 pub struct Recorder {
-    out: BufWriter<File>,
+    out: Lines<File>,
     partial: PathBuf,
     target: PathBuf,
     force: bool,
@@ -70,30 +195,34 @@ pub struct Recorder {
 
 impl Recorder {
     /// Starts a recording of the session `start` begins, to be named
-    /// `target`. Refuses an existing `target`, or a partial file left by
-    /// an interrupted recording, unless `force`.
+    /// `target`. Refuses a `target` that cannot be written (see the
+    /// README's Replays part), and, unless `force`, an existing `target`
+    /// or the partial file of another unfinished recording to it.
     pub fn create(target: &Path, start: &Start, force: bool) -> Result<Recorder, RecordError> {
-        let shown = target.display().to_string();
-        let partial = partial_path(target).ok_or_else(|| RecordError::NotAFile(shown.clone()))?;
-        if !force && target.exists() {
-            return Err(RecordError::Exists(shown));
-        }
-        let mut options = OpenOptions::new();
-        options.write(true);
-        if force {
-            options.create(true).truncate(true);
-        } else {
-            options.create_new(true);
-        }
-        let file = options.open(&partial).map_err(|io| match io.kind() {
-            std::io::ErrorKind::AlreadyExists => RecordError::PartialExists(partial.display().to_string()),
-            _ => RecordError::Io { file: partial.display().to_string(), io },
-        })?;
-        let mut recorder =
-            Recorder { out: BufWriter::new(file), partial, target: target.to_path_buf(), force, tick: 0 };
+        Recorder::check(target, force)?;
+        let (file, partial) = create_partial(target)?;
+        let mut recorder = Recorder { out: Lines::new(file), partial, target: target.to_path_buf(), force, tick: 0 };
         recorder.line(&Header::of(start))?;
         recorder.flush()?;
         Ok(recorder)
+    }
+
+    /// What [`create`](Recorder::create) refuses, found without creating
+    /// anything: for a session to check its target before it starts.
+    pub fn check(target: &Path, force: bool) -> Result<(), RecordError> {
+        check_target(target, force)?;
+        if !force {
+            let found = partials(target).map_err(|io| RecordError::Io { file: target.display().to_string(), io })?;
+            if let Some(partial) = found.first() {
+                return Err(RecordError::PartialExists(partial.display().to_string()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Where the recording grows until it is finished.
+    pub fn partial(&self) -> &Path {
+        &self.partial
     }
 
     /// Records `command`, applied when `world.ticks()` was `tick`.
@@ -118,27 +247,227 @@ impl Recorder {
     /// and renames it to its target.
     pub fn finish(mut self, world: &World) -> Result<(), RecordError> {
         self.line(&EndRecord { end: world.ticks(), hash: world.hash() })?;
-        self.flush()?;
-        self.out.get_ref().sync_all().map_err(|io| self.io_error(io))?;
+        self.sync()?;
         // The target may have appeared since `create` checked.
-        if !self.force && self.target.exists() {
-            return Err(RecordError::Exists(self.target.display().to_string()));
-        }
+        check_target(&self.target, self.force).map_err(|e| self.kept(e))?;
         std::fs::rename(&self.partial, &self.target)
-            .map_err(|io| RecordError::Io { file: self.target.display().to_string(), io })
+            .map_err(|io| self.kept(RecordError::Io { file: self.target.display().to_string(), io }))
+    }
+
+    /// Ends the recording where it is, as an interrupted one (no end
+    /// record): everything recorded so far is written and made durable.
+    /// Returns the partial file, which verifies as incomplete.
+    pub fn interrupt(mut self) -> Result<PathBuf, RecordError> {
+        self.sync()?;
+        Ok(self.partial)
     }
 
     fn line(&mut self, record: &impl Serialize) -> Result<(), RecordError> {
-        let mut line = serde_json::to_vec(record).map_err(|e| self.io_error(e.into()))?;
-        line.push(b'\n');
-        self.out.write_all(&line).map_err(|io| self.io_error(io))
+        let line = serde_json::to_vec(record).map_err(|e| self.cut(e.into()))?;
+        self.out.push(&line).map_err(|io| self.cut(io))
     }
 
     fn flush(&mut self) -> Result<(), RecordError> {
-        self.out.flush().map_err(|io| self.io_error(io))
+        self.out.flush().map_err(|io| self.cut(io))
     }
 
-    fn io_error(&self, io: std::io::Error) -> RecordError {
-        RecordError::Io { file: self.partial.display().to_string(), io }
+    fn sync(&mut self) -> Result<(), RecordError> {
+        self.flush()?;
+        self.out.out.sync_all().map_err(|io| self.cut(io))
+    }
+
+    /// A write error: the partial file is kept, in whole lines.
+    fn cut(&self, io: io::Error) -> RecordError {
+        RecordError::Cut { file: self.partial.display().to_string(), io }
+    }
+
+    /// `e`, which stopped the finished recording from taking its name,
+    /// with where it is instead.
+    fn kept(&self, e: RecordError) -> RecordError {
+        RecordError::NotRenamed { partial: self.partial.display().to_string(), why: Box::new(e) }
+    }
+}
+
+/// A file that can be cut back to a length: what [`Lines`] writes to.
+trait Truncate: Write {
+    fn truncate(&mut self, len: u64) -> io::Result<()>;
+}
+
+impl Truncate for File {
+    fn truncate(&mut self, len: u64) -> io::Result<()> {
+        self.set_len(len)
+    }
+}
+
+/// Lines on their way to a file that only ever holds whole lines: they
+/// gather in memory and are written out together; when a write fails
+/// part way (a full disk, a file-size limit), the file is cut back to the
+/// end of the last whole line in it, and nothing more is written.
+#[derive(Debug)]
+struct Lines<W> {
+    out: W,
+    pending: Vec<u8>,
+    /// Bytes of whole lines in the file.
+    written: u64,
+    /// Set once a write has failed: what failed, for every later call.
+    failed: Option<io::ErrorKind>,
+}
+
+/// Pending bytes past which [`Lines::push`] writes them out without
+/// waiting for a flush.
+const PENDING_MAX: usize = 1 << 16;
+
+impl<W: Truncate> Lines<W> {
+    fn new(out: W) -> Lines<W> {
+        Lines { out, pending: Vec::new(), written: 0, failed: None }
+    }
+
+    /// Adds `line` and its newline.
+    fn push(&mut self, line: &[u8]) -> io::Result<()> {
+        self.check()?;
+        self.pending.extend_from_slice(line);
+        self.pending.push(b'\n');
+        if self.pending.len() > PENDING_MAX { self.flush() } else { Ok(()) }
+    }
+
+    /// Writes out every pending line, or, on an error, cuts the file back
+    /// to its last whole line and returns the error.
+    fn flush(&mut self) -> io::Result<()> {
+        self.check()?;
+        let mut done = 0;
+        let failure = loop {
+            if done == self.pending.len() {
+                break None;
+            }
+            match self.out.write(&self.pending[done..]) {
+                Ok(0) => break Some(io::Error::from(io::ErrorKind::WriteZero)),
+                Ok(n) => done += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => break Some(e),
+            }
+        };
+        let whole = match failure {
+            None => done,
+            Some(_) => self.pending[..done].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1),
+        };
+        self.written += whole as u64;
+        self.pending.clear();
+        let Some(e) = failure else { return self.out.flush() };
+        self.failed = Some(e.kind());
+        if whole < done {
+            self.out.truncate(self.written)?;
+        }
+        Err(e)
+    }
+
+    /// The earlier failure, if there was one.
+    fn check(&self) -> io::Result<()> {
+        match self.failed {
+            Some(kind) => Err(io::Error::new(kind, "an earlier write failed")),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A disk with room for `room` bytes that takes at most `chunk` bytes
+    /// per write, as a file that reaches its size limit does.
+    struct Short {
+        data: Vec<u8>,
+        room: usize,
+        chunk: usize,
+    }
+
+    impl Write for Short {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.chunk).min(self.room - self.data.len());
+            if n == 0 {
+                return Err(io::Error::from(io::ErrorKind::StorageFull));
+            }
+            self.data.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Truncate for Short {
+        fn truncate(&mut self, len: u64) -> io::Result<()> {
+            self.data.truncate(len as usize);
+            Ok(())
+        }
+    }
+
+    fn short(room: usize, chunk: usize) -> Lines<Short> {
+        Lines::new(Short { data: Vec::new(), room, chunk })
+    }
+
+    #[test]
+    fn a_full_disk_leaves_whole_lines_only() {
+        for chunk in [1, 3, 7, 100] {
+            let mut lines = short(23, chunk);
+            lines.push(b"first line").unwrap();
+            lines.flush().unwrap();
+            lines.push(b"second").unwrap();
+            lines.push(b"third line").unwrap();
+            let e = lines.flush().unwrap_err();
+            assert_eq!(e.kind(), io::ErrorKind::StorageFull);
+            // "first line\nsecond\n" fits in 23 bytes; "third line" does not.
+            assert_eq!(String::from_utf8_lossy(&lines.out.data), "first line\nsecond\n", "chunk {chunk}");
+            // Nothing more is written after a failure.
+            assert!(lines.push(b"x").is_err() && lines.flush().is_err());
+            assert_eq!(lines.out.data.len(), 18);
+        }
+    }
+
+    #[test]
+    fn a_line_longer_than_the_room_leaves_the_lines_before_it() {
+        let mut lines = short(12, 5);
+        lines.push(b"ok").unwrap();
+        lines.push(b"far too long a line").unwrap();
+        assert!(lines.flush().is_err());
+        assert_eq!(lines.out.data, b"ok\n");
+        let mut empty = short(4, 4);
+        empty.push(b"long line").unwrap();
+        assert!(empty.flush().is_err());
+        assert!(empty.out.data.is_empty());
+    }
+
+    #[test]
+    fn lines_are_written_out_when_many_are_pending() {
+        let mut lines = short(1 << 20, 1 << 20);
+        let line = [b'a'; 1000];
+        for _ in 0..PENDING_MAX / 1000 {
+            lines.push(&line).unwrap();
+        }
+        assert!(lines.out.data.is_empty());
+        lines.push(&line).unwrap();
+        assert_eq!(lines.out.data.len(), (PENDING_MAX / 1000 + 1) * 1001);
+    }
+
+    #[test]
+    fn partial_files_are_told_from_other_names() {
+        let is = |name: &str| is_partial_of(name.as_bytes(), b"run.jsonl");
+        assert!(is(".run.jsonl.123.0.partial"));
+        assert!(is(".run.jsonl.partial"));
+        let name = partial_name(Path::new("dir/run.jsonl"), 77, 3).unwrap();
+        assert_eq!(name, Path::new("dir/.run.jsonl.77.3.partial"));
+        assert!(is(name.file_name().unwrap().to_str().unwrap()));
+        for other in [
+            ".run.jsonl.1.123.0.partial", // a recording to run.jsonl.1
+            ".run.jsonl.x.0.partial",
+            ".run.jsonl.123.partial",
+            ".run.jsonl..0.partial",
+            "run.jsonl.123.0.partial",
+            ".run.json.123.0.partial",
+            ".run.jsonl",
+        ] {
+            assert!(!is(other), "{other}");
+        }
     }
 }

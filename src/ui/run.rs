@@ -4,8 +4,8 @@
 //! owed (at the pace it passed in), read every pending event without
 //! waiting, run the owed ticks (at most [`MAX_CATCH_UP`](super::clock::MAX_CATCH_UP)),
 //! draw if something changed and no frame was drawn in the last 1/30 s,
-//! then sleep until a key arrives or the next tick or frame is due. Paused
-//! with nothing to draw, the loop sleeps on input alone.
+//! then sleep until a key arrives or the next tick or frame is due, or at
+//! most [`SIGNAL_CHECK`], when it looks for a caught signal.
 //!
 //! A key's command is applied as soon as it is read, between two ticks and
 //! stamped with the tick count it precedes. Nothing else changes the world
@@ -17,23 +17,35 @@ use super::keys::{self, Action};
 use super::palette::Palette;
 use super::screen;
 use crate::replay::feed::{self, Feed};
+use crate::signals::{Signal, Signals};
 use crate::sim::World;
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event};
+use ratatui::crossterm::{cursor, execute};
 use std::io;
 use std::time::{Duration, Instant};
 
 /// Shortest time between two frames: at most 30 a second.
 const FRAME: Duration = Duration::from_nanos(1_000_000_000 / 30);
-/// Longest sleep with nothing scheduled: any key ends it at once, so this
-/// only bounds how seldom an idle loop wakes (once a minute costs nothing).
-const IDLE: Duration = Duration::from_secs(60);
+/// Longest sleep: a caught signal is seen within it. A key ends the sleep
+/// at once, a signal does not (the terminal's input wait goes on through
+/// it), so an idle loop wakes this often to look; ten times a second costs
+/// nothing measurable.
+const SIGNAL_CHECK: Duration = Duration::from_millis(100);
 
-/// Plays `world` in the terminal until the user quits, with commands from
-/// and to `feed`, starting at the listed speed nearest to `speed` (times
-/// real time). The terminal is restored however this returns: on quit, on
-/// an error (from the terminal or the feed) and on a panic.
-pub fn play(world: &mut World, feed: &mut dyn Feed, palette: Palette, speed: f64) -> io::Result<()> {
+/// Plays `world` in the terminal until the user quits or one of `signals`
+/// is caught (returned), with commands from and to `feed`, starting at the
+/// listed speed nearest to `speed` (times real time). The terminal is
+/// restored however this returns: on quit, on a signal, on an error (from
+/// the terminal or the feed) and on a panic (ratatui's panic hook, and
+/// a guard that restores while unwinding).
+pub fn play(
+    world: &mut World,
+    feed: &mut dyn Feed,
+    palette: Palette,
+    speed: f64,
+    signals: &Signals,
+) -> io::Result<Option<Signal>> {
     let _restore = Restore;
     let mut terminal = ratatui::try_init()?;
     let mut app = App::new(palette, feed.live());
@@ -41,31 +53,44 @@ pub fn play(world: &mut World, feed: &mut dyn Feed, palette: Palette, speed: f64
     // Something to show in the search overlay soon; watching is observation
     // only.
     world.watch(super::app::nearest_monster(world));
-    run(&mut terminal, world, feed, &mut app)
+    run(&mut terminal, world, feed, &mut app, signals)
 }
 
-/// Leaves raw mode and the alternate screen when dropped, including while
-/// unwinding from a panic (ratatui's panic hook does too; twice is harmless).
+/// Leaves raw mode and the alternate screen and shows the cursor when
+/// dropped, including while unwinding from a panic (ratatui's panic hook
+/// restores too; twice is harmless).
 struct Restore;
 
 impl Drop for Restore {
     fn drop(&mut self) {
         ratatui::restore();
+        // Nothing to tell if this fails: the terminal is going away.
+        let _ = execute!(io::stdout(), cursor::Show);
     }
 }
 
-fn run(terminal: &mut DefaultTerminal, world: &mut World, feed: &mut dyn Feed, app: &mut App) -> io::Result<()> {
+/// The loop: returns on quit (`None`) or on a caught signal.
+fn run(
+    terminal: &mut DefaultTerminal,
+    world: &mut World,
+    feed: &mut dyn Feed,
+    app: &mut App,
+    signals: &Signals,
+) -> io::Result<Option<Signal>> {
     let mut last = Instant::now();
     let mut drawn: Option<Instant> = None;
     let mut dirty = true;
     loop {
+        if let Some(signal) = signals.caught() {
+            return Ok(Some(signal));
+        }
         let now = Instant::now();
         let mut ticks = app.clock.advance(now.duration_since(last));
         last = now;
         while event::poll(Duration::ZERO)? {
             dirty |= on_event(event::read()?, app, world, feed)?;
             if app.quit {
-                return Ok(());
+                return Ok(None);
             }
         }
         ticks += app.clock.take_steps();
@@ -87,7 +112,7 @@ fn run(terminal: &mut DefaultTerminal, world: &mut World, feed: &mut dyn Feed, a
         }
         let next_frame = drawn.filter(|_| dirty).map(|t| (t + FRAME).saturating_duration_since(now));
         let next_tick = app.clock.until_next_tick().map(|d| d.saturating_sub(last.elapsed()));
-        let wait = next_tick.into_iter().chain(next_frame).min().unwrap_or(IDLE);
+        let wait = next_tick.into_iter().chain(next_frame).fold(SIGNAL_CHECK, Duration::min);
         event::poll(wait)?;
     }
 }
