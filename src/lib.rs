@@ -6,10 +6,12 @@
 
 pub mod cli;
 pub mod grid;
+pub mod input;
 pub mod level;
 mod named;
 pub mod replay;
 pub mod search;
+pub mod shown;
 pub mod signals;
 pub mod sim;
 pub mod steer;

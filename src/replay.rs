@@ -74,6 +74,6 @@ pub use format::{
     CHECKPOINT_EVERY, Checkpoint, CommandDigest, FORMAT_VERSION, MAX_TICK, Spawns, Start, level_checksum,
     looks_like_replay,
 };
-pub use reader::Replay;
+pub use reader::{MAX_REPLAY_BYTES, Replay};
 pub use verify::{Verdict, verify, verify_watched};
 pub use writer::{RecordError, Recorder, partials};

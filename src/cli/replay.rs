@@ -22,7 +22,7 @@ pub struct ReplayArgs {
     pub verify: bool,
     /// Playback speed, from 0.25 to 8 times real time (played at the
     /// nearest of ¼ ½ 1 2 4 8, which + and - then change)
-    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed, conflicts_with = "verify")]
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed, conflicts_with = "verify", allow_negative_numbers = true)]
     pub speed: f64,
 }
 
@@ -59,6 +59,11 @@ pub fn replay(args: &ReplayArgs, out: &mut impl Write) -> Result<ExitCode, CliEr
     let progress = Progress::on_stderr("ticks", replay.last_tick().unwrap_or(0));
     let verdict = verify_watched(&replay, |tick| progress.set(tick));
     drop(progress);
-    writeln!(out, "{verdict}").map_err(|e| CliError::Usage(format!("cannot write the verdict: {e}")))?;
-    Ok(if verdict.is_match() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    let code = if verdict.is_match() { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+    match writeln!(out, "{verdict}").map_err(CliError::Output) {
+        // The status is the verdict too: a closed pipe does not turn a
+        // mismatch into a success.
+        Err(e) if !e.is_closed_pipe() => Err(e),
+        _ => Ok(code),
+    }
 }

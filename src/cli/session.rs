@@ -1,7 +1,9 @@
 //! The options every session shares, live or headless: the level, the
 //! seed, extra creatures, the search and repath settings, and recording.
 
+use super::options::whole_number;
 use super::{CliError, SearchArgs, load_level};
+use crate::level::DEFAULT_LEVEL_NAME;
 use crate::replay::feed::{self, Feed};
 use crate::replay::{Recorder, Spawns, Start};
 use crate::signals;
@@ -14,7 +16,7 @@ pub struct SessionArgs {
     /// Level file: a delve level or a Moving AI map (default: the embedded level)
     pub level: Option<PathBuf>,
     /// Session seed: the same seed, level and commands give the same session
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = whole_number::<u64>(0, u64::MAX), allow_negative_numbers = true)]
     pub seed: u64,
     #[command(flatten)]
     pub spawn: SpawnArgs,
@@ -46,7 +48,8 @@ impl SessionArgs {
             settings: self.world.settings(&self.search),
             spawns: self.spawn.spawns(),
         };
-        let world = start.world().map_err(|e| CliError::Usage(e.to_string()))?;
+        let file = self.level.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_LEVEL_NAME));
+        let world = start.world().map_err(|source| CliError::World { file, source })?;
         Ok((start, world))
     }
 
@@ -106,13 +109,14 @@ pub struct WorldArgs {
     #[arg(long, default_value_t = Settings::DEFAULT.repath)]
     pub repath: RepathPolicy,
     /// N of the timer policies, in ticks
-    #[arg(long, default_value_t = Settings::DEFAULT.repath_ticks, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::sim::MAX_REPATH_TICKS)))]
+    #[arg(long, default_value_t = Settings::DEFAULT.repath_ticks, allow_negative_numbers = true,
+          value_parser = whole_number::<u32>(1, u64::from(crate::sim::MAX_REPATH_TICKS)))]
     pub repath_ticks: u32,
     /// K of the threshold policies, in cells
-    #[arg(long, default_value_t = Settings::DEFAULT.repath_cells, value_parser = parse_cells)]
+    #[arg(long, default_value_t = Settings::DEFAULT.repath_cells, value_parser = parse_cells, allow_negative_numbers = true)]
     pub repath_cells: f32,
     /// Node expansions allowed per tick across all monsters
-    #[arg(long, default_value_t = Settings::DEFAULT.budget, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = Settings::DEFAULT.budget, value_parser = whole_number::<u32>(1, u32::MAX.into()), allow_negative_numbers = true)]
     pub budget: u32,
     /// Follow raw cell paths instead of string-pulled ones
     #[arg(long)]

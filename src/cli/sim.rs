@@ -5,6 +5,7 @@ use super::progress::Progress;
 use super::{CliError, SessionArgs};
 use crate::level::DEFAULT_LEVEL_NAME;
 use crate::replay::{MAX_TICK, feed};
+use crate::shown::shown_path;
 use crate::signals::Signals;
 use crate::sim::{Bot, Kind, RepathReason, World, hex};
 use serde_json::json;
@@ -18,7 +19,7 @@ pub struct SimArgs {
     pub session: SessionArgs,
     /// Ticks to simulate (20 per second of game time), at most 100000000
     /// (57 days of game time, the most a replay holds)
-    #[arg(long, default_value_t = 2000, value_parser = parse_ticks)]
+    #[arg(long, default_value_t = 2000, value_parser = parse_ticks, allow_negative_numbers = true)]
     pub ticks: u64,
     /// Print one JSON object instead of the summary
     #[arg(long)]
@@ -58,9 +59,9 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
     drop(progress);
     feed.finish(&world)?;
     let summary = Summary::of(&world, seconds);
-    let name = session.level.as_ref().map_or(DEFAULT_LEVEL_NAME.to_string(), |p| p.display().to_string());
+    let name = session.level.as_deref().map_or(DEFAULT_LEVEL_NAME.to_string(), shown_path);
     let written = if args.json { writeln!(out, "{}", summary.json()) } else { summary.write(out, &name, &world) };
-    written.map_err(|e| CliError::Usage(format!("cannot write the summary: {e}")))
+    written.map_err(CliError::Output)
 }
 
 /// What a headless run prints.

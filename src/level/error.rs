@@ -7,6 +7,7 @@
 use std::fmt;
 
 use crate::grid::{Cell, MAX_SIDE};
+use crate::input::ReadError;
 
 /// A side of the map, for size errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,9 +28,10 @@ impl fmt::Display for Axis {
 /// Why a level, Moving AI map or scenario file was rejected.
 #[derive(Debug, thiserror::Error)]
 pub enum LevelError {
-    /// The file could not be read (missing, a directory, not UTF-8, ...).
-    #[error("{origin}: cannot read: {io}")]
-    Io { origin: String, io: std::io::Error },
+    /// The file could not be read: missing, not a regular file, too large,
+    /// not UTF-8, ...
+    #[error(transparent)]
+    Read(#[from] ReadError),
 
     /// Metadata and comments but not a single map row.
     #[error("{origin}: empty map (no map rows)")]
@@ -104,6 +106,21 @@ pub enum LevelError {
     /// silently.
     #[error("{origin}:{line}: unknown metadata key {key:?} (expected name or description)")]
     UnknownKey { origin: String, line: usize, key: String },
+
+    /// A line before the map meant as metadata but not `key: value`
+    /// (`name x`, `na me: x`, `: x`).
+    #[error("{origin}:{line}: bad metadata line {found}: {problem} (expected `name: ...` or `description: ...`)")]
+    BadMetadata {
+        origin: String,
+        line: usize,
+        /// The line, quoted and shortened.
+        found: String,
+        problem: &'static str,
+    },
+
+    /// Metadata once the map has started.
+    #[error("{origin}:{line}: metadata after the map (it goes before the first map row, line {first_row})")]
+    MetadataAfterMap { origin: String, line: usize, first_row: usize },
 
     /// The same metadata key twice.
     #[error("{origin}:{line}: metadata key {key:?} given twice (first at line {first_line})")]

@@ -6,6 +6,12 @@ use std::path::Path;
 use super::error::{END_OF_FILE, LevelError, quote};
 use super::{numbered_lines, read};
 use crate::grid::{Cell, Grid, MAX_SIDE, Tile};
+use crate::input::Limit;
+
+/// The largest scenario file read: a hundred times the largest benchmark
+/// file (0.7 MB), over a million scenarios.
+pub const MAX_SCENARIO_BYTES: Limit =
+    Limit { bytes: 64 << 20, what: "a scenario file (a hundred times the largest benchmark file)" };
 
 /// A cost within this of a scenario's `optimal` length is optimal: the
 /// files print lengths with 8 decimals, and √2 sums drift in the last ones.
@@ -90,7 +96,7 @@ pub fn parse_scenarios(text: &str, origin: &str) -> Result<Vec<Scenario>, LevelE
 
 /// Reads the scenario file at `path` (see [`parse_scenarios`]).
 pub fn load_scenarios(path: &Path) -> Result<Vec<Scenario>, LevelError> {
-    let (text, origin) = read(path)?;
+    let (text, origin) = read(path, MAX_SCENARIO_BYTES)?;
     parse_scenarios(&text, &origin)
 }
 

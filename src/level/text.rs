@@ -5,7 +5,7 @@
 //! metadata and map rows (counting, not keeping, rows past the limit), then
 //! [`cells`] reads the glyphs of rows already known to fit.
 
-use super::error::LevelError;
+use super::error::{LevelError, quote};
 use super::glyph::{self, Spawn};
 use super::{Axis, Level, default_name, numbered_lines};
 use crate::grid::{Cell, Grid, MAX_SIDE, Tile};
@@ -59,6 +59,29 @@ fn metadata_line(line: &str) -> Option<(&str, &str)> {
     is_key.then(|| (key, value.trim()))
 }
 
+/// What is wrong with a line that is not metadata but was meant as
+/// metadata, or `None` for a line meant as a map row. A line was meant as
+/// metadata when it has a colon with nothing or a letter that is no glyph
+/// before it (`: x`, `na me: x`), or opens with a word of two letters or
+/// more, one of them no glyph, followed by a space or the end of the line
+/// (`name x`, `nmae`). Rows with a stray character (`#x#`, `#:#`) stay map
+/// rows, reported as unknown glyphs.
+fn meant_as_metadata(line: &str) -> Option<&'static str> {
+    let foreign = |c: char| c.is_alphabetic() && glyph::glyph(c).is_none();
+    if let Some((key, _)) = line.split_once(':') {
+        let key = key.trim();
+        if key.is_empty() {
+            return Some("no key before the colon");
+        }
+        return key.chars().any(foreign).then_some("the key is not one word of letters, digits, _ or -");
+    }
+    let line = line.trim_start();
+    let word_end = line.find(|c: char| !c.is_alphabetic()).unwrap_or(line.len());
+    let (word, rest) = line.split_at(word_end);
+    let is_word = word.chars().count() >= 2 && word.chars().any(foreign);
+    (is_word && rest.chars().next().is_none_or(char::is_whitespace)).then_some("no colon after the key")
+}
+
 /// First pass: metadata before the map, comments anywhere, blank lines
 /// around the map but not inside it, at most [`MAX_SIDE`] rows.
 fn layout<'a>(text: &'a str, origin: &str) -> Result<(Metadata, Vec<Row<'a>>), LevelError> {
@@ -78,11 +101,16 @@ fn layout<'a>(text: &'a str, origin: &str) -> Result<(Metadata, Vec<Row<'a>>), L
             }
             continue;
         }
-        if rows.is_empty()
-            && let Some((key, value)) = metadata_line(s)
-        {
+        if let Some(first) = rows.first() {
+            if metadata_line(s).is_some() || meant_as_metadata(s).is_some() {
+                let origin = origin.to_owned();
+                return Err(LevelError::MetadataAfterMap { origin, line, first_row: first.line });
+            }
+        } else if let Some((key, value)) = metadata_line(s) {
             set_metadata(&mut meta, key, value, line, origin)?;
             continue;
+        } else if let Some(problem) = meant_as_metadata(s) {
+            return Err(LevelError::BadMetadata { origin: origin.to_owned(), line, found: quote(s), problem });
         }
         if let Some(blank) = blank_after_rows {
             return Err(LevelError::BlankLineInMap { origin: origin.to_owned(), line: blank, next: line });
@@ -369,8 +397,11 @@ mod tests {
         assert!(matches!(parse_err("#\t#\n"), LevelError::UnknownGlyph { column: 2, glyph: '\t', .. }));
         assert!(matches!(parse_err("#0#\n"), LevelError::UnknownGlyph { glyph: '0', .. }));
         assert!(matches!(parse_err("é.#\n"), LevelError::UnknownGlyph { column: 1, glyph: 'é', .. }));
-        // Metadata only comes before the map: later it is a map row.
-        assert!(matches!(parse_err("###\nname: x\n"), LevelError::UnknownGlyph { line: 2, column: 1, glyph: 'n', .. }));
+        // Stray characters in a row stay glyph errors, not metadata ones.
+        assert!(matches!(parse_err("#:#\n"), LevelError::UnknownGlyph { column: 2, glyph: ':', .. }));
+        assert!(matches!(parse_err("x\n"), LevelError::UnknownGlyph { column: 1, glyph: 'x', .. }));
+        assert!(matches!(parse_err("ab#\n"), LevelError::UnknownGlyph { column: 1, glyph: 'a', .. }));
+        assert!(matches!(parse_err("Mw x\n"), LevelError::UnknownGlyph { column: 3, glyph: ' ', .. }));
     }
 
     #[test]
@@ -434,6 +465,40 @@ mod tests {
         assert!(matches!(e, LevelError::EmptyName { line: 1, .. }));
         // Keys are case-sensitive.
         assert!(matches!(parse_err("Name: x\n#\n"), LevelError::UnknownKey { .. }));
+    }
+
+    #[test]
+    fn metadata_typos_are_metadata_errors() {
+        let cases = [
+            ("name x\n#\n", "\"name x\": no colon after the key"),
+            ("nmae\n#\n", "\"nmae\": no colon after the key"),
+            ("na me: x\n#\n", "\"na me: x\": the key is not one word of letters, digits, _ or -"),
+            (": x\n#\n", "\": x\": no key before the colon"),
+            ("name: x\ndescription  a long one\n#\n", "\"description  a long one\": no colon after the key"),
+        ];
+        for (text, message) in cases {
+            let e = parse_err(text);
+            assert!(matches!(e, LevelError::BadMetadata { .. }), "{text:?}: {e:?}");
+            let line = if text.starts_with("name: x") { 2 } else { 1 };
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "levels/t.txt:{line}: bad metadata line {message} (expected `name: ...` or `description: ...`)"
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn metadata_after_the_map_says_so() {
+        for text in ["###\nname: x\n", ";c\n###\n###\n\ndescription: y\n", "###\nname x\n"] {
+            let e = parse_err(text);
+            assert!(matches!(e, LevelError::MetadataAfterMap { first_row: 1 | 2, .. }), "{text:?}: {e:?}");
+        }
+        assert_eq!(
+            parse_err(";c\n###\n###\n\ndescription: y\n").to_string(),
+            "levels/t.txt:5: metadata after the map (it goes before the first map row, line 2)"
+        );
     }
 
     #[test]

@@ -4,15 +4,17 @@
 //! number, and displays as one line in the `file:line: message` shape of
 //! the level errors.
 
+use crate::input::ReadError;
 use crate::level::LevelError;
 use crate::sim::WorldError;
 
 /// Why a replay file cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
-    /// The file could not be read (missing, a directory, not UTF-8, ...).
-    #[error("{file}: cannot read: {io}")]
-    Io { file: String, io: std::io::Error },
+    /// The file could not be read: missing, not a regular file, too large,
+    /// not UTF-8, ...
+    #[error(transparent)]
+    Read(#[from] ReadError),
 
     /// Not a single byte (or only a byte order mark).
     #[error("{file}: empty file (a delve replay starts with its header line)")]

@@ -7,10 +7,18 @@ use super::format::{
     MAX_TICK, Start, level_checksum,
 };
 use super::json::Unique;
+use crate::input::{Limit, read_text};
 use crate::level::Level;
 use crate::sim::{Command, MAX_CREATURES, TICKS_PER_SECOND, World, hex};
 use serde_json::Value;
 use std::path::Path;
+
+/// The largest replay file read: 16 bytes a tick over the longest session
+/// ([`MAX_TICK`] ticks), room for what the scripted player of `delve sim`
+/// records over it (a move line of about 45 bytes every 5 ticks, a
+/// checkpoint every 100) with the largest level in the header.
+pub const MAX_REPLAY_BYTES: Limit =
+    Limit { bytes: 16 * MAX_TICK, what: "a replay (16 bytes a tick over the longest session delve replays)" };
 
 /// A parsed replay: how the session started, its commands by tick and the
 /// hashes it promises.
@@ -25,13 +33,11 @@ pub struct Replay {
 }
 
 impl Replay {
-    /// Reads and checks the replay at `path`.
+    /// Reads and checks the replay at `path`: a regular file of at most
+    /// [`MAX_REPLAY_BYTES`] bytes.
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {
-        let file = path.display().to_string();
-        match std::fs::read_to_string(path) {
-            Ok(text) => Replay::parse(&text, &file),
-            Err(io) => Err(ReplayError::Io { file, io }),
-        }
+        let text = read_text(path, MAX_REPLAY_BYTES)?;
+        Replay::parse(&text, &path.display().to_string())
     }
 
     /// Reads and checks a replay from its text; `file` is the name errors

@@ -7,6 +7,7 @@
 use super::clock::Clock;
 use super::map::{glyph, letter};
 use super::palette::Palette;
+use crate::shown::shown;
 use crate::sim::{Creature, Kind, RepathReason, SearchReport, Settings, WINDOW_TICKS, World};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -203,7 +204,7 @@ impl Widget for Panel<'_> {
         ])
         .areas(area);
         Paragraph::new(settings).block(block(" Settings ".into())).render(top, buf);
-        Paragraph::new(world).block(block(format!(" World: {} ", self.world.name()))).render(bottom, buf);
+        Paragraph::new(world).block(block(format!(" World: {} ", shown(self.world.name())))).render(bottom, buf);
 
         // The open-list update decides the stale pops below, so it is
         // named here rather than in a settings row of its own (one more

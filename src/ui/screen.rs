@@ -8,6 +8,7 @@ use super::keys::{self, Action, STATUS};
 use super::map::MapView;
 use super::overlay::Overlay;
 use super::panel::{self, Panel};
+use crate::shown::shown;
 use crate::sim::{Settings, World};
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -30,12 +31,12 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
     let [main, status] = Layout::vertical([Constraint::Fill(1), Constraint::Length(1)]).areas(area);
     let [map, side] = Layout::horizontal([Constraint::Fill(1), Constraint::Length(panel::WIDTH)]).areas(main);
     let title = match app.overlay {
-        Overlay::None => format!(" {} ", world.name()),
+        Overlay::None => format!(" {} ", shown(world.name())),
         // The watched monster's cells are kept from its next search on.
         Overlay::Search if world.stats().watched_search.is_none() => {
-            format!(" {} · search overlay: waiting for the watched monster to search ", world.name())
+            format!(" {} · search overlay: waiting for the watched monster to search ", shown(world.name()))
         }
-        o => format!(" {} · {} overlay ", world.name(), o.name()),
+        o => format!(" {} · {} overlay ", shown(world.name()), o.name()),
     };
     let block = Block::bordered().title(title);
     let inner = block.inner(map);
