@@ -202,6 +202,8 @@ fn negative_numbers_are_answered_with_the_rule() {
         (&["sim", "--ticks", "-1"], "'-1' is not a number of ticks from 0 to 100000000"),
         (&["sim", "--budget", "-5"], "invalid value '-5' for '--budget <BUDGET>': must be ≥ 1"),
         (&["sim", "--repath-ticks", "-1"], "invalid value '-1' for '--repath-ticks <REPATH_TICKS>': must be ≥ 1"),
+        (&["sim", "--monsters", "-1"], "invalid value '-1' for '--monsters <MONSTERS>': must be ≥ 0"),
+        (&["play", "--boids", "-3"], "invalid value '-3' for '--boids <BOIDS>': must be ≥ 0"),
         (&["sim", "--repath-cells", "-1"], "'-1' is not a number of cells ≥ 0"),
         (&["path", "--weight", "-1"], "'-1' is not a weight from 1 to 10"),
         (&["path", "--neighbors", "-4"], "unknown neighbour count '-4'"),

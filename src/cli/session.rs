@@ -70,28 +70,27 @@ impl SessionArgs {
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct SpawnArgs {
     /// Extra monsters
-    #[arg(long, default_value_t = 0, value_parser = parse_count)]
+    #[arg(long, default_value_t = 0, value_parser = parse_count, allow_negative_numbers = true)]
     pub monsters: u32,
     /// Extra wanderers
-    #[arg(long, default_value_t = 0, value_parser = parse_count)]
+    #[arg(long, default_value_t = 0, value_parser = parse_count, allow_negative_numbers = true)]
     pub wanderers: u32,
     /// Extra fleeing creatures
-    #[arg(long, default_value_t = 0, value_parser = parse_count)]
+    #[arg(long, default_value_t = 0, value_parser = parse_count, allow_negative_numbers = true)]
     pub fleeing: u32,
     /// Extra boids
-    #[arg(long, default_value_t = 0, value_parser = parse_count)]
+    #[arg(long, default_value_t = 0, value_parser = parse_count, allow_negative_numbers = true)]
     pub boids: u32,
 }
 
 /// A number of creatures, from 0 to [`MAX_CREATURES`]: a larger one is
-/// refused, not cut.
+/// refused, not cut; a negative one is told the rule, not taken for a flag.
 fn parse_count(s: &str) -> Result<u32, String> {
-    match s.parse::<u64>() {
-        Ok(n) if n <= MAX_CREATURES as u64 => Ok(n as u32),
-        _ if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
-            Err(format!("'{s}' is above the cap of {MAX_CREATURES} creatures"))
-        }
-        _ => Err(format!("'{s}' is not a number of creatures from 0 to {MAX_CREATURES}")),
+    match s.trim().parse::<i128>() {
+        Ok(n) if n < 0 => Err("must be ≥ 0".to_string()),
+        Ok(n) if n <= MAX_CREATURES as i128 => Ok(n as u32),
+        Ok(_) => Err(format!("'{s}' is above the cap of {MAX_CREATURES} creatures")),
+        Err(_) => Err(format!("'{s}' is not a number of creatures from 0 to {MAX_CREATURES}")),
     }
 }
 
