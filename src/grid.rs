@@ -9,7 +9,7 @@
 
 mod sight;
 
-pub use sight::{line_of_sight, supercover};
+pub use sight::{first_blocked, line_of_sight, supercover};
 
 use crate::named::named_enum;
 use std::fmt;
