@@ -15,10 +15,13 @@ pub struct SessionArgs {
     /// Session seed: the same seed, level and commands give the same session
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Creatures spawned beyond the level's markers.
     #[command(flatten)]
     pub spawn: SpawnArgs,
+    /// How the search runs.
     #[command(flatten)]
     pub search: SearchArgs,
+    /// How monsters plan and repath.
     #[command(flatten)]
     pub world: WorldArgs,
     /// Record the session to FILE, a replay that `delve replay FILE` plays and `--verify` checks
@@ -102,6 +105,7 @@ fn parse_cells(s: &str) -> Result<f32, String> {
 }
 
 impl WorldArgs {
+    /// The world settings these flags and `search`'s ask for.
     pub fn settings(&self, search: &SearchArgs) -> Settings {
         Settings {
             search: search.settings(),

@@ -9,6 +9,7 @@ use crate::sim::WorldError;
 
 /// Why a replay file cannot be used.
 #[derive(Debug, thiserror::Error)]
+#[allow(missing_docs, reason = "each variant's fields are the values its doc and message name")]
 pub enum ReplayError {
     /// The file could not be read (missing, a directory, not UTF-8, ...).
     #[error("{file}: cannot read: {io}")]

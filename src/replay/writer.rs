@@ -15,16 +15,21 @@ use std::path::{Path, PathBuf};
 
 /// Why a recording could not be made or finished.
 #[derive(Debug, thiserror::Error)]
+#[allow(missing_docs, reason = "each variant's fields are the values its doc and message name")]
 pub enum RecordError {
+    /// The target exists and `--force` was not given.
     #[error("{0}: already exists (pass --force to overwrite it)")]
     Exists(String),
     #[error(
         "{0}: an interrupted recording is in the way (check it with `delve replay {0} --verify`, \
          remove it, or pass --force)"
     )]
+    /// An interrupted recording's partial file is where this one would grow.
     PartialExists(String),
+    /// The target names no file (a directory, an empty name).
     #[error("{0}: not a file name to record to")]
     NotAFile(String),
+    /// Writing the file failed.
     #[error("{file}: cannot write: {io}")]
     Io { file: String, io: std::io::Error },
 }
