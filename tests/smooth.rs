@@ -2,8 +2,10 @@
 //! them all; these check that it still answers exactly as the plain scan
 //! does (the definition, kept in tests/support), waypoint for waypoint, on
 //! random grids with paths from every search, on paths of any cells at all,
-//! and on the serpentine mazes it was made fast for.
+//! on the shipped levels, and on the serpentine mazes it was made fast for.
 
+#[path = "support/data.rs"]
+mod data;
 #[path = "support/maze.rs"]
 mod maze;
 #[path = "support/string_pull_reference.rs"]
@@ -101,6 +103,23 @@ fn same_waypoints_through_serpentine_mazes() {
             // Every turn of the maze keeps its corners: more than one
             // waypoint per corridor.
             assert!(fast.len() > side / 2, "side {side}: {} waypoints", fast.len());
+        }
+    }
+}
+
+#[test]
+fn same_waypoints_on_the_shipped_levels() {
+    let mut planner = GridPlanner::new();
+    for (name, level) in data::shipped_levels() {
+        let grid = &level.grid;
+        let open: Vec<Cell> = grid.cells().filter(|&c| grid.is_walkable(c)).collect();
+        // Queries between cells spread over the level by two strides.
+        for k in 0..25 {
+            let (from, to) = (open[k * 7_919 % open.len()], open[(k * 104_729 + open.len() / 2) % open.len()]);
+            if planner.plan(grid, from, to, &SearchSettings::default()).is_ok_and(|o| o.found) {
+                let (fast, plain) = both(grid, planner.path());
+                assert_eq!(fast, plain, "{name}: {from} -> {to}");
+            }
         }
     }
 }
