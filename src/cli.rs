@@ -30,15 +30,21 @@ use std::path::PathBuf;
 
 /// Why a command could not give an answer: shown as one line, exit code 2.
 #[derive(Debug, thiserror::Error)]
+#[allow(missing_docs, reason = "each variant's fields are the values its doc and message name")]
 pub enum CliError {
+    /// A level, map or scenario file was refused.
     #[error(transparent)]
     Level(#[from] LevelError),
+    /// `delve path` asked for a start or goal the level's grid refuses.
     #[error("{file}: {source}")]
     Plan { file: PathBuf, source: PlanError },
+    /// A replay file was refused.
     #[error(transparent)]
     Replay(#[from] ReplayError),
+    /// A recording could not be made or finished.
     #[error(transparent)]
     Record(#[from] RecordError),
+    /// Flags that do not fit together, or an answer that cannot be written.
     #[error("{0}")]
     Usage(String),
     /// The level cannot hold a world.

@@ -15,6 +15,7 @@ use std::path::Path;
 /// refuses a larger one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limit {
+    /// The most bytes a file of this kind may hold.
     pub bytes: u64,
     /// What a file of this kind is, with the reason for the limit, e.g.
     /// "a level (a 2048x2048 map and as much again for comments)".
@@ -24,6 +25,7 @@ pub struct Limit {
 /// Why an input file could not be read as text. Each displays as one line
 /// naming the file (and, for bad UTF-8, the line).
 #[derive(Debug, thiserror::Error)]
+#[allow(missing_docs, reason = "each variant's fields are the values its doc and message name")]
 pub enum ReadError {
     /// The file could not be opened or read (missing, no permission, ...).
     #[error("{origin}: cannot read: {io}")]

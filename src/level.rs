@@ -31,16 +31,21 @@ pub struct Level {
     /// The whole file text exactly as read, so a replay can embed the level
     /// it was played on.
     pub source: String,
+    /// The tiles, with the markers' cells as floor.
     pub grid: Grid,
     /// The player start `@`, if any.
     pub player: Option<Cell>,
     /// Spawn cells, each list in row-major order.
     pub monsters: Vec<Cell>,
+    /// Wanderer spawn cells `w`.
     pub wanderers: Vec<Cell>,
+    /// Fleeing-creature spawn cells `f`.
     pub fleeing: Vec<Cell>,
+    /// Boid spawn cells `b`.
     pub boids: Vec<Cell>,
     /// The `S` and `G` markers `delve path` uses when no cells are given.
     pub start: Option<Cell>,
+    /// The `G` marker, if any.
     pub goal: Option<Cell>,
 }
 

@@ -4,6 +4,8 @@
 //! The library holds everything but the command line, layered so that each
 //! module only knows the ones below it (see the README's architecture part).
 
+#![warn(missing_docs)]
+
 pub mod cli;
 pub mod grid;
 pub mod input;

@@ -36,6 +36,7 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
+    /// The search settings these flags ask for.
     pub fn settings(&self) -> SearchSettings {
         SearchSettings {
             algorithm: self.algorithm,

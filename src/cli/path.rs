@@ -21,6 +21,7 @@ pub struct PathArgs {
     /// Goal cell (default: the level's G marker)
     #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
     pub to: Option<Cell>,
+    /// How the search runs.
     #[command(flatten)]
     pub search: SearchArgs,
     /// Also string-pull the path into waypoints

@@ -8,6 +8,7 @@ use std::io::IsTerminal;
 /// Arguments of `delve play`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct PlayArgs {
+    /// The session: level, seed, spawns, settings, recording.
     #[command(flatten)]
     pub session: SessionArgs,
 }

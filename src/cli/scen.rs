@@ -21,6 +21,7 @@ pub struct ScenArgs {
     /// own map, beside the .scen)
     #[arg(long, value_name = "FILE.map")]
     pub map: Option<PathBuf>,
+    /// How the search runs.
     #[command(flatten)]
     pub search: SearchArgs,
     /// Print a JSON line per scenario and a summary object as the last line

@@ -18,10 +18,13 @@ pub struct SessionArgs {
     /// Session seed: the same seed, level and commands give the same session
     #[arg(long, default_value_t = 1, value_parser = whole_number::<u64>(0, u64::MAX), allow_negative_numbers = true)]
     pub seed: u64,
+    /// Creatures spawned beyond the level's markers.
     #[command(flatten)]
     pub spawn: SpawnArgs,
+    /// How the search runs.
     #[command(flatten)]
     pub search: SearchArgs,
+    /// How monsters plan and repath.
     #[command(flatten)]
     pub world: WorldArgs,
     /// Record the session to FILE, a replay that `delve replay FILE` plays and `--verify` checks
@@ -132,6 +135,7 @@ fn parse_cells(s: &str) -> Result<f32, String> {
 }
 
 impl WorldArgs {
+    /// The world settings these flags and `search`'s ask for.
     pub fn settings(&self, search: &SearchArgs) -> Settings {
         Settings {
             search: search.settings(),

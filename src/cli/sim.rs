@@ -15,6 +15,7 @@ use std::time::Instant;
 /// Arguments of `delve sim`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SimArgs {
+    /// The session: level, seed, spawns, settings, recording.
     #[command(flatten)]
     pub session: SessionArgs,
     /// Ticks to simulate (20 per second of game time), at most 100000000

@@ -12,7 +12,9 @@ use crate::input::ReadError;
 /// A side of the map, for size errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Axis {
+    /// Across: columns.
     Width,
+    /// Down: rows.
     Height,
 }
 
@@ -27,6 +29,7 @@ impl fmt::Display for Axis {
 
 /// Why a level, Moving AI map or scenario file was rejected.
 #[derive(Debug, thiserror::Error)]
+#[allow(missing_docs, reason = "each variant's fields are the values its doc and message name")]
 pub enum LevelError {
     /// The file could not be read: missing, not a regular file, too large,
     /// not UTF-8, ...

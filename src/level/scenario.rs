@@ -31,9 +31,13 @@ pub struct Scenario {
     /// The map's size as the scenario file states it (width first, the
     /// opposite of the map header).
     pub width: usize,
+    /// The map's height as the scenario file states it.
     pub height: usize,
+    /// Where the query starts.
     pub start: Cell,
+    /// Where the query ends.
     pub goal: Cell,
+    /// The file's optimal path length, which answers are checked against.
     pub optimal: f64,
 }
 

@@ -10,6 +10,7 @@ use crate::sim::WorldError;
 
 /// Why a replay file cannot be used.
 #[derive(Debug, thiserror::Error)]
+#[allow(missing_docs, reason = "each variant's fields are the values its doc and message name")]
 pub enum ReplayError {
     /// The file could not be read: missing, not a regular file, too large,
     /// not UTF-8, ...

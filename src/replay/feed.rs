@@ -112,6 +112,7 @@ pub struct RecordFeed {
 }
 
 impl RecordFeed {
+    /// A feed writing to `recorder`.
     pub fn new(recorder: Recorder) -> RecordFeed {
         RecordFeed { recorder: Some(recorder) }
     }
@@ -158,6 +159,7 @@ pub struct ReplayFeed<'a> {
 }
 
 impl<'a> ReplayFeed<'a> {
+    /// A feed playing `replay` from its first tick.
     pub fn new(replay: &'a Replay) -> ReplayFeed<'a> {
         ReplayFeed { replay, applied: CommandDigest::default() }
     }

@@ -26,9 +26,13 @@ pub const MAX_TICK: u64 = 100_000_000;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Spawns {
+    /// Monsters, which hunt the player.
     pub monster: u32,
+    /// Wanderers, which roam.
     pub wanderer: u32,
+    /// Fleeing creatures, which run from the player and monsters.
     pub fleeing: u32,
+    /// Boids, which flock.
     pub boid: u32,
 }
 
@@ -58,9 +62,13 @@ impl Spawns {
 /// first world through [`Start::world`], so they cannot disagree about it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Start {
+    /// The level, whose full text the header embeds.
     pub level: Level,
+    /// Seed of every random stream in the world.
     pub seed: u64,
+    /// Settings before the first command changes any.
     pub settings: Settings,
+    /// Creatures spawned before the first tick, beyond the level's markers.
     pub spawns: Spawns,
 }
 
@@ -93,8 +101,11 @@ pub fn level_checksum(text: &str) -> u64 {
 /// of the commands applied before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Checkpoint {
+    /// The tick the world had reached.
     pub tick: u64,
+    /// [`World::hash`](crate::sim::World::hash) at that tick.
     pub hash: u64,
+    /// The digest of the command lines applied before it (see [`CommandDigest`]).
     pub commands: u64,
 }
 

@@ -8,6 +8,7 @@ use std::fmt;
 
 /// The outcome of [`verify`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs, reason = "each variant's doc describes its fields")]
 pub enum Verdict {
     /// Every hash in the file matched. `last` is the last one compared
     /// (`None` when the file has none); `complete` is false for a file
@@ -23,6 +24,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Whether every hash compared matched (a complete file or not).
     pub fn is_match(&self) -> bool {
         matches!(self, Verdict::Match { .. })
     }

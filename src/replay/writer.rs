@@ -20,16 +20,21 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Why a recording could not be made or finished.
 #[derive(Debug, thiserror::Error)]
+#[allow(missing_docs, reason = "each variant's fields are the values its doc and message name")]
 pub enum RecordError {
+    /// The target exists and `--force` was not given.
     #[error("{0}: already exists (pass --force to overwrite it)")]
     Exists(String),
     #[error(
         "{0}: an unfinished recording of the same name is in the way (interrupted, or still running: check it \
          with `delve replay {0} --verify`, remove it, or pass --force)"
     )]
+    /// An interrupted recording's partial file is where this one would grow.
     PartialExists(String),
+    /// The target cannot be recorded to (a directory, `-`, a missing parent, not a regular file).
     #[error("{file}: cannot record to it: {why}")]
     Target { file: String, why: String },
+    /// Writing the file failed.
     #[error("{file}: cannot write: {io}")]
     Io { file: String, io: io::Error },
     #[error("{why}; the finished recording is kept in {partial}")]

@@ -29,6 +29,7 @@ pub struct Bot {
 }
 
 impl Bot {
+    /// A bot whose choices come from its own stream of `seed`.
     pub fn new(seed: u64) -> Bot {
         Bot { rng: stream(seed, Stream::Bot), planner: GridPlanner::new(), route: Vec::new(), next: 0, rest_until: 0 }
     }

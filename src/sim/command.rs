@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 /// One change to the world.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "cmd")]
+#[allow(missing_docs, reason = "each variant's doc describes its fields")]
 pub enum Command {
     /// Step the player one cell by (dx, dy), each −1, 0 or 1. Ignored when
     /// the step is not legal (a wall, a cut corner).

@@ -22,15 +22,18 @@ named_enum! {
 /// One creature: its body and what it remembers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Creature {
+    /// What it is, which decides how it behaves.
     pub kind: Kind,
+    /// Where it is and how it moves.
     pub body: Body,
     /// Where it was spawned; a monster returns here after a catch.
     pub home: Vec2,
+    /// Its wander state: where on the wander circle it aims.
     pub wander: Wander,
     /// Low-pass filter on its steering force.
     pub smoother: Smoother,
     /// Its alarm: a monster's detection, a fleeing creature's panic, a
-    /// boid's scatter (thresholds from [`alarm`]).
+    /// boid's scatter (thresholds from the kind, `species::alarm`).
     pub alarm: Hysteresis,
     /// A monster's hunt; `None` for other kinds.
     pub hunt: Option<Hunt>,
@@ -114,7 +117,7 @@ impl Hunt {
         }
     }
 
-    /// Whether the monster has made no progress for [`STUCK_TICKS`], short
+    /// Whether the monster has made no progress for `STUCK_TICKS` ticks, short
     /// of its last waypoint (where waiting is arriving, not being stuck).
     pub fn is_stuck(&self, tick: u64) -> bool {
         let (index, best, since) = self.progress;

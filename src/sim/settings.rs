@@ -25,23 +25,34 @@ named_enum! {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "setting", content = "value")]
 pub enum Setting {
+    /// The search algorithm.
     Algorithm(crate::search::Algorithm),
+    /// The search heuristic.
     Heuristic(crate::search::Heuristic),
+    /// The search's tie-break.
     Tie(crate::search::TieBreak),
+    /// 4- or 8-neighbour movement for searches.
     Neighbors(crate::grid::Neighbors),
+    /// w of weighted A*.
     Weight(f64),
+    /// Whether searches reopen closed nodes.
     Reopen(bool),
+    /// How the open list takes a cheaper route.
     Open(crate::search::OpenUpdate),
+    /// Whether monsters string-pull their paths.
     Smoothing(bool),
+    /// When monsters plan a new path.
     Repath(RepathPolicy),
 }
 
 /// Everything a user can change about how monsters plan.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
+    /// How each monster's search runs.
     pub search: SearchSettings,
     /// String-pull paths before following them.
     pub smoothing: bool,
+    /// When a monster plans a new path.
     pub repath: RepathPolicy,
     /// N of the timer policies, in ticks.
     pub repath_ticks: u32,

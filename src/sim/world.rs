@@ -36,7 +36,9 @@ const MONSTER_SPAWN_DISTANCE: f32 = 8.0;
 
 /// A level that cannot hold a world.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[allow(missing_docs, reason = "each variant's fields are the values its doc and message name")]
 pub enum WorldError {
+    /// The level (named) has no walkable cell to put the player on.
     #[error("level '{0}' has no walkable cell for the player")]
     NoRoom(String),
     /// The level's creature markers and the spawns together exceed the
@@ -50,6 +52,7 @@ pub enum WorldError {
 /// The player: a cell, moved one step per command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Player {
+    /// Where the player stands.
     pub cell: Cell,
     /// The last step (dx, dy) and the tick it was taken at.
     pub last_step: Option<(i8, i8, u64)>,
@@ -139,14 +142,17 @@ impl World {
         Ok(world)
     }
 
+    /// The level's name.
     pub fn name(&self) -> &str {
         &self.name
     }
 
+    /// The seed every random stream of the world derives from.
     pub fn seed(&self) -> u64 {
         self.seed
     }
 
+    /// The tiles as they are now (doors open and close).
     pub fn grid(&self) -> &Grid {
         &self.grid
     }
@@ -156,10 +162,12 @@ impl World {
         self.tick
     }
 
+    /// The settings in force.
     pub fn settings(&self) -> &Settings {
         &self.settings
     }
 
+    /// The player.
     pub fn player(&self) -> &Player {
         &self.player
     }
@@ -170,6 +178,7 @@ impl World {
         &self.creatures
     }
 
+    /// Search and repath statistics, live and over the recent window.
     pub fn stats(&self) -> &Stats {
         &self.stats
     }

@@ -45,6 +45,7 @@ impl Overlay {
 /// Glyphs of a raw cell path and of its smoothed waypoints: the paths
 /// overlay and `delve path` draw them alike.
 pub const RAW_PATH: char = '*';
+/// Glyph of a smoothed waypoint.
 pub const WAYPOINT: char = 'o';
 
 /// Draws `overlay` over the terrain already in `buf`.

@@ -11,24 +11,35 @@ use ratatui::style::Color;
 /// One colour per thing drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Palette {
+    /// Walls.
     pub wall: Color,
+    /// Floor of entry cost 1.
     pub floor: Color,
     /// Floor that costs 2–9 to enter.
     pub mud: Color,
+    /// Water.
     pub water: Color,
+    /// Doors, open or closed.
     pub door: Color,
+    /// The player.
     pub player: Color,
+    /// Monsters.
     pub monster: Color,
+    /// Wanderers.
     pub wanderer: Color,
+    /// Fleeing creatures.
     pub fleeing: Color,
+    /// Boids.
     pub boid: Color,
     /// Background of the watched monster.
     pub watched: Color,
     /// Paths overlay: the raw cell path and the smoothed waypoints.
     pub raw_path: Color,
+    /// The smoothed waypoints.
     pub waypoint: Color,
     /// Search overlay: backgrounds of closed cells and of the open frontier.
     pub closed: Color,
+    /// Background of the open frontier.
     pub open: Color,
     /// Flock overlay: backgrounds from sparse to crowded.
     pub density: [Color; 3],
