@@ -63,6 +63,10 @@ pub struct Mind {
     pub reason: Option<Reason>,
     /// The last cell it perceived the player in.
     pub last_known: Option<Cell>,
+    /// The tick its state began.
+    pub since: u64,
+    /// The tick it last perceived the player.
+    pub last_perceived: u64,
     /// The tick its search around `last_known` began (it reached the
     /// cell); `None` while it walks there.
     pub searching_since: Option<u64>,

@@ -4,11 +4,13 @@ use super::Kind;
 use super::behave::{self, Scratch, Senses};
 use super::command::Command;
 use super::creature::Creature;
+use super::events::Sense;
 use super::events::{Event, Log, Stamped};
 use super::hash::StateHasher;
 use super::hunt::{Hunter, Scene};
 use super::mind::Awareness;
 use super::pace::{Run, Walk, is_move};
+use super::perceive::{HEARING_TICKS, Hearing, Percept, sees};
 use super::rng::{Stream, stream};
 use super::rules::{GRACE_TICKS, Goal, Outcome, Rules};
 use super::settings::Settings;
@@ -16,7 +18,7 @@ use super::species::{CATCH_RADIUS, FLOCK_RADIUS, Species};
 use super::stats::Stats;
 use crate::grid::{Cell, DIRECTIONS, Grid, Tile, line_of_sight};
 use crate::level::Level;
-use crate::steer::{Body, SpatialHash, Vec2, cell_center, move_body};
+use crate::steer::{Body, SpatialHash, Vec2, cell_at, cell_center, move_body};
 use rand::RngExt;
 use rand_pcg::Pcg32;
 
@@ -89,6 +91,7 @@ struct Work {
     kinds: Vec<Kind>,
     hash: SpatialHash,
     scratch: Scratch,
+    hearing: Hearing,
 }
 
 impl World {
@@ -139,6 +142,7 @@ impl World {
                 kinds: Vec::new(),
                 hash: SpatialHash::new(FLOCK_RADIUS),
                 scratch: Scratch::default(),
+                hearing: Hearing::default(),
             },
         };
         let markers = [
@@ -446,10 +450,13 @@ impl World {
         self.walk();
         self.tick += 1;
         self.grace = self.grace.saturating_sub(1);
+        // Standing on the goal wins before anything can move.
         if self.rules.goal == Goal::Reach && Some(self.player.cell) == self.goal_cell {
             self.event(Event::GoalReached);
-            return self.end(Outcome::Won);
+            self.end(Outcome::Won);
+            return self.stats.end_tick(self.hunter.queue.len());
         }
+        self.perceive();
         let player_vel = self.player_velocity();
         let w = &mut self.work;
         w.bodies.clear();
@@ -458,13 +465,7 @@ impl World {
         w.kinds.extend(self.creatures.iter().map(|c| c.kind));
         w.hash.rebuild(w.bodies.iter().map(|b| b.pos));
 
-        let scene = Scene {
-            grid: &self.grid,
-            settings: &self.settings,
-            player: self.player.cell,
-            tick: self.tick,
-            watched: self.watched,
-        };
+        let scene = Scene { grid: &self.grid, settings: &self.settings, tick: self.tick, watched: self.watched };
         self.hunter.request(&mut self.creatures, &scene);
         self.hunter.serve(&mut self.creatures, &scene, &mut self.stats);
 
@@ -492,6 +493,37 @@ impl World {
         {
             self.event(Event::GoalReached);
             self.end(Outcome::Won);
+        }
+    }
+
+    /// Every monster's perception of the player this tick, and its mind
+    /// moved on by it.
+    fn perceive(&mut self) {
+        let p = self.player.cell;
+        let moving = self.player.last_step.is_some_and(|(_, _, at)| self.tick - at <= HEARING_TICKS);
+        let hearing = &mut self.work.hearing;
+        hearing.update(&self.grid, p, moving);
+        let (mut dropped, mut ordinal) = (false, 0);
+        for c in &mut self.creatures {
+            let Some(hunt) = c.hunt.as_mut() else { continue };
+            ordinal += 1;
+            let sense = if sees(&self.grid, c.body.pos, p, self.settings.detection_radius) {
+                Some(Sense::Sight)
+            } else {
+                hearing.hears(cell_at(c.body.pos)).then_some(Sense::Hearing)
+            };
+            let percept = Percept { tick: self.tick, sense, player: p, pos: c.body.pos, home: cell_at(c.home) };
+            let (event, stale) = hunt.mind.perceive(&percept, ordinal);
+            if stale {
+                dropped |= hunt.request.is_some();
+                hunt.forget();
+            }
+            if let Some(e) = event {
+                self.log.push(self.tick, e);
+            }
+        }
+        if dropped {
+            self.hunter.drop_forgotten(&self.creatures);
         }
     }
 
@@ -680,4 +712,15 @@ fn hash_creature(h: &mut StateHasher, c: &Creature) {
     h.u64(index as u64);
     h.f32(best);
     h.u64(since);
+    let m = &hunt.mind;
+    h.bytes(&[m.state as u8]);
+    h.bool(m.last_known.is_some());
+    if let Some(c) = m.last_known {
+        h.i32(c.x);
+        h.i32(c.y);
+    }
+    h.u64(m.since);
+    h.u64(m.last_perceived);
+    h.bool(m.searching_since.is_some());
+    h.u64(m.searching_since.unwrap_or(0));
 }
