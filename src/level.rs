@@ -19,6 +19,7 @@ pub use glyph::{marker, tile_glyph};
 pub use scenario::{OPTIMAL_TOLERANCE, Scenario, load_scenarios, parse_scenarios};
 
 use crate::grid::{Cell, Grid};
+use crate::sim::Goal;
 
 /// A map and where everything on it starts.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +42,10 @@ pub struct Level {
     /// The `S` and `G` markers `delve path` uses when no cells are given.
     pub start: Option<Cell>,
     pub goal: Option<Cell>,
+    /// From `goal:`; `None` leaves the default to the game's rules.
+    pub objective: Option<Goal>,
+    /// From `lives:`; `None` leaves the default to the game's rules.
+    pub lives: Option<u32>,
 }
 
 /// The `name:` (and file stem in `levels/`) of the level embedded as the
@@ -95,6 +100,12 @@ impl Level {
         let mut out = format!("name: {}\n", self.name);
         if !self.description.is_empty() {
             out += &format!("description: {}\n", self.description);
+        }
+        if let Some(goal) = self.objective {
+            out += &format!("goal: {}\n", text::goal_text(goal));
+        }
+        if let Some(lives) = self.lives {
+            out += &format!("lives: {lives}\n");
         }
         out.reserve((width + 1) * height);
         for row in map.chunks(width) {

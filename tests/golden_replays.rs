@@ -18,7 +18,7 @@ use delve::level::Level;
 use delve::replay::feed::{self, Feed, RecordFeed};
 use delve::replay::{Recorder, Replay, Spawns, Start, Verdict, verify};
 use delve::search::{Algorithm, GridPlanner, Heuristic, SearchSettings, TieBreak};
-use delve::sim::{Bot, Command, Kind, RepathPolicy, Setting, Settings, World};
+use delve::sim::{Bot, Command, Kind, RepathPolicy, Rules, Setting, Settings, World};
 use std::collections::HashSet;
 use std::mem::discriminant;
 use std::path::{Path, PathBuf};
@@ -225,7 +225,7 @@ fn path(golden: &Golden) -> PathBuf {
 fn start(golden: &Golden) -> Start {
     let level =
         Level::load(&manifest().join("levels").join(format!("{}.txt", golden.level))).unwrap_or_else(|e| panic!("{e}"));
-    Start { level, seed: golden.seed, settings: Settings::default(), spawns: golden.spawns }
+    Start { level, seed: golden.seed, settings: Settings::default(), spawns: golden.spawns, rules: Rules::SANDBOX }
 }
 
 /// Plays the scripted session and records it over the golden file.

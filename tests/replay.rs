@@ -7,7 +7,7 @@ use delve::level::Level;
 use delve::replay::feed::{self, Feed, RecordFeed};
 use delve::replay::{CHECKPOINT_EVERY, Checkpoint, Recorder, Replay, Spawns, Start, Verdict, partial_path, verify};
 use delve::search::{Algorithm, Heuristic, SearchSettings, TieBreak};
-use delve::sim::{Bot, Command, Kind, RepathPolicy, Setting, Settings, World};
+use delve::sim::{Bot, Command, Kind, RepathPolicy, Rules, Setting, Settings, World};
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -17,7 +17,7 @@ fn level(name: &str) -> Level {
 }
 
 fn start(name: &str, seed: u64, spawns: Spawns) -> Start {
-    Start { level: level(name), seed, settings: Settings::default(), spawns }
+    Start { level: level(name), seed, settings: Settings::default(), spawns, rules: Rules::SANDBOX }
 }
 
 /// Runs `ticks` ticks of the session `start` begins through a recording
@@ -150,7 +150,13 @@ proptest! {
     ) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("random.jsonl");
-        let start = Start { level: level(name), seed, settings, spawns: Spawns { boid: boids, ..Spawns::default() } };
+        let start = Start {
+            level: level(name),
+            seed,
+            settings,
+            spawns: Spawns { boid: boids, ..Spawns::default() },
+            rules: Rules::SANDBOX,
+        };
         let mut at = Vec::new();
         let mut tick = 0;
         for (gap, c) in &script {

@@ -4,7 +4,7 @@
 use super::{CliError, SearchArgs, load_level};
 use crate::replay::feed::{self, Feed};
 use crate::replay::{Spawns, Start};
-use crate::sim::{RepathPolicy, Settings, World};
+use crate::sim::{RepathPolicy, Rules, Settings, World};
 use std::path::PathBuf;
 
 /// Options of `delve play` and `delve sim`.
@@ -21,6 +21,9 @@ pub struct SessionArgs {
     pub search: SearchArgs,
     #[command(flatten)]
     pub world: WorldArgs,
+    /// Catches the player can take before the session is lost (default: the level's `lives:`, else 3)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=99))]
+    pub lives: Option<u32>,
     /// Record the session to FILE, a replay that `delve replay FILE` plays and `--verify` checks
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
@@ -30,13 +33,28 @@ pub struct SessionArgs {
 }
 
 impl SessionArgs {
-    /// How the session starts, and its world before the first tick.
+    /// How a game starts (the level's goal and lives, `--lives` over
+    /// them), and its world before the first tick.
     pub fn start(&self) -> Result<(Start, World), CliError> {
+        self.start_with(true)
+    }
+
+    /// How the session starts, a game or (`game` false) a sandbox without
+    /// goal or limit of lives, and its world before the first tick.
+    pub fn start_with(&self, game: bool) -> Result<(Start, World), CliError> {
+        let level = load_level(self.level.as_ref())?;
+        let rules = if game {
+            let rules = Rules::game(&level);
+            Rules { lives: self.lives.or(rules.lives), ..rules }
+        } else {
+            Rules::SANDBOX
+        };
         let start = Start {
-            level: load_level(self.level.as_ref())?,
+            level,
             seed: self.seed,
             settings: self.world.settings(&self.search),
             spawns: self.spawn.spawns(),
+            rules,
         };
         let world = start.world().map_err(|e| CliError::Usage(e.to_string()))?;
         Ok((start, world))

@@ -3,8 +3,9 @@
 
 use super::{CliError, SessionArgs};
 use crate::level::DEFAULT_LEVEL_NAME;
+use crate::named::named_enum;
 use crate::replay::feed;
-use crate::sim::{Bot, Kind, RepathReason, World, hex};
+use crate::sim::{Bot, BotKind, Kind, RepathReason, World, hex};
 use serde_json::json;
 use std::io::Write;
 use std::time::Instant;
@@ -20,17 +21,52 @@ pub struct SimArgs {
     /// Print one JSON object instead of the summary
     #[arg(long)]
     pub json: bool,
+    /// game: the level's goal and lives, as `play` has them; sandbox: no goal, no limit of lives
+    /// (default: sandbox, unless --lives or --bot goal is given)
+    #[arg(long, value_name = "RULES")]
+    pub rules: Option<RulesMode>,
+    /// The scripted player: random|goal|idle
+    #[arg(long, default_value_t = BotKind::Random)]
+    pub bot: BotKind,
+}
+
+named_enum! {
+    /// The rules `delve sim` plays by.
+    RulesMode, "rules" {
+        /// The level's goal and lives.
+        Game => "game",
+        /// No goal and no limit of lives: runs as long as asked.
+        Sandbox => "sandbox",
+    }
+}
+
+impl SimArgs {
+    /// Whether the run is a game: `--rules game`, or else `--lives` or
+    /// `--bot goal` given.
+    pub fn game(&self) -> bool {
+        match self.rules {
+            Some(mode) => mode == RulesMode::Game,
+            None => self.session.lives.is_some() || self.bot == BotKind::Goal,
+        }
+    }
 }
 
 /// Runs `delve sim`, writing its summary to `out` and, with `--record`, the
 /// session to a replay file.
 pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
     let session = &args.session;
-    let (start, mut world) = session.start()?;
+    if args.rules == Some(RulesMode::Sandbox) && session.lives.is_some() {
+        return Err(CliError::Usage("--lives needs --rules game (a sandbox has no limit of lives)".into()));
+    }
+    let (start, mut world) = session.start_with(args.game())?;
     let mut feed = session.feed(&start)?;
-    let mut bot = Bot::new(session.seed);
+    let mut bot = Bot::of(args.bot, session.seed);
     let began = Instant::now();
+    // A won or lost session stops where it ended.
     for _ in 0..args.ticks {
+        if world.outcome().is_over() {
+            break;
+        }
         feed::bot_tick(&mut world, feed.as_mut(), &mut bot)?;
     }
     let seconds = began.elapsed().as_secs_f64();
@@ -44,6 +80,9 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
 /// What a headless run prints.
 struct Summary {
     ticks: u64,
+    outcome: crate::sim::Outcome,
+    ended_at: Option<u64>,
+    lives: Option<u32>,
     hash: u64,
     total: crate::sim::Counters,
     counts: [usize; 4],
@@ -54,6 +93,9 @@ impl Summary {
     fn of(world: &World, seconds: f64) -> Summary {
         Summary {
             ticks: world.ticks(),
+            outcome: world.outcome(),
+            ended_at: world.ended_at(),
+            lives: world.lives(),
             hash: world.hash(),
             total: world.stats().total,
             counts: world.counts(),
@@ -70,6 +112,9 @@ impl Summary {
         json!({
             "ticks": self.ticks,
             "hash": hex(self.hash),
+            "outcome": self.outcome.name(),
+            "ended_at_tick": self.ended_at,
+            "lives_left": self.lives,
             "searches": t.searches,
             "found": t.found,
             "expanded": t.expanded,
@@ -97,6 +142,11 @@ impl Summary {
         writeln!(out, "settings: {}, repath {}, smoothing {smoothing}", s.search, s.repath)?;
         let agents: Vec<String> = Kind::ALL.iter().map(|&k| format!("{} {}", self.counts[k as usize], k)).collect();
         writeln!(out, "creatures: {}", agents.join(", "))?;
+        let lives = self.lives.map_or("unlimited".to_string(), |n| n.to_string());
+        match self.ended_at {
+            Some(t) => writeln!(out, "outcome: {} at tick {t}, lives left {lives}", self.outcome.name())?,
+            None => writeln!(out, "outcome: running, lives left {lives}")?,
+        }
         writeln!(
             out,
             "searches {} ({} found), expanded {}, stale pops {}, max open {}",

@@ -93,12 +93,20 @@ pub enum LevelError {
     /// A `key: value` line before the map with a key other than `name` or
     /// `description`; rejected so that a typo (`nmae:`) does not pass
     /// silently.
-    #[error("{origin}:{line}: unknown metadata key {key:?} (expected name or description)")]
+    #[error("{origin}:{line}: unknown metadata key {key:?} (expected name, description, goal or lives)")]
     UnknownKey { origin: String, line: usize, key: String },
 
     /// The same metadata key twice.
     #[error("{origin}:{line}: metadata key {key:?} given twice (first at line {first_line})")]
     DuplicateKey { origin: String, line: usize, key: String, first_line: usize },
+
+    /// A `goal:` or `lives:` value that does not read.
+    #[error("{origin}:{line}: bad {key} {value:?} (expected {expected})")]
+    BadMetadata { origin: String, line: usize, key: &'static str, value: String, expected: &'static str },
+
+    /// `goal: reach` on a map without a `G` to reach.
+    #[error("{origin}:{line}: `goal: reach` but the map has no 'G' to reach")]
+    NothingToReach { origin: String, line: usize },
 
     /// `name:` with nothing after it.
     #[error("{origin}:{line}: empty name (write `name: something`, or drop the line to use the file name)")]

@@ -1,7 +1,7 @@
 //! The records of a replay file and what a session starts from.
 
 use crate::level::Level;
-use crate::sim::{Command, Kind, Settings, StateHasher, World, WorldError, hex};
+use crate::sim::{Command, Kind, Rules, Settings, StateHasher, World, WorldError, hex};
 use serde::{Deserialize, Serialize};
 
 /// The version of the file format this build writes and reads. It changes
@@ -53,13 +53,15 @@ pub struct Start {
     pub seed: u64,
     pub settings: Settings,
     pub spawns: Spawns,
+    /// A game's goal and lives, or the sandbox's none.
+    pub rules: Rules,
 }
 
 impl Start {
     /// The world before its first tick: the level's creatures, then the
     /// spawns applied as commands stamped 0.
     pub fn world(&self) -> Result<World, WorldError> {
-        let mut world = World::new(&self.level, self.seed, self.settings)?;
+        let mut world = World::with_rules(&self.level, self.seed, self.settings, self.rules)?;
         for c in self.spawns.commands() {
             world.apply(c);
         }
@@ -97,6 +99,9 @@ pub(super) struct Header {
     pub level_checksum: u64,
     pub settings: Settings,
     pub spawns: Spawns,
+    /// The rules played by; a header without them is a sandbox session.
+    #[serde(default)]
+    pub rules: Rules,
     pub level_text: String,
 }
 
@@ -120,6 +125,7 @@ impl Header {
             level_checksum: level_checksum(&start.level.source),
             settings: start.settings,
             spawns: start.spawns,
+            rules: start.rules,
             level_text: start.level.source.clone(),
         }
     }

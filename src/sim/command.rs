@@ -12,9 +12,17 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "cmd")]
 pub enum Command {
-    /// Step the player one cell by (dx, dy), each −1, 0 or 1. Ignored when
-    /// the step is not legal (a wall, a cut corner).
+    /// Step the player one cell by (dx, dy), each −1, 0 or 1, as soon as
+    /// its pace allows (4 ticks a step, 4·√2 diagonally). One move waits;
+    /// a newer one replaces it. Ignored when the step is not legal (a wall,
+    /// a cut corner) when its time comes.
     Move { dx: i8, dy: i8 },
+    /// Keep stepping by (dx, dy) at the pace until a wall is ahead, a side
+    /// opens (a junction, a door beside), a monster comes into view, or
+    /// another command comes.
+    Run { dx: i8, dy: i8 },
+    /// Drop the waiting move and end a run.
+    Stop,
     /// Open or close the first door next to the player (in neighbour
     /// order). A door with a creature in it stays open.
     Door,
@@ -34,6 +42,8 @@ mod tests {
         let cases = [
             (Command::Move { dx: 1, dy: -1 }, r#"{"cmd":"move","dx":1,"dy":-1}"#),
             (Command::Door, r#"{"cmd":"door"}"#),
+            (Command::Run { dx: 0, dy: 1 }, r#"{"cmd":"run","dx":0,"dy":1}"#),
+            (Command::Stop, r#"{"cmd":"stop"}"#),
             (
                 Command::Set(Setting::Algorithm(Algorithm::Greedy)),
                 r#"{"cmd":"set","setting":"algorithm","value":"greedy"}"#,
