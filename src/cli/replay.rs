@@ -33,7 +33,8 @@ fn parse_speed(s: &str) -> Result<f64, String> {
 
 /// Runs `delve replay`. Without `--verify`, plays the session in the
 /// terminal (player keys ignored; pause, single tick, speed, overlays and
-/// the panel work) and stops at its last tick. With `--verify`, prints the
+/// the panel work), stops at its last tick and shows the end screen of a
+/// session that was won or lost. With `--verify`, prints the
 /// verdict and exits 0 when every hash matches (also for an interrupted
 /// recording, whose verdict says so) and 1 at the first mismatch. A file
 /// that cannot be used is an error (exit 2).
@@ -47,7 +48,14 @@ pub fn replay(args: &ReplayArgs, out: &mut impl Write) -> Result<ExitCode, CliEr
             )));
         }
         let mut world = replay.world();
-        ui::play(&mut world, &mut ReplayFeed::new(&replay), Palette::detect(), args.speed)?;
+        let session = ui::Session {
+            world: &mut world,
+            feed: &mut ReplayFeed::new(&replay),
+            level: &replay.start().level,
+            next_level: false,
+            notes: Vec::new(),
+        };
+        ui::play(session, Palette::detect(), args.speed)?;
         return Ok(ExitCode::SUCCESS);
     }
     let verdict = verify(&replay);

@@ -2,6 +2,7 @@
 //! seed, extra creatures, the search and repath settings, and recording.
 
 use super::{CliError, SearchArgs, load_level};
+use crate::level::Level;
 use crate::replay::feed::{self, Feed};
 use crate::replay::{Spawns, Start};
 use crate::sim::{RepathPolicy, Rules, Settings, World};
@@ -42,7 +43,16 @@ impl SessionArgs {
     /// How the session starts, a game or (`game` false) a sandbox without
     /// goal or limit of lives, and its world before the first tick.
     pub fn start_with(&self, game: bool) -> Result<(Start, World), CliError> {
-        let level = load_level(self.level.as_ref())?;
+        self.start_game_on(load_level(self.level.as_ref())?, game)
+    }
+
+    /// How a game on `level` starts (the campaign's levels are not
+    /// files), with these options; and its world.
+    pub fn start_on(&self, level: Level) -> Result<(Start, World), CliError> {
+        self.start_game_on(level, true)
+    }
+
+    fn start_game_on(&self, level: Level, game: bool) -> Result<(Start, World), CliError> {
         let rules = if game {
             let rules = Rules::game(&level);
             Rules { lives: self.lives.or(rules.lives), ..rules }
