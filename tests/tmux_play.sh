@@ -44,7 +44,7 @@ wait_for() {
 t new-session -d -s play -x 120 -y 40 "env PS1='$ ' sh"
 t send-keys -t play "'$bin' play --seed 7 --record '$record'; echo \"exit=\$?\"; stty -a > '$dir/stty'; echo \"fini\"\"shed-$$\"" Enter
 
-wait_for "H  Heuristic  octile"
+wait_for "E  Heuristic  octile"
 wait_for "R  Repath     timer+threshold"
 wait_for "World: dungeon"
 
