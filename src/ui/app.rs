@@ -27,6 +27,9 @@ pub enum Exit {
 /// What the log says when a key that moves the player is refused.
 pub const PAUSED_MOVE: &str = "paused: moves wait (Space resumes, . steps one tick)";
 
+/// What the log says when a replay reaches its last tick still running.
+pub const RECORDING_ENDS: &str = "the recording ends here (q quits)";
+
 /// Everything the front end remembers between frames.
 #[derive(Clone, Debug)]
 pub struct App {
@@ -41,6 +44,8 @@ pub struct App {
     pub confirm_quit: bool,
     /// The terminal is too small to show the game: time stands still.
     pub too_small: bool,
+    /// The replay reached the recording's last tick.
+    pub recording_ended: bool,
     pub exit: Option<Exit>,
     pub palette: Palette,
     /// False in replay: the status line says so and world keys are ignored.
@@ -62,6 +67,7 @@ impl App {
             help: false,
             confirm_quit: false,
             too_small: false,
+            recording_ended: false,
             exit: None,
             palette,
             live,
@@ -76,6 +82,23 @@ impl App {
     /// once the session is won or lost.
     pub fn held(&self, world: &World) -> bool {
         self.help || self.confirm_quit || self.too_small || world.outcome() != Outcome::Running
+    }
+
+    /// Once the world reaches `end`, the recording's last tick (a replay):
+    /// pauses, and says so in the log unless the end screen shows how the
+    /// session ended. True the one time it happens.
+    pub fn recording_ends(&mut self, world: &World, end: Option<u64>) -> bool {
+        if self.recording_ended || end.is_none_or(|end| world.ticks() < end) {
+            return false;
+        }
+        self.recording_ended = true;
+        if !self.clock.paused() {
+            self.clock.toggle_pause();
+        }
+        if world.outcome() == Outcome::Running {
+            self.log.note(world.ticks(), RECORDING_ENDS);
+        }
+        true
     }
 
     /// Reads one key: changes the view, and returns the command it gives
@@ -299,7 +322,8 @@ mod tests {
             assert_eq!(app.key(char_key(c), &mut w), None, "{c}");
         }
         let said: Vec<&str> = app.log.entries().map(|e| e.text.as_str()).collect();
-        assert_eq!(said, [PAUSED_MOVE; 4]);
+        // One line, however many keys were refused.
+        assert_eq!(said, [PAUSED_MOVE]);
         // Settings still change, and `.` still steps.
         assert!(matches!(app.key(char_key('E'), &mut w), Some(Command::Set(_))));
         app.key(char_key('.'), &mut w);
@@ -350,6 +374,26 @@ mod tests {
             app.key(char_key(c), &mut w);
             assert_eq!(app.exit, None, "{c}");
         }
+    }
+
+    #[test]
+    fn a_replay_pauses_at_its_end_and_says_so_once() {
+        let mut w = world();
+        let mut app = App::new(Palette::NAMED, false);
+        assert!(!app.recording_ends(&w, None));
+        assert!(!app.recording_ends(&w, Some(2)));
+        w.tick();
+        w.tick();
+        assert!(app.recording_ends(&w, Some(2)));
+        assert!(app.clock.paused());
+        assert!(!app.recording_ends(&w, Some(2)));
+        let said: Vec<&str> = app.log.entries().map(|e| e.text.as_str()).collect();
+        assert_eq!(said, [RECORDING_ENDS]);
+        // A recording that ends won or lost shows the end screen instead.
+        let lost = crate::ui::testing::game_until_end("lives: 1\n#####\n#@M.G\n#####\n", 2000);
+        let mut app = App::new(Palette::NAMED, false);
+        assert!(app.recording_ends(&lost, Some(lost.ticks())));
+        assert_eq!(app.log.entries().len(), 0);
     }
 
     #[test]

@@ -46,9 +46,15 @@ pub struct Log {
 }
 
 impl Log {
-    /// A line from the front end, stamped with `tick`.
+    /// A line from the front end, stamped with `tick`. The same note again
+    /// (a held key refused while paused) restamps the last line instead of
+    /// filling the log with copies.
     pub fn note(&mut self, tick: u64, text: impl Into<String>) {
-        self.push(Entry { tick, text: text.into(), tone: Tone::Note });
+        let entry = Entry { tick, text: text.into(), tone: Tone::Note };
+        match self.entries.back_mut() {
+            Some(last) if last.text == entry.text && last.tone == Tone::Note => last.tick = tick,
+            _ => self.push(entry),
+        }
     }
 
     /// Takes the world's events not taken yet. Events that fell out of the
@@ -192,6 +198,17 @@ mod tests {
         assert_eq!(said(Event::SettingChanged(Setting::Heuristic(Heuristic::Chebyshev))), "heuristic: chebyshev");
         assert_eq!(said(Event::SettingChanged(Setting::Smoothing(false))), "smoothing: off");
         assert_eq!(said(Event::SettingChanged(Setting::Weight(2.5))), "weight: 2.5");
+    }
+
+    #[test]
+    fn a_repeated_note_is_one_line() {
+        let mut log = Log::default();
+        log.note(1, "a");
+        log.note(2, "a");
+        log.note(3, "b");
+        log.note(4, "a");
+        let got: Vec<(u64, &str)> = log.entries().map(|e| (e.tick, e.text.as_str())).collect();
+        assert_eq!(got, [(2, "a"), (3, "b"), (4, "a")]);
     }
 
     #[test]

@@ -331,6 +331,20 @@ mod tests {
         assert!(text.iter().any(|l| l.contains("Watching   none (Tab)")), "{text:#?}");
     }
 
+    #[test]
+    fn the_watched_monster_shows_its_state_and_why() {
+        let level = crate::level::Level::parse("########\n#@....M#\n########\n", "t").unwrap();
+        let mut world = World::new(&level, 1, Settings::default()).unwrap();
+        world.watch(Some(0));
+        let text = render(&world, &Clock::default(), 40);
+        assert!(text.iter().any(|l| l.starts_with("│  idle ")), "{text:#?}");
+        while world.awareness(0).is_some_and(|a| a.state == crate::sim::MonsterState::Idle) && world.ticks() < 40 {
+            world.tick();
+        }
+        let text = render(&world, &Clock::default(), 40);
+        assert!(text.iter().any(|l| l.starts_with("│  hunting: saw you ")), "{text:#?}");
+    }
+
     /// Each settings row names the keys that change that very setting.
     #[test]
     fn setting_rows_name_their_keys() {

@@ -32,9 +32,6 @@ const FRAME: Duration = Duration::from_nanos(1_000_000_000 / 30);
 /// only bounds how seldom an idle loop wakes (once a minute costs nothing).
 const IDLE: Duration = Duration::from_secs(60);
 
-/// What the log says when a replay reaches its last tick.
-pub const RECORDING_ENDS: &str = "the recording ends here (q quits)";
-
 /// One session to play: its world, where its commands come from and go,
 /// and what the screen needs besides.
 pub struct Session<'a> {
@@ -125,7 +122,6 @@ fn run(terminal: &mut DefaultTerminal, world: &mut World, feed: &mut dyn Feed, a
     let mut last = Instant::now();
     let mut drawn: Option<Instant> = None;
     let mut dirty = true;
-    let mut ended = false;
     app.sight.update(world.grid(), world.player().cell);
     app.log.take(world);
     loop {
@@ -157,17 +153,7 @@ fn run(terminal: &mut DefaultTerminal, world: &mut World, feed: &mut dyn Feed, a
             app.sight.update(world.grid(), world.player().cell);
         }
         app.log.take(world);
-        if !ended && feed.end().is_some_and(|end| world.ticks() >= end) {
-            // The recording ends here: stop, say so, and let the view be.
-            ended = true;
-            if !app.clock.paused() {
-                app.clock.toggle_pause();
-            }
-            if world.outcome() == Outcome::Running {
-                app.log.note(world.ticks(), RECORDING_ENDS);
-            }
-            dirty = true;
-        }
+        dirty |= app.recording_ends(world, feed.end());
         dirty |= ticks > 0;
         let now = Instant::now();
         if dirty && drawn.is_none_or(|t| now.duration_since(t) >= FRAME) {
