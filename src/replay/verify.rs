@@ -74,10 +74,12 @@ pub fn verify(replay: &Replay) -> Verdict {
 }
 
 /// Applies each tick's commands and ticks until the world reaches `tick`,
-/// exactly as the terminal plays the replay.
+/// exactly as the terminal plays the replay, or the session is won or lost
+/// (its clock stops there, so a file claiming later ticks mismatches
+/// instead of running forever).
 fn run_to(world: &mut World, replay: &Replay, tick: u64) {
     let mut feed = ReplayFeed::new(replay);
-    while world.ticks() < tick {
+    while world.ticks() < tick && !world.outcome().is_over() {
         feed::tick(world, &mut feed).expect("a replay feed does no I/O");
     }
 }
