@@ -4,6 +4,8 @@
 
 use delve::grid::Cell;
 use delve::level::Level;
+use delve::replay::feed::{self, Feed, RecordFeed};
+use delve::replay::{Recorder, Replay, Spawns, Start, Verdict, verify};
 use delve::sim::{
     Command, Event, GRACE_TICKS, Goal, MonsterState, Outcome, Rules, SUBTICKS, Sense, Settings, World, step_time,
 };
@@ -354,4 +356,41 @@ fn doors_and_settings_are_logged() {
         ]
     );
     assert_eq!(away.events()[0].event, Event::NoDoor);
+}
+
+/// A lost session recorded by a loop that goes on ticking after the end
+/// replays and verifies; a file claiming an end past the session's is
+/// verified against the world the session ended as, instead of waiting
+/// for a clock that no longer runs.
+#[test]
+fn a_recording_ends_where_the_session_did() {
+    let start = Start {
+        level: level(CAGE),
+        seed: 1,
+        settings: Settings::default(),
+        spawns: Spawns::default(),
+        rules: Rules { goal: Goal::None, lives: Some(1) },
+    };
+    let dir = std::env::temp_dir().join(format!("delve-game-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("lost.jsonl");
+    let mut rec = RecordFeed::new(Recorder::create(&file, &start, true).unwrap());
+    let mut w = start.world().unwrap();
+    for _ in 0..300 {
+        feed::tick(&mut w, &mut rec).unwrap();
+    }
+    rec.finish(&w).unwrap();
+    let end = w.ended_at().expect("lost");
+    assert!(end < 100, "caught late: {end}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let replay = Replay::parse(&text, "lost.jsonl").unwrap();
+    assert_eq!(replay.end().map(|e| e.tick), Some(end));
+    assert!(matches!(verify(&replay), Verdict::Match { complete: true, .. }), "{}", verify(&replay));
+    let last = text.lines().last().unwrap();
+    let forged = text.replace(last, &last.replace(&format!("\"end\":{end}"), "\"end\":5000"));
+    let replay = Replay::parse(&forged, "forged.jsonl").unwrap();
+    // The old replay loop waited forever for tick 5000; the session's
+    // final world is the one it ended as.
+    assert!(matches!(verify(&replay), Verdict::Match { complete: true, .. }), "{}", verify(&replay));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

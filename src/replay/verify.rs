@@ -74,9 +74,9 @@ pub fn verify(replay: &Replay) -> Verdict {
 }
 
 /// Applies each tick's commands and ticks until the world reaches `tick`,
-/// exactly as the terminal plays the replay, or the session is won or lost
-/// (its clock stops there, so a file claiming later ticks mismatches
-/// instead of running forever).
+/// exactly as the terminal plays the replay, or until the session is won
+/// or lost (its clock stops there: a file claiming later ticks is checked
+/// against the world it ended as, instead of waiting forever).
 fn run_to(world: &mut World, replay: &Replay, tick: u64) {
     let mut feed = ReplayFeed::new(replay);
     while world.ticks() < tick && !world.outcome().is_over() {
