@@ -478,6 +478,38 @@ mod tests {
     }
 
     #[test]
+    fn goal_and_lives_metadata() {
+        let l = parse_ok("goal: survive 90\nlives: 5\n@.G\n");
+        assert_eq!((l.objective, l.lives), (Some(Goal::Survive { ticks: 1800 }), Some(5)));
+        assert_eq!(l.to_text(), "name: t\ngoal: survive 90\nlives: 5\n@.G\n");
+        assert_eq!(parse_ok("goal: reach\n@.G\n").objective, Some(Goal::Reach));
+        assert_eq!(parse_ok("goal:  none \n@..\n").objective, Some(Goal::None));
+        let l = parse_ok("@.G\n");
+        assert_eq!((l.objective, l.lives), (None, None), "the defaults are the rules'");
+        for (text, line) in [
+            (
+                "goal: win\n@\n",
+                "levels/t.txt:1: bad goal \"win\" (expected reach, none, or survive N with N seconds from 1 to 86400)",
+            ),
+            (
+                "goal: survive 0\n@\n",
+                "levels/t.txt:1: bad goal \"survive 0\" (expected reach, none, or survive N with N seconds from 1 to 86400)",
+            ),
+            (
+                "goal: survive 10 s\n@\n",
+                "levels/t.txt:1: bad goal \"survive 10 s\" (expected reach, none, or survive N with N seconds from 1 to 86400)",
+            ),
+            ("name: x\nlives: 0\n@\n", "levels/t.txt:2: bad lives \"0\" (expected a whole number from 1 to 99)"),
+            ("lives: -1\n@\n", "levels/t.txt:1: bad lives \"-1\" (expected a whole number from 1 to 99)"),
+            ("lives: 100\n@\n", "levels/t.txt:1: bad lives \"100\" (expected a whole number from 1 to 99)"),
+            ("goal: reach\n@..\n", "levels/t.txt:1: `goal: reach` but the map has no 'G' to reach"),
+            ("lives: 2\nlives: 3\n@\n", "levels/t.txt:2: metadata key \"lives\" given twice (first at line 1)"),
+        ] {
+            assert_eq!(parse_err(text).to_string(), line, "{text:?}");
+        }
+    }
+
+    #[test]
     fn an_empty_description_is_allowed() {
         assert_eq!(parse_ok("description:\n#\n").description, "");
     }

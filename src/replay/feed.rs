@@ -58,8 +58,13 @@ pub fn apply(world: &mut World, feed: &mut dyn Feed, command: Command) -> io::Re
     Ok(())
 }
 
-/// Runs one tick: the commands the feed has due, the tick, the report.
+/// Runs one tick: the commands the feed has due, the tick, the report. A
+/// won or lost world has stopped: nothing is due, ticked or reported (so a
+/// loop that goes on ticking writes no second checkpoint for its last tick).
 pub fn tick(world: &mut World, feed: &mut dyn Feed) -> io::Result<()> {
+    if world.outcome().is_over() {
+        return Ok(());
+    }
     let mut due = Vec::new();
     feed.due(world.ticks(), &mut due);
     for command in due {

@@ -74,10 +74,12 @@ pub fn verify(replay: &Replay) -> Verdict {
 }
 
 /// Applies each tick's commands and ticks until the world reaches `tick`,
-/// exactly as the terminal plays the replay.
+/// exactly as the terminal plays the replay, or until the session is won
+/// or lost (its clock stops there: a file claiming later ticks is checked
+/// against the world it ended as, instead of waiting forever).
 fn run_to(world: &mut World, replay: &Replay, tick: u64) {
     let mut feed = ReplayFeed::new(replay);
-    while world.ticks() < tick {
+    while world.ticks() < tick && !world.outcome().is_over() {
         feed::tick(world, &mut feed).expect("a replay feed does no I/O");
     }
 }

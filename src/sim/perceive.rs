@@ -16,10 +16,6 @@ use std::collections::VecDeque;
 
 /// How far a step is heard, in steps along walkable cells.
 pub const HEARING_CELLS: i32 = 8;
-/// Ticks after a step during which the player counts as moving, and so can
-/// be heard: longer than a diagonal step, so a walking player is heard
-/// without a gap.
-pub const HEARING_TICKS: u64 = 6;
 /// Ticks a hunting monster keeps the player in mind without perceiving it
 /// (half a second), so a glimpse lost for a moment at a corner is not
 /// contact lost.

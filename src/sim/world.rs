@@ -10,7 +10,7 @@ use super::hash::StateHasher;
 use super::hunt::{Hunter, Scene};
 use super::mind::Awareness;
 use super::pace::{Run, Walk, is_move};
-use super::perceive::{HEARING_TICKS, Hearing, Percept, sees};
+use super::perceive::{Hearing, Percept, sees};
 use super::rng::{Stream, stream};
 use super::rules::{GRACE_TICKS, Goal, Outcome, Rules};
 use super::settings::Settings;
@@ -32,7 +32,9 @@ pub const MAX_CREATURES: usize = 100_000;
 /// Speed the player's steps are taken to have, for creatures that predict
 /// where the player goes (cells per second).
 const PLAYER_SPEED: f32 = 5.0;
-/// Ticks after a step during which the player counts as moving.
+/// Ticks after a step during which the player counts as moving (seen to
+/// move, heard): longer than a diagonal step, so a walking player is heard
+/// without a gap.
 const PLAYER_MOVING_TICKS: u64 = 6;
 /// Monsters spawned at random keep at least this far from the player.
 const MONSTER_SPAWN_DISTANCE: f32 = 8.0;
@@ -293,11 +295,16 @@ impl World {
     /// direction at walking speed for a few ticks after the step.
     pub fn player_velocity(&self) -> Vec2 {
         match self.player.last_step {
-            Some((dx, dy, at)) if self.tick - at <= PLAYER_MOVING_TICKS => {
+            Some((dx, dy, _)) if self.player_moving() => {
                 Vec2::new(f32::from(dx), f32::from(dy)).normalized() * PLAYER_SPEED
             }
             _ => Vec2::ZERO,
         }
+    }
+
+    /// Whether the player stepped within the last few ticks.
+    fn player_moving(&self) -> bool {
+        self.player.last_step.is_some_and(|(_, _, at)| self.tick - at <= PLAYER_MOVING_TICKS)
     }
 
     /// Applies one command. Commands that cannot apply (no door nearby, a
@@ -500,7 +507,7 @@ impl World {
     /// moved on by it.
     fn perceive(&mut self) {
         let p = self.player.cell;
-        let moving = self.player.last_step.is_some_and(|(_, _, at)| self.tick - at <= HEARING_TICKS);
+        let moving = self.player_moving();
         let hearing = &mut self.work.hearing;
         hearing.update(&self.grid, p, moving);
         let (mut dropped, mut ordinal) = (false, 0);
