@@ -140,32 +140,63 @@ pub struct LogView<'a> {
     pub palette: &'a Palette,
 }
 
+/// Columns of the time stamp, ` mm:ss `, before each line's text.
+const STAMP_WIDTH: usize = 7;
+
 impl Widget for LogView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let shown = self.log.entries().rev().take(area.height as usize).collect::<Vec<_>>();
-        let lines: Vec<Line> = shown
-            .into_iter()
-            .rev()
-            .map(|e| {
-                let p = self.palette;
-                let style = match e.tone {
-                    Tone::Plain => Style::new(),
-                    Tone::Alarm => Style::new().fg(p.monster).add_modifier(Modifier::BOLD),
-                    Tone::Good => Style::new().fg(p.goal).add_modifier(Modifier::BOLD),
-                    Tone::Note => Style::new().fg(p.key),
-                };
-                Line::from(vec![
-                    Span::styled(format!(" {} ", game_time(e.tick)), Style::new().add_modifier(Modifier::DIM)),
-                    Span::styled(e.text.clone(), style),
-                ])
-            })
-            .collect();
+        let p = self.palette;
+        let text_width = (area.width as usize).saturating_sub(STAMP_WIDTH).max(1);
+        let rows = area.height as usize;
+        // Newest first, each entry's rows wrapped at the width, until the
+        // area is full; then put back in reading order.
+        let mut lines: Vec<Line> = Vec::new();
+        for e in self.log.entries().rev() {
+            let style = match e.tone {
+                Tone::Plain => Style::new(),
+                Tone::Alarm => Style::new().fg(p.monster).add_modifier(Modifier::BOLD),
+                Tone::Good => Style::new().fg(p.goal).add_modifier(Modifier::BOLD),
+                Tone::Note => Style::new().fg(p.key),
+            };
+            let stamp = Span::styled(format!(" {} ", game_time(e.tick)), Style::new().add_modifier(Modifier::DIM));
+            let blank = Span::raw(" ".repeat(STAMP_WIDTH));
+            let rows_of_entry: Vec<Line> = wrap(&e.text, text_width)
+                .into_iter()
+                .enumerate()
+                .map(|(i, row)| {
+                    Line::from(vec![if i == 0 { stamp.clone() } else { blank.clone() }, Span::styled(row, style)])
+                })
+                .collect();
+            lines.extend(rows_of_entry.into_iter().rev());
+            if lines.len() >= rows {
+                break;
+            }
+        }
+        lines.truncate(rows);
+        lines.reverse();
         // Bottom-aligned: the newest line sits right under the map, where
         // the eye is, whether or not the log is full.
         let pad = area.height.saturating_sub(lines.len() as u16);
         let area = Rect { y: area.y + pad, height: area.height - pad, ..area };
         Paragraph::new(lines).render(area, buf);
     }
+}
+
+/// `text` in rows of at most `width` characters, broken at spaces where a
+/// row has one, else inside a word.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut rows = Vec::new();
+    let mut rest: Vec<char> = text.chars().collect();
+    while rest.len() > width {
+        let cut = rest[..=width].iter().rposition(|&c| c == ' ').filter(|&i| i > 0).unwrap_or(width);
+        rows.push(rest[..cut].iter().collect::<String>().trim_end().to_string());
+        rest.drain(..cut);
+        while rest.first() == Some(&' ') {
+            rest.remove(0);
+        }
+    }
+    rows.push(rest.into_iter().collect());
+    rows
 }
 
 #[cfg(test)]
@@ -198,6 +229,29 @@ mod tests {
         assert_eq!(said(Event::SettingChanged(Setting::Heuristic(Heuristic::Chebyshev))), "heuristic: chebyshev");
         assert_eq!(said(Event::SettingChanged(Setting::Smoothing(false))), "smoothing: off");
         assert_eq!(said(Event::SettingChanged(Setting::Weight(2.5))), "weight: 2.5");
+    }
+
+    #[test]
+    fn long_lines_wrap_at_spaces() {
+        assert_eq!(wrap("short", 10), ["short"]);
+        assert_eq!(wrap("", 10), [""]);
+        assert_eq!(wrap("a corridor with a monster", 10), ["a corridor", "with a", "monster"]);
+        assert_eq!(wrap("abcdefghijkl", 5), ["abcde", "fghij", "kl"]);
+        assert_eq!(wrap("abc  def", 3), ["abc", "def"]);
+    }
+
+    #[test]
+    fn the_view_shows_the_newest_rows_under_their_stamps() {
+        let mut log = Log::default();
+        log.note(0, "the first line, long enough to wrap");
+        log.note(40, "second");
+        let render = |height| {
+            let mut buf = Buffer::empty(Rect::new(0, 0, 27, height));
+            LogView { log: &log, palette: &Palette::NAMED }.render(buf.area, &mut buf);
+            crate::ui::testing::lines(&buf).into_iter().map(|l| l.trim_end().to_string()).collect::<Vec<_>>()
+        };
+        assert_eq!(render(4), ["", " 00:00 the first line, long", "       enough to wrap", " 00:02 second"]);
+        assert_eq!(render(2), ["       enough to wrap", " 00:02 second"]);
     }
 
     #[test]
