@@ -8,7 +8,8 @@
 # and the moves, and play back in the terminal, where E changes nothing.
 # Last, a small level with a monster next to the player: the game plays
 # into a catch, the log says so, the second catch loses the game, the end
-# screen shows, r retries, and q quits without a question.
+# screen shows, r retries (recorded beside the first), and q quits without
+# a question; the lost session replays to its end screen.
 #
 # Usage: tests/tmux_play.sh PATH/TO/delve   (cargo test runs it via tests/tmux.rs)
 set -euo pipefail
@@ -111,7 +112,7 @@ lives: 2
 #@...M..G#
 ##########
 LEVEL
-t send-keys -t play "clear; '$bin' play '$dir/trap.txt'; echo \"trapped=\$?\"; echo \"tra\"\"pped-$$\"" Enter
+t send-keys -t play "clear; '$bin' play '$dir/trap.txt' --record '$dir/trap.jsonl'; echo \"trapped=\$?\"; echo \"tra\"\"pped-$$\"" Enter
 done_marker="trapped-$$"
 wait_for "World: trap"
 wait_for "M 1 caught you: 1 life left"
@@ -128,4 +129,15 @@ wait_for "You lost"
 t send-keys -t play q
 wait_for "$done_marker"
 grep -qF "trapped=0" <<<"$(screen)" || { echo "tmux_play: the trap level did not exit with 0:" >&2; screen >&2; exit 1; }
+# Both sessions were recorded (the retry beside the first), verify, and
+# the lost one replays to its end screen, where q quits.
+for f in trap.jsonl trap-2.jsonl; do
+    "$bin" replay "$dir/$f" --verify | grep -q "^ok: " || { echo "tmux_play: $f does not verify" >&2; exit 1; }
+done
+t send-keys -t play "clear; '$bin' replay '$dir/trap.jsonl' --speed 8; echo \"re\"\"trapped-$$\"" Enter
+done_marker="retrapped-$$"
+wait_for "You lost: caught with no life left"
+wait_for "q quit"
+t send-keys -t play q
+wait_for "$done_marker"
 echo "tmux_play: ok"

@@ -281,8 +281,8 @@ mod tests {
         let level = Level::parse("#########\n#@..+.M.#\n#########\n", "t").unwrap();
         let world = World::new(&level, 1, Settings::default()).unwrap();
         let mut sight = Sight::default();
-        sight.update(world.grid(), Cell::new(6, 1));
-        sight.update(world.grid(), world.player().cell);
+        sight.see(world.grid(), Cell::new(6, 1), 40);
+        sight.update(&world);
         let buf = view(&world, &level, Some(&sight));
         // The monster behind the closed door is out of sight; the cells
         // seen from 6,1 alone are remembered, dimmed.

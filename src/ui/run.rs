@@ -122,7 +122,7 @@ fn run(terminal: &mut DefaultTerminal, world: &mut World, feed: &mut dyn Feed, a
     let mut last = Instant::now();
     let mut drawn: Option<Instant> = None;
     let mut dirty = true;
-    app.sight.update(world.grid(), world.player().cell);
+    app.sight.update(world);
     app.log.take(world);
     loop {
         let size = terminal.size()?;
@@ -150,7 +150,7 @@ fn run(terminal: &mut DefaultTerminal, world: &mut World, feed: &mut dyn Feed, a
                 break;
             }
             feed::tick(world, feed)?;
-            app.sight.update(world.grid(), world.player().cell);
+            app.sight.update(world);
         }
         app.log.take(world);
         dirty |= app.recording_ends(world, feed.end());
@@ -174,7 +174,7 @@ fn on_event(event: Event, app: &mut App, world: &mut World, feed: &mut dyn Feed)
     if let Some(command) = app.key(key, world) {
         feed::apply(world, feed, command)?;
         // A door or a setting shows at once, even while paused.
-        app.sight.update(world.grid(), world.player().cell);
+        app.sight.update(world);
         app.log.take(world);
     }
     Ok(true)

@@ -3,14 +3,13 @@
 //!
 //! A cell is in sight when the segment from the player's cell centre to
 //! its centre touches only walkable cells before it ([`supercover`], the
-//! exact line of sight monsters see by), within [`RADIUS`]. A wall or a
-//! closed door is in sight too when a walkable cell beside it is, so that
-//! rooms show their walls whole.
+//! exact line of sight monsters see by), within the monsters' detection
+//! radius: the player sees as far as it is seen. A wall or a closed door is
+//! in sight too when a walkable cell beside it is, so that rooms show their
+//! walls whole.
 
 use crate::grid::{Cell, Grid, supercover};
-
-/// How far the player sees, in cells.
-pub const RADIUS: i32 = 40;
+use crate::sim::World;
 
 /// What the player sees and has seen on one grid.
 #[derive(Clone, Debug, Default)]
@@ -19,15 +18,21 @@ pub struct Sight {
     height: usize,
     visible: Vec<bool>,
     seen: Vec<bool>,
-    /// The eye and grid version the cells were computed for: nothing
-    /// changes until the player moves or a door opens or closes.
-    from: Option<(Cell, u64)>,
+    /// The eye, grid version and radius the cells were computed for:
+    /// nothing changes until the player moves or a door opens or closes.
+    from: Option<(Cell, u64, i32)>,
 }
 
 impl Sight {
-    /// Sees from `eye` on `grid`, adding what is in sight to what has been
-    /// seen.
-    pub fn update(&mut self, grid: &Grid, eye: Cell) {
+    /// Sees from the player's cell in `world`, adding what is in sight to
+    /// what has been seen.
+    pub fn update(&mut self, world: &World) {
+        let radius = libm::ceilf(world.settings().detection_radius.max(0.0)) as i32;
+        self.see(world.grid(), world.player().cell, radius);
+    }
+
+    /// Sees from `eye` on `grid` within `radius` cells.
+    pub fn see(&mut self, grid: &Grid, eye: Cell, radius: i32) {
         let (width, height) = (grid.width(), grid.height());
         if (width, height) != (self.width, self.height) {
             *self = Sight {
@@ -38,14 +43,14 @@ impl Sight {
                 from: None,
             };
         }
-        if self.from == Some((eye, grid.version())) {
+        if self.from == Some((eye, grid.version(), radius)) {
             return;
         }
-        self.from = Some((eye, grid.version()));
+        self.from = Some((eye, grid.version(), radius));
         self.visible.fill(false);
-        let near = |d: i32| (-RADIUS..=RADIUS).map(move |o| d + o);
+        let near = move |d: i32| (-radius..=radius).map(move |o| d + o);
         let around = || near(eye.y).flat_map(move |y| near(eye.x).map(move |x| Cell::new(x, y)));
-        let in_range = |c: Cell| (c.x - eye.x).pow(2) + (c.y - eye.y).pow(2) <= RADIUS * RADIUS;
+        let in_range = |c: Cell| (c.x - eye.x).pow(2) + (c.y - eye.y).pow(2) <= radius * radius;
         for c in around().filter(|&c| grid.in_bounds(c) && in_range(c)) {
             let mut line = supercover(eye, c).peekable();
             let clear =
@@ -120,28 +125,34 @@ mod tests {
         let level = Level::parse("#########\n#...#...#\n#...+...#\n#...#...#\n#########\n", "t").unwrap();
         let mut grid = level.grid.clone();
         let mut sight = Sight::default();
-        sight.update(&grid, Cell::new(1, 2));
+        sight.see(&grid, Cell::new(1, 2), 40);
         assert_eq!(fog(&sight, &grid), ["#####    ", "#...#    ", "#...+    ", "#...#    ", "#####    "]);
         // The door opens: the second room comes into sight.
         grid.set_tile(Cell::new(4, 2), crate::grid::Tile::DoorOpen);
-        sight.update(&grid, Cell::new(1, 2));
+        sight.see(&grid, Cell::new(1, 2), 40);
         assert!(sight.visible(Cell::new(6, 2)) && sight.visible(Cell::new(8, 2)));
         // Moved on into the second room and the door shut: the first room
         // is remembered, not seen.
         grid.set_tile(Cell::new(4, 2), crate::grid::Tile::DoorClosed);
-        sight.update(&grid, Cell::new(6, 2));
+        sight.see(&grid, Cell::new(6, 2), 40);
         let shown = fog(&sight, &grid);
         assert_eq!(shown[2], "----+...#");
         assert!(!sight.visible(Cell::new(2, 2)) && sight.seen(Cell::new(2, 2)));
     }
 
     #[test]
-    fn out_of_range_is_out_of_sight() {
-        let grid = Grid::filled(100, 1, crate::grid::Tile::Floor(1));
+    fn the_player_sees_as_far_as_monsters_detect() {
+        let level = Level::parse(&format!("@{}\n", ".".repeat(99)), "t").unwrap();
+        let world = crate::sim::World::new(&level, 1, crate::sim::Settings::default()).unwrap();
+        let radius = world.settings().detection_radius as i32;
         let mut sight = Sight::default();
-        sight.update(&grid, Cell::new(0, 0));
-        assert!(sight.visible(Cell::new(RADIUS, 0)));
-        assert!(!sight.visible(Cell::new(RADIUS + 1, 0)));
+        sight.update(&world);
+        assert!(sight.visible(Cell::new(radius, 0)));
+        assert!(!sight.visible(Cell::new(radius + 1, 0)));
         assert!(!sight.visible(Cell::new(-1, 0)));
+        let near = crate::sim::Settings { detection_radius: 10.0, ..crate::sim::Settings::default() };
+        sight.update(&crate::sim::World::new(&level, 1, near).unwrap());
+        assert!(sight.visible(Cell::new(10, 0)) && !sight.visible(Cell::new(11, 0)));
+        assert!(sight.seen(Cell::new(radius, 0)), "what was seen stays seen");
     }
 }
