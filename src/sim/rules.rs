@@ -91,6 +91,8 @@ mod tests {
         assert_eq!(Rules::game(&with_g), Rules { goal: Goal::Reach, lives: Some(DEFAULT_LIVES) });
         let without = Level::parse("@..\n", "t").unwrap();
         assert_eq!(Rules::game(&without), Rules { goal: Goal::None, lives: Some(DEFAULT_LIVES) });
+        let movingai = Level::parse("type octile\nheight 1\nwidth 3\nmap\n.GS\n", "t").unwrap();
+        assert_eq!(Rules::game(&movingai).goal, Goal::None, "a Moving AI 'G' is terrain");
         let meta = Level::parse("goal: survive 30\nlives: 1\n@.G\n", "t").unwrap();
         assert_eq!(Rules::game(&meta), Rules { goal: Goal::Survive { ticks: 600 }, lives: Some(1) });
     }
