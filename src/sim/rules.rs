@@ -49,11 +49,6 @@ impl Rules {
         let goal = level.objective.unwrap_or(if level.goal.is_some() { Goal::Reach } else { Goal::None });
         Rules { goal, lives: Some(level.lives.unwrap_or(DEFAULT_LIVES)) }
     }
-
-    /// Whether these are the sandbox's rules.
-    pub fn is_sandbox(&self) -> bool {
-        *self == Rules::SANDBOX
-    }
 }
 
 /// How a session stands.
