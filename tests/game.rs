@@ -375,3 +375,26 @@ fn a_recording_ends_where_the_session_did() {
     assert!(matches!(verify(&replay), Verdict::Match { complete: true, .. }), "{}", verify(&replay));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A wall between a monster and the player with a way round below it (7
+/// steps), or a closed door in that way.
+const ROUND: &str = "\
+##########
+#M....#.@#
+#.....#..#
+#........#
+##########
+";
+
+#[test]
+fn a_step_is_heard_round_a_wall_but_not_through_a_closed_door() {
+    let mut w = sandbox(ROUND);
+    w.apply(Command::Move { dx: 0, dy: 1 });
+    w.tick();
+    assert_eq!(w.events()[0].event, Event::Noticed { monster: 1, sense: Sense::Hearing });
+    assert_eq!(w.awareness(0).map(|a| a.reason), Some(Some(delve::sim::Reason::Heard)));
+    let mut w = sandbox(&ROUND.replace("#........#", "#.....+..#"));
+    w.apply(Command::Move { dx: 0, dy: 1 });
+    ticks(&mut w, 20);
+    assert_eq!(states(&w), [MonsterState::Idle], "{:?}", w.events());
+}
