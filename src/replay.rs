@@ -19,8 +19,9 @@
 //! - The first line is the [header](Start): format version
 //!   ([`FORMAT_VERSION`]), the delve version that recorded it, the seed, the
 //!   level's name, its full text and an FNV-1a checksum of that text (a
-//!   hand-edited level is refused as the wrong level), the initial settings
-//!   and the spawn counts.
+//!   hand-edited level is refused as the wrong level), the initial settings,
+//!   the spawn counts and the [rules](crate::sim::Rules) (a header without
+//!   them is a sandbox).
 //! - `{"tick":T, …command…}`: a [`Command`](crate::sim::Command) and its
 //!   tick stamp.
 //! - `{"checkpoint":T,"hash":H}`: [`World::hash`](crate::sim::World::hash)

@@ -19,6 +19,13 @@ fn world(text: &str, rules: Rules) -> World {
     World::with_rules(&level(text), 1, Settings::default(), rules).unwrap()
 }
 
+/// Runs `n` ticks.
+fn ticks(w: &mut World, n: u32) {
+    for _ in 0..n {
+        w.tick();
+    }
+}
+
 fn sandbox(text: &str) -> World {
     world(text, Rules::SANDBOX)
 }
@@ -99,15 +106,11 @@ fn one_move_waits_and_a_newer_one_replaces_it() {
     w.apply(Command::Move { dx: 1, dy: 0 });
     w.apply(Command::Move { dx: 0, dy: 1 });
     assert_eq!(w.queued_move(), Some((0, 1)));
-    for _ in 0..3 {
-        w.tick();
-    }
+    ticks(&mut w, 3);
     assert_eq!(w.player().cell, Cell::new(start.x + 1, start.y), "the pace holds the next step");
     w.tick();
     assert_eq!(w.player().cell, Cell::new(start.x + 1, start.y + 1), "the newer move was taken, once");
-    for _ in 0..10 {
-        w.tick();
-    }
+    ticks(&mut w, 10);
     assert_eq!(w.player().cell, Cell::new(start.x + 1, start.y + 1));
 }
 
@@ -123,20 +126,14 @@ const CORRIDOR: &str = "\
 fn a_run_stops_at_a_junction_a_door_beside_and_a_wall() {
     let mut w = sandbox(CORRIDOR);
     w.apply(Command::Run { dx: 1, dy: 0 });
-    for _ in 0..100 {
-        w.tick();
-    }
+    ticks(&mut w, 100);
     assert_eq!(w.player().cell, Cell::new(6, 2), "stops where the side passage opens");
     assert_eq!(w.running(), None);
     w.apply(Command::Run { dx: 1, dy: 0 });
-    for _ in 0..100 {
-        w.tick();
-    }
+    ticks(&mut w, 100);
     assert_eq!(w.player().cell, Cell::new(10, 2), "stops beside the door");
     w.apply(Command::Run { dx: 1, dy: 0 });
-    for _ in 0..100 {
-        w.tick();
-    }
+    ticks(&mut w, 100);
     assert_eq!(w.player().cell, Cell::new(12, 2), "stops at the wall");
 }
 
@@ -144,14 +141,10 @@ fn a_run_stops_at_a_junction_a_door_beside_and_a_wall() {
 fn a_run_stops_on_any_other_command_and_when_a_monster_comes_into_view() {
     let mut w = sandbox(CORRIDOR);
     w.apply(Command::Run { dx: 1, dy: 0 });
-    for _ in 0..6 {
-        w.tick();
-    }
+    ticks(&mut w, 6);
     w.apply(Command::Door);
     let at = w.player().cell;
-    for _ in 0..20 {
-        w.tick();
-    }
+    ticks(&mut w, 20);
     assert_eq!(w.player().cell, at, "the door command ended the run");
     // Along the top of a hall, past a wall that hides a monster from the
     // west: the run ends when the monster comes into view, short of the
@@ -167,9 +160,7 @@ fn a_run_stops_on_any_other_command_and_when_a_monster_comes_into_view() {
 ";
     let mut w = sandbox(hall);
     w.apply(Command::Run { dx: 1, dy: 0 });
-    for _ in 0..200 {
-        w.tick();
-    }
+    ticks(&mut w, 200);
     let p = w.player().cell;
     assert!(p.x < 19, "ran on to {p} with a monster in view");
     let m = w.creatures()[0].cell();
@@ -235,17 +226,13 @@ const SHAFT: &str = "\
 #[test]
 fn a_monster_that_loses_sight_walks_to_the_last_known_cell_then_gives_up() {
     let mut w = sandbox(SHAFT);
-    for _ in 0..10 {
-        w.tick();
-    }
+    ticks(&mut w, 10);
     assert_eq!(states(&w), [MonsterState::Hunting]);
     // Down the shaft and west along the bottom, then stand still.
     let route = [(0, 1); 10].into_iter().chain([(-1, 0); 10]);
     for (dx, dy) in route {
         w.apply(Command::Move { dx, dy });
-        for _ in 0..4 {
-            w.tick();
-        }
+        ticks(&mut w, 4);
     }
     let lost = w.events().iter().find_map(|s| match s.event {
         Event::LostContact { monster: 1, at } => Some(at),
@@ -307,9 +294,7 @@ fn a_catch_costs_a_life_and_the_last_one_loses() {
 #[test]
 fn a_sandbox_counts_catches_and_never_ends() {
     let mut w = sandbox(CAGE);
-    for _ in 0..400 {
-        w.tick();
-    }
+    ticks(&mut w, 400);
     assert!(w.stats().total.catches >= 2);
     assert_eq!((w.outcome(), w.lives()), (Outcome::Running, None));
     assert!(w.events().iter().any(|s| s.event == Event::Caught { monster: 1, lives_left: None }));
@@ -322,17 +307,13 @@ fn standing_on_the_goal_wins_and_surviving_wins() {
     w.apply(Command::Move { dx: 1, dy: 0 });
     w.tick();
     w.apply(Command::Move { dx: 1, dy: 0 });
-    for _ in 0..4 {
-        w.tick();
-    }
+    ticks(&mut w, 4);
     assert_eq!(w.outcome(), Outcome::Won);
     assert_eq!(w.ended_at(), Some(5));
     let tail: Vec<_> = w.events().iter().map(|s| s.event.clone()).collect();
     assert_eq!(tail, [Event::GoalReached, Event::Won]);
     let mut w = world(ROOM, Rules { goal: Goal::Survive { ticks: 30 }, lives: Some(1) });
-    for _ in 0..29 {
-        w.tick();
-    }
+    ticks(&mut w, 29);
     assert_eq!(w.outcome(), Outcome::Running);
     w.tick();
     assert_eq!((w.outcome(), w.ended_at()), (Outcome::Won, Some(30)));
@@ -393,4 +374,27 @@ fn a_recording_ends_where_the_session_did() {
     // final world is the one it ended as.
     assert!(matches!(verify(&replay), Verdict::Match { complete: true, .. }), "{}", verify(&replay));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A wall between a monster and the player with a way round below it (7
+/// steps), or a closed door in that way.
+const ROUND: &str = "\
+##########
+#M....#.@#
+#.....#..#
+#........#
+##########
+";
+
+#[test]
+fn a_step_is_heard_round_a_wall_but_not_through_a_closed_door() {
+    let mut w = sandbox(ROUND);
+    w.apply(Command::Move { dx: 0, dy: 1 });
+    w.tick();
+    assert_eq!(w.events()[0].event, Event::Noticed { monster: 1, sense: Sense::Hearing });
+    assert_eq!(w.awareness(0).map(|a| a.reason), Some(Some(delve::sim::Reason::Heard)));
+    let mut w = sandbox(&ROUND.replace("#........#", "#.....+..#"));
+    w.apply(Command::Move { dx: 0, dy: 1 });
+    ticks(&mut w, 20);
+    assert_eq!(states(&w), [MonsterState::Idle], "{:?}", w.events());
 }

@@ -62,10 +62,6 @@ impl Bot {
         }
     }
 
-    pub fn kind(&self) -> BotKind {
-        self.kind
-    }
-
     /// The bot's command for the world's coming tick, if any. A bot moves
     /// only when the move would be taken at once ([`World::ready`]), so it
     /// never plans from a cell the player is about to leave.

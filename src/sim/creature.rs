@@ -30,8 +30,8 @@ pub struct Creature {
     pub wander: Wander,
     /// Low-pass filter on its steering force.
     pub smoother: Smoother,
-    /// Its alarm: a monster's detection, a fleeing creature's panic, a
-    /// boid's scatter (thresholds from [`alarm`]).
+    /// Its alarm: a monster's range of sight, a fleeing creature's panic,
+    /// a boid's scatter (thresholds from [`alarm`]).
     pub alarm: Hysteresis,
     /// A monster's hunt; `None` for other kinds.
     pub hunt: Option<Hunt>,

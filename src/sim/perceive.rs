@@ -11,7 +11,7 @@ use super::events::{Event, Sense};
 use super::mind::{Mind, MonsterState, Reason};
 use super::world::TICKS_PER_SECOND;
 use crate::grid::{Cell, DIRECTIONS, Grid, line_of_sight};
-use crate::steer::{Vec2, cell_center};
+use crate::steer::{Hysteresis, Vec2, cell_center};
 use std::collections::VecDeque;
 
 /// How far a step is heard, in steps along walkable cells.
@@ -87,9 +87,12 @@ fn window_index(origin: Cell, c: Cell) -> Option<usize> {
     ((0..side).contains(&x) && (0..side).contains(&y)).then(|| (y * side + x) as usize)
 }
 
-/// Whether a monster at `pos` sees the player in `player`.
-pub fn sees(grid: &Grid, pos: Vec2, player: Cell, radius: f32) -> bool {
-    pos.distance(cell_center(player)) <= radius && line_of_sight(grid, crate::steer::cell_at(pos), player)
+/// Whether a monster at `pos` sees the player in `player`: within its
+/// `range` (its alarm: on within the detection radius, off only a little
+/// farther out, so a player at the edge does not flicker in and out of
+/// sight) and along a line of sight.
+pub fn sees(grid: &Grid, range: &mut Hysteresis, pos: Vec2, player: Cell) -> bool {
+    range.update(pos.distance(cell_center(player))) && line_of_sight(grid, crate::steer::cell_at(pos), player)
 }
 
 /// What a monster perceives this tick and where it stands.

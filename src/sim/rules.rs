@@ -49,11 +49,6 @@ impl Rules {
         let goal = level.objective.unwrap_or(if level.goal.is_some() { Goal::Reach } else { Goal::None });
         Rules { goal, lives: Some(level.lives.unwrap_or(DEFAULT_LIVES)) }
     }
-
-    /// Whether these are the sandbox's rules.
-    pub fn is_sandbox(&self) -> bool {
-        *self == Rules::SANDBOX
-    }
 }
 
 /// How a session stands.
@@ -91,6 +86,8 @@ mod tests {
         assert_eq!(Rules::game(&with_g), Rules { goal: Goal::Reach, lives: Some(DEFAULT_LIVES) });
         let without = Level::parse("@..\n", "t").unwrap();
         assert_eq!(Rules::game(&without), Rules { goal: Goal::None, lives: Some(DEFAULT_LIVES) });
+        let movingai = Level::parse("type octile\nheight 1\nwidth 3\nmap\n.GS\n", "t").unwrap();
+        assert_eq!(Rules::game(&movingai).goal, Goal::None, "a Moving AI 'G' is terrain");
         let meta = Level::parse("goal: survive 30\nlives: 1\n@.G\n", "t").unwrap();
         assert_eq!(Rules::game(&meta), Rules { goal: Goal::Survive { ticks: 600 }, lives: Some(1) });
     }

@@ -514,7 +514,7 @@ impl World {
         for c in &mut self.creatures {
             let Some(hunt) = c.hunt.as_mut() else { continue };
             ordinal += 1;
-            let sense = if sees(&self.grid, c.body.pos, p, self.settings.detection_radius) {
+            let sense = if sees(&self.grid, &mut c.alarm, c.body.pos, p) {
                 Some(Sense::Sight)
             } else {
                 hearing.hears(cell_at(c.body.pos)).then_some(Sense::Hearing)
