@@ -194,7 +194,7 @@ impl App {
             Ui::Fov => self.fov = !self.fov,
             Ui::NextMonster => world.watch(next_monster(world)),
             Ui::Help => self.help = true,
-            Ui::Back | Ui::Quit => self.ask_quit(),
+            Ui::Quit => self.ask_quit(),
         }
     }
 }

@@ -31,9 +31,9 @@ pub enum Ui {
     Fov,
     /// Watch the next monster: the panel and the search overlay follow it.
     NextMonster,
+    /// Open the help (which then takes every key: `?` or Esc closes it).
     Help,
-    /// Esc: close the help popup, or quit when it is not open.
-    Back,
+    /// `q` or Esc: quit, after a question in a live game.
     Quit,
 }
 
@@ -154,8 +154,7 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
         Char('+') => ui(Ui::Faster),
         Char('-') => ui(Ui::Slower),
         Char('?') => ui(Ui::Help),
-        Char('q') => ui(Ui::Quit),
-        Esc => ui(Ui::Back),
+        Char('q') | Esc => ui(Ui::Quit),
         _ => None,
     }
 }
@@ -304,7 +303,7 @@ mod tests {
         assert_eq!(act(Char('-')), Some(Action::Ui(Ui::Slower)));
         assert_eq!(act(Char('?')), Some(Action::Ui(Ui::Help)));
         assert_eq!(act(Char('q')), Some(Action::Ui(Ui::Quit)));
-        assert_eq!(act(Esc), Some(Action::Ui(Ui::Back)));
+        assert_eq!(act(Esc), Some(Action::Ui(Ui::Quit)));
         assert_eq!(act(Char('x')), None);
         let d = Settings::default();
         let ctrl = |c| KeyEvent::new(Char(c), KeyModifiers::CONTROL);

@@ -135,11 +135,13 @@ fn too_small(area: Rect, confirming: bool) -> Paragraph<'static> {
 /// Pace and mode, then the most useful keys.
 fn status_line(app: &App, world: &World) -> Line<'static> {
     let key = Style::new().fg(app.palette.key);
-    let mut spans = vec![if app.clock.paused() || app.held(world) {
-        Span::raw(" PAUSED ").reversed()
-    } else {
-        Span::raw(format!(" {} ", app.clock.speed_label())).reversed()
-    }];
+    let mode = match world.outcome() {
+        Outcome::Won => " WON ".to_string(),
+        Outcome::Lost => " LOST ".to_string(),
+        Outcome::Running if app.clock.paused() || app.held(world) => " PAUSED ".to_string(),
+        Outcome::Running => format!(" {} ", app.clock.speed_label()),
+    };
+    let mut spans = vec![Span::raw(mode).reversed()];
     if !app.live {
         spans.push(Span::raw(" REPLAY ").reversed().bold());
     }
@@ -245,6 +247,20 @@ mod tests {
             assert!(text.iter().any(|l| l.contains(b.what)), "{} is cut:\n{}", b.what, text.join("\n"));
         }
         assert!(text.iter().any(|l| l.contains("? or Esc closes")), "{}", text.join("\n"));
+    }
+
+    #[test]
+    fn a_lost_game_shows_its_end_over_the_map_and_the_log_below() {
+        let world = crate::ui::testing::game_until_end("lives: 1\n######\n#@.M.G\n######\n", 2000);
+        let mut app = App::new(Palette::NAMED, true);
+        app.log.take(&world);
+        let text = screen(80, 24, &app, &world);
+        assert!(text[23].starts_with(" LOST "), "{}", text[23]);
+        assert!(text.iter().any(|l| l.contains("You lost: caught with no life left")), "{}", text.join("\n"));
+        assert!(text.iter().any(|l| l.contains("r retry (seed 1)")));
+        assert!(text[20].contains("goal: reach G · lives 0"), "{}", text[20]);
+        assert!(text[21].contains("M 1 caught you: no lives left"), "{}", text.join("\n"));
+        assert!(text[22].contains("you lost"), "{}", text.join("\n"));
     }
 
     #[test]
