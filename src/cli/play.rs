@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// Arguments of `delve play`.
 #[derive(clap::Args, Clone, Debug)]
+#[command(mut_arg("level", |a| a.help("Level file: a delve level or a Moving AI map (default: the campaign, levels/campaign.txt)")))]
 pub struct PlayArgs {
     #[command(flatten)]
     pub session: SessionArgs,
