@@ -111,31 +111,15 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
     }
     let s = &settings.search;
     let set = |setting| Some(Action::World(Command::Set(setting)));
-    let walk = |dx, dy| Some(Action::World(Command::Move { dx, dy }));
-    let run = |dx, dy| Some(Action::World(Command::Run { dx, dy }));
+    if let Some((dx, dy)) = direction(key.code) {
+        // Shift runs: a capital letter, or Shift held (arrows; terminals
+        // that report the letter in lower case with Shift).
+        let run = key.modifiers.contains(KeyModifiers::SHIFT) || matches!(key.code, Char(c) if c.is_ascii_uppercase());
+        let command = if run { Command::Run { dx, dy } } else { Command::Move { dx, dy } };
+        return Some(Action::World(command));
+    }
     let ui = |u| Some(Action::Ui(u));
-    let shift = key.modifiers.contains(KeyModifiers::SHIFT);
     match key.code {
-        Left if shift => run(-1, 0),
-        Down if shift => run(0, 1),
-        Up if shift => run(0, -1),
-        Right if shift => run(1, 0),
-        Char('H') => run(-1, 0),
-        Char('J') => run(0, 1),
-        Char('K') => run(0, -1),
-        Char('L') => run(1, 0),
-        Char('Y') => run(-1, -1),
-        Char('U') => run(1, -1),
-        Char('B') => run(-1, 1),
-        Char('N') => run(1, 1),
-        Left | Char('h') => walk(-1, 0),
-        Down | Char('j') => walk(0, 1),
-        Up | Char('k') => walk(0, -1),
-        Right | Char('l') => walk(1, 0),
-        Char('y') => walk(-1, -1),
-        Char('u') => walk(1, -1),
-        Char('b') => walk(-1, 1),
-        Char('n') => walk(1, 1),
         Char('e') => Some(Action::World(Command::Door)),
         Char('A') => set(Setting::Algorithm(s.algorithm.next())),
         Char('E') => set(Setting::Heuristic(s.heuristic.next())),
@@ -157,6 +141,30 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
         Char('q') | Esc => ui(Ui::Quit),
         _ => None,
     }
+}
+
+/// The step a move or run key asks for: arrows, `h j k l` and `y u b n`,
+/// in either case.
+fn direction(code: KeyCode) -> Option<(i8, i8)> {
+    let c = match code {
+        Left => 'h',
+        Down => 'j',
+        Up => 'k',
+        Right => 'l',
+        Char(c) => c.to_ascii_lowercase(),
+        _ => return None,
+    };
+    Some(match c {
+        'h' => (-1, 0),
+        'j' => (0, 1),
+        'k' => (0, -1),
+        'l' => (1, 0),
+        'y' => (-1, -1),
+        'u' => (1, -1),
+        'b' => (-1, 1),
+        'n' => (1, 1),
+        _ => return None,
+    })
 }
 
 /// Ctrl-C: raw mode turns it into a key; it quits at once, whatever is
@@ -227,9 +235,13 @@ mod tests {
         ];
         for (code, dx, dy) in cases {
             assert_eq!(act(code), Some(Action::World(Command::Run { dx, dy })), "{code:?}");
-            // Terminals that report Shift with the capital letter run too.
+            // Terminals that report Shift with the capital letter run too,
+            // and those that report it with the small one.
             let shifted = KeyEvent::new(code, KeyModifiers::SHIFT);
             assert_eq!(action(shifted, &Settings::default()), act(code), "{code:?}");
+            let Char(c) = code else { unreachable!() };
+            let small = KeyEvent::new(Char(c.to_ascii_lowercase()), KeyModifiers::SHIFT);
+            assert_eq!(action(small, &Settings::default()), act(code), "{code:?}");
         }
         let d = Settings::default();
         for (code, dx, dy) in [(Left, -1, 0), (Down, 0, 1), (Up, 0, -1), (Right, 1, 0)] {
