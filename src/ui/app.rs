@@ -143,10 +143,11 @@ impl App {
             }
             None => None,
         };
-        // A run ends at any key: keys that give the world nothing else
-        // tell it so.
-        let running = self.live && world.running().is_some() && self.exit.is_none();
-        command.or_else(|| running.then_some(Command::Stop))
+        // A run ends at any key, and pausing drops the move waiting for the
+        // pace, so that nothing moves the player while paused: keys that
+        // give the world nothing else tell it so.
+        let pending = world.running().is_some() || (self.clock.paused() && world.queued_move().is_some());
+        command.or_else(|| (self.live && self.exit.is_none() && pending).then_some(Command::Stop))
     }
 
     /// A key that would change the world: refused in replay, and moves are
@@ -394,6 +395,65 @@ mod tests {
         let mut app = App::new(Palette::NAMED, false);
         assert!(app.recording_ends(&lost, Some(lost.ticks())));
         assert_eq!(app.log.entries().len(), 0);
+    }
+
+    /// What a property test does: a key, or the wall time of one tick.
+    #[derive(Clone, Debug)]
+    enum Op {
+        Key(char),
+        Tick,
+    }
+
+    fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+        use proptest::prelude::*;
+        prop_oneof![
+            6 => prop::sample::select("hjklyubnHJKLYUBN .".chars().collect::<Vec<_>>()).prop_map(Op::Key),
+            10 => Just(Op::Tick),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Over random streams of move, run, pause and step keys and ticks
+        /// (driven as the terminal loop drives them), the player never
+        /// moves while paused, and never takes a step sooner after the last
+        /// than that step's time (4 ticks, 4·√2 after a diagonal one, so at
+        /// least 5 whole ticks).
+        #[test]
+        fn the_player_never_moves_while_paused_nor_faster_than_the_pace(
+            ops in proptest::collection::vec(op(), 1..400)
+        ) {
+            let level = Level::parse("############\n#..........#\n#....@.....#\n#..........#\n############\n", "t").unwrap();
+            let mut w = World::new(&level, 1, Settings::default()).unwrap();
+            let mut app = App::new(Palette::NAMED, true);
+            // The tick of the last step, and whether it was diagonal.
+            let mut last_step: Option<(u64, bool)> = None;
+            for op in ops {
+                let ticks = match op {
+                    Op::Key(c) => {
+                        if let Some(command) = app.key(char_key(c), &mut w) {
+                            w.apply(command);
+                        }
+                        app.clock.take_steps()
+                    }
+                    Op::Tick if app.clock.paused() => 0,
+                    Op::Tick => 1,
+                };
+                for _ in 0..ticks {
+                    let (before, paused) = (w.player().cell, app.clock.paused());
+                    w.tick();
+                    let after = w.player().cell;
+                    if after != before {
+                        proptest::prop_assert!(!paused, "moved while paused at tick {}", w.ticks());
+                        let diagonal = after.x != before.x && after.y != before.y;
+                        if let Some((t, was_diagonal)) = last_step {
+                            let least = if was_diagonal { 5 } else { 4 };
+                            proptest::prop_assert!(w.ticks() - t >= least, "steps {} ticks apart", w.ticks() - t);
+                        }
+                        last_step = Some((w.ticks(), diagonal));
+                    }
+                }
+            }
+        }
     }
 
     #[test]
