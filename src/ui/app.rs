@@ -11,7 +11,7 @@ use super::map::Markers;
 use super::overlay::Overlay;
 use super::palette::Palette;
 use super::sight::Sight;
-use crate::sim::{Command, Kind, Outcome, World};
+use crate::sim::{Command, Goal, Kind, Outcome, World};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 
 /// How a session ends in the terminal, chosen by the player.
@@ -200,6 +200,12 @@ impl App {
     }
 }
 
+/// Whether a session starts with the field of view on: in a game with a
+/// goal (the campaign), not in a sandbox.
+pub fn fov_by_default(world: &World) -> bool {
+    world.rules().goal != Goal::None
+}
+
 /// The monster after the watched one in creature order, wrapping; the first
 /// when none is watched; `None` when there are no monsters.
 pub fn next_monster(world: &World) -> Option<usize> {
@@ -268,6 +274,16 @@ mod tests {
         assert_eq!(nearest_monster(&w), None);
         App::new(Palette::NAMED, true).handle(Ui::NextMonster, &mut w);
         assert_eq!(w.watched(), None);
+    }
+
+    #[test]
+    fn the_field_of_view_starts_on_in_games_off_in_sandboxes() {
+        let level = Level::parse("@.G\n", "t").unwrap();
+        let game = World::with_rules(&level, 1, Settings::default(), Rules::game(&level)).unwrap();
+        assert!(fov_by_default(&game));
+        assert!(!fov_by_default(&World::new(&level, 1, Settings::default()).unwrap()));
+        let no_goal = Level::parse("@..\n", "t").unwrap();
+        assert!(!fov_by_default(&World::with_rules(&no_goal, 1, Settings::default(), Rules::game(&no_goal)).unwrap()));
     }
 
     #[test]

@@ -20,7 +20,7 @@ use super::palette::Palette;
 use super::screen;
 use crate::level::Level;
 use crate::replay::feed::{self, Feed};
-use crate::sim::{Goal, Outcome, World};
+use crate::sim::{Outcome, World};
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event};
 use std::io;
@@ -83,7 +83,7 @@ impl Terminal {
             app.clock.toggle_pause();
         }
         app.overlay = self.overlay;
-        let fov_default = world.rules().goal != Goal::None;
+        let fov_default = super::app::fov_by_default(world);
         app.fov = self.fov.unwrap_or(fov_default);
         app.markers = Markers::of(level);
         app.next_level = next_level;
