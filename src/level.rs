@@ -17,7 +17,7 @@ use std::path::Path;
 pub use error::{Axis, LevelError};
 pub use glyph::{marker, tile_glyph};
 pub use scenario::{OPTIMAL_TOLERANCE, Scenario, load_scenarios, parse_scenarios};
-pub use text::MAX_LIVES;
+pub use text::{MAX_LIVES, MAX_SURVIVE_SECONDS};
 
 use crate::grid::{Cell, Grid, MAX_SIDE};
 use crate::input::{Limit, read_text};

@@ -481,6 +481,15 @@ fn damaged_files_are_refused_with_their_own_message() {
             "1: key \"budget\" given twice at column ".into(),
         ),
         (
+            "header lives",
+            with_line(
+                &good,
+                1,
+                &header_with(&good, |h| drop(h.insert("rules".into(), serde_json::json!({"goal":"none","lives":0})))),
+            ),
+            "1: bad header: lives 0 is not from 1 to 99".into(),
+        ),
+        (
             "run nowhere",
             with_line(&good, 2, r#"{"tick":3,"cmd":"run","dx":0,"dy":0}"#),
             "2: bad command: run (0, 0) is not a step".into(),

@@ -240,6 +240,9 @@ impl Parser<'_> {
             let message = format!("level {:?} but the level text is named {:?}", header.level, level.name);
             return Err(self.bad(1, "header", message));
         }
+        if let Some(problem) = header.rules.problem(&level) {
+            return Err(self.bad(1, "header", problem));
+        }
         let start =
             Start { level, seed: header.seed, settings: header.settings, spawns: header.spawns, rules: header.rules };
         let world = start.world().map_err(|source| ReplayError::World { file, source })?;

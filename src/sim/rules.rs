@@ -7,7 +7,7 @@
 //! header holds them) and of the world's hash.
 
 use super::TICKS_PER_SECOND;
-use crate::level::Level;
+use crate::level::{Level, MAX_LIVES, MAX_SURVIVE_SECONDS};
 use serde::{Deserialize, Serialize};
 
 /// Lives of a game whose level does not say.
@@ -53,6 +53,26 @@ impl Rules {
     }
 }
 
+impl Rules {
+    /// What is wrong with rules no level could give (a hand-edited replay
+    /// header): lives or a survival time outside what `lives:` and `goal:`
+    /// accept, or a goal to reach on a level without a `G`. `None` for
+    /// rules delve plays by.
+    pub fn problem(&self, level: &Level) -> Option<String> {
+        let most = MAX_SURVIVE_SECONDS * u64::from(TICKS_PER_SECOND);
+        match (self.goal, self.lives) {
+            (_, Some(lives)) if !(1..=MAX_LIVES).contains(&lives) => {
+                Some(format!("lives {lives} is not from 1 to {MAX_LIVES}"))
+            }
+            (Goal::Survive { ticks }, _) if ticks == 0 || ticks > most || ticks % u64::from(TICKS_PER_SECOND) != 0 => {
+                Some(format!("survive {ticks} ticks is not a whole number of seconds from 1 to {MAX_SURVIVE_SECONDS}"))
+            }
+            (Goal::Reach, _) if level.goal.is_none() => Some("goal reach but the level has no 'G' to reach".into()),
+            _ => None,
+        }
+    }
+}
+
 /// How a session stands.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Outcome {
@@ -95,6 +115,37 @@ mod tests {
         assert_eq!(Rules::game(&movingai).goal, Goal::None, "a Moving AI 'G' is terrain");
         let meta = Level::parse("goal: survive 30\nlives: 1\n@.G\n", "t").unwrap();
         assert_eq!(Rules::game(&meta), Rules { goal: Goal::Survive { ticks: 600 }, lives: Some(1) });
+    }
+
+    #[test]
+    fn only_rules_a_level_could_give_have_no_problem() {
+        let with_g = Level::parse("@.G\n", "t").unwrap();
+        let without = Level::parse("@..\n", "t").unwrap();
+        let rules = |goal, lives| Rules { goal, lives };
+        for fine in [Rules::SANDBOX, rules(Goal::Reach, Some(1)), rules(Goal::Survive { ticks: 20 }, Some(99))] {
+            assert_eq!(fine.problem(&with_g), None, "{fine:?}");
+        }
+        let bad = [
+            (rules(Goal::None, Some(0)), "lives 0 is not from 1 to 99"),
+            (rules(Goal::None, Some(100)), "lives 100 is not from 1 to 99"),
+            (
+                rules(Goal::Survive { ticks: 0 }, None),
+                "survive 0 ticks is not a whole number of seconds from 1 to 86400",
+            ),
+            (
+                rules(Goal::Survive { ticks: 21 }, None),
+                "survive 21 ticks is not a whole number of seconds from 1 to 86400",
+            ),
+            (
+                rules(Goal::Survive { ticks: 86_401 * 20 }, None),
+                "survive 1728020 ticks is not a whole number of seconds from 1 to 86400",
+            ),
+        ];
+        for (r, message) in bad {
+            assert_eq!(r.problem(&with_g).as_deref(), Some(message), "{r:?}");
+        }
+        let reach = rules(Goal::Reach, Some(3));
+        assert_eq!(reach.problem(&without).as_deref(), Some("goal reach but the level has no 'G' to reach"));
     }
 
     #[test]
