@@ -130,50 +130,37 @@ impl<'a> Space<'a> {
 
     /// The radius-0 rules the open squares miss: a segment may not run
     /// along an edge between two walls, nor pass through a vertex where two
-    /// walls meet diagonally across its way.
+    /// walls meet diagonally. Coordinates here are whole or half cells, so
+    /// the tests are exact.
     fn point_rules_hold(&self, a: Vec2, b: Vec2) -> bool {
         let d = b - a;
-        if d.x == 0.0 && a.x == a.x.floor() {
-            let x = a.x as i64;
-            let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
-            return (y0.floor() as i64..y1.ceil() as i64)
-                .all(|y| !(self.wall(x - 1, y) && self.wall(x, y)) || (y as f64 + 1.0 <= y0 || y as f64 >= y1));
-        }
-        if d.y == 0.0 && a.y == a.y.floor() {
-            let y = a.y as i64;
-            let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
-            return (x0.floor() as i64..x1.ceil() as i64)
-                .all(|x| !(self.wall(x, y - 1) && self.wall(x, y)) || (x as f64 + 1.0 <= x0 || x as f64 >= x1));
-        }
-        if d.x == 0.0 || d.y == 0.0 {
-            return true;
-        }
-        // Vertices strictly inside the segment: whole x where y is whole.
-        // Coordinates here are whole or half cells, so this is exact.
-        let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
-        for x in (x0.floor() as i64)..=(x1.ceil() as i64) {
-            let xf = x as f64;
-            if xf <= x0 || xf >= x1 {
-                continue;
-            }
-            let y = a.y + (xf - a.x) * d.y / d.x;
-            if y != y.floor() {
-                continue;
-            }
-            let y = y as i64;
-            // Going down-right (or up-left) the segment crosses the vertex
-            // from the north-west cell to the south-east one; the other
-            // diagonal must not be two walls.
-            let blocked = if (d.x > 0.0) == (d.y > 0.0) {
-                self.wall(x, y - 1) && self.wall(x - 1, y)
-            } else {
-                self.wall(x - 1, y - 1) && self.wall(x, y)
-            };
-            if blocked {
-                return false;
+        let strictly_inside = |v: f64, p: f64, q: f64| v > p.min(q) && v < p.max(q);
+        // Along a grid line: the midpoint of every unit edge it covers.
+        if d.x == 0.0 && a.x == a.x.floor() || d.y == 0.0 && a.y == a.y.floor() {
+            let (p, q) = if d.x == 0.0 { (a.y, b.y) } else { (a.x, b.x) };
+            for k in (p.min(q).floor() as i64)..(p.max(q).ceil() as i64) {
+                let m = k as f64 + 0.5;
+                let mid = if d.x == 0.0 { Vec2::new(a.x, m) } else { Vec2::new(m, a.y) };
+                if strictly_inside(m, p, q) && !self.is_free(mid) {
+                    return false;
+                }
             }
         }
-        true
+        // Every grid vertex strictly inside the segment.
+        let vertices: Vec<Vec2> = if d.x == 0.0 {
+            if a.x != a.x.floor() {
+                return true;
+            }
+            let ys = (a.y.min(b.y).floor() as i64)..=(a.y.max(b.y).ceil() as i64);
+            ys.map(|y| Vec2::new(a.x, y as f64)).collect()
+        } else {
+            let xs = (a.x.min(b.x).floor() as i64)..=(a.x.max(b.x).ceil() as i64);
+            xs.map(|x| Vec2::new(x as f64, a.y + (x as f64 - a.x) * d.y / d.x)).collect()
+        };
+        vertices.into_iter().all(|v| {
+            let inside = if d.x == 0.0 { strictly_inside(v.y, a.y, b.y) } else { strictly_inside(v.x, a.x, b.x) };
+            !inside || v.y != v.y.floor() || self.is_free(v)
+        })
     }
 }
 
