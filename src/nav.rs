@@ -16,12 +16,14 @@
 
 mod funnel;
 mod mesh;
+mod planner;
 mod space;
 mod vec2;
 mod waypoints;
 
 pub use funnel::string_pull;
 pub use mesh::{MeshPath, NavMesh, Portal, Rect};
+pub use planner::Planner;
 pub use space::{MAX_RADIUS, Space, path_length};
 pub use vec2::Vec2;
 pub use waypoints::{WaypointPath, Waypoints};
