@@ -66,19 +66,7 @@ impl Waypoints {
     pub fn build(grid: &Grid, radius: f64) -> Waypoints {
         let began = Instant::now();
         let space = Space::new(grid, radius);
-        let wall = |x: i32, y: i32| !grid.is_walkable(crate::grid::Cell::new(x, y));
-        let mut corners = Vec::new();
-        for j in 0..=grid.height() as i32 {
-            for i in 0..=grid.width() as i32 {
-                let quads = [(0, 0), (1, 0), (0, 1), (1, 1)];
-                let walls: Vec<_> = quads.iter().filter(|&&(a, b)| wall(i - 1 + a, j - 1 + b)).collect();
-                if let [&(a, b)] = walls[..] {
-                    let wall = (f64::from(2 * a - 1), f64::from(2 * b - 1));
-                    let at = Vec2::new(f64::from(i) - wall.0 * radius, f64::from(j) - wall.1 * radius);
-                    corners.push(Corner { at, wall });
-                }
-            }
-        }
+        let corners = corners_of(grid, radius);
         let mut links = vec![Vec::new(); corners.len()];
         for u in 0..corners.len() {
             for v in u + 1..corners.len() {
@@ -92,6 +80,12 @@ impl Waypoints {
             }
         }
         Waypoints { radius, corners, links, build_micros: began.elapsed().as_secs_f64() * 1e6 }
+    }
+
+    /// How many waypoints a build on `grid` would make (for any radius),
+    /// without making the links: the build's cost grows with its square.
+    pub fn count(grid: &Grid) -> usize {
+        corners_of(grid, 0.0).len()
     }
 
     /// The agent radius the graph was built for.
@@ -146,6 +140,25 @@ impl Waypoints {
         points.push(to);
         Some(WaypointPath { corners, length: super::path_length(&points), points, stats: outcome.stats })
     }
+}
+
+/// The convex corners of `grid`'s walls, in row order of their vertex,
+/// moved `radius` away from their wall.
+fn corners_of(grid: &Grid, radius: f64) -> Vec<Corner> {
+    let wall = |x: i32, y: i32| !grid.is_walkable(crate::grid::Cell::new(x, y));
+    let mut corners = Vec::new();
+    for j in 0..=grid.height() as i32 {
+        for i in 0..=grid.width() as i32 {
+            let quads = [(0, 0), (1, 0), (0, 1), (1, 1)];
+            let walls: Vec<_> = quads.iter().filter(|&&(a, b)| wall(i - 1 + a, j - 1 + b)).collect();
+            if let [&(a, b)] = walls[..] {
+                let wall = (f64::from(2 * a - 1), f64::from(2 * b - 1));
+                let at = Vec2::new(f64::from(i) - wall.0 * radius, f64::from(j) - wall.1 * radius);
+                corners.push(Corner { at, wall });
+            }
+        }
+    }
+    corners
 }
 
 /// The graph one query searches: corners `0..n`, the start `n`, the goal
