@@ -30,7 +30,18 @@ fn main() {
     println!("point agent (radius 0); µs per query: median; ratio: mean path length / optimum (worst in brackets)");
     println!(
         "{:<16} {:>9} {:>6} {:>8} {:>7} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8} {:>16}",
-        "map", "size", "polys", "mesh ms", "corners", "wp ms", "grid µs", "mesh µs", "wp µs", "grid/mesh", "grid", "navmesh"
+        "map",
+        "size",
+        "polys",
+        "mesh ms",
+        "corners",
+        "wp ms",
+        "grid µs",
+        "mesh µs",
+        "wp µs",
+        "grid/mesh",
+        "grid",
+        "navmesh"
     );
     let mut rng = rand_pcg::Pcg32::seed_from_u64(16);
     for (name, level) in data::shipped_levels() {
@@ -48,10 +59,13 @@ fn main() {
         let map = dir.join(&scenarios[0].map);
         let level = Level::load(&map).expect("the benchmark map loads");
         let step = (scenarios.len() / QUERIES).max(1);
-        let queries: Vec<(Cell, Cell)> = scenarios.iter().step_by(step).take(QUERIES).map(|s| (s.start, s.goal)).collect();
+        let queries: Vec<(Cell, Cell)> =
+            scenarios.iter().step_by(step).take(QUERIES).map(|s| (s.start, s.goal)).collect();
         row(map.file_stem().unwrap().to_str().unwrap(), &level.grid, &queries);
     }
-    println!("grid/mesh: how many times faster a navmesh query (locate, portal search, funnel) is than grid A* + string-pulling");
+    println!(
+        "grid/mesh: how many times faster a navmesh query (locate, portal search, funnel) is than grid A* + string-pulling"
+    );
 }
 
 fn row(name: &str, grid: &Grid, queries: &[(Cell, Cell)]) {
@@ -71,7 +85,7 @@ fn row(name: &str, grid: &Grid, queries: &[(Cell, Cell)]) {
         grid_us.push(began.elapsed().as_secs_f64() * 1e6);
         let (from, to) = (Vec2::centre(a), Vec2::centre(b));
         let began = Instant::now();
-        let m = mesh.plan(&mut searcher, from, to);
+        let m = mesh.plan(grid, &mut searcher, from, to);
         mesh_us.push(began.elapsed().as_secs_f64() * 1e6);
         assert_eq!(found, m.is_some(), "{name} {a} -> {b}: grid and navmesh disagree on reachability");
         let Some(m) = m else { continue };
@@ -86,7 +100,11 @@ fn row(name: &str, grid: &Grid, queries: &[(Cell, Cell)]) {
         }
     }
     let ratio = |r: &[f64]| {
-        if r.is_empty() { "-".to_string() } else { format!("{:.4} [{:.3}]", mean(r), r.iter().cloned().fold(1.0, f64::max)) }
+        if r.is_empty() {
+            "-".to_string()
+        } else {
+            format!("{:.4} [{:.3}]", mean(r), r.iter().cloned().fold(1.0, f64::max))
+        }
     };
     let (g, m) = (median(&mut grid_us), median(&mut mesh_us));
     let wp_ms = wp.as_ref().map_or("-".to_string(), |w| format!("{:.1}", w.build_micros() / 1e3));

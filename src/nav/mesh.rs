@@ -70,10 +70,6 @@ impl Portal {
         (self.lo + self.hi) * 0.5
     }
 
-    fn other(&self, rect: u32) -> u32 {
-        if self.a == rect { self.b } else { self.a }
-    }
-
     /// The portal as (left, right) for a walker leaving rectangle `from`.
     fn seen_from(&self, from: u32) -> (Vec2, Vec2) {
         let vertical = self.lo.x == self.hi.x;
@@ -230,15 +226,8 @@ impl NavMesh {
                 if !self.open(a, b) {
                     continue;
                 }
-                let mut right = a + 1;
-                while right < self.cols() && self.open(right, b) {
-                    right += 1;
-                }
-                let mut bottom = b + 1;
-                while bottom < self.rows() && (a..right).all(|x| self.open(x, bottom)) {
-                    bottom += 1;
-                }
-                let slabs = [a, b, right, bottom];
+                let slabs = self.grow(a, b);
+                let [a, b, right, bottom] = slabs;
                 let rect = Rect {
                     min: Vec2::new(self.xs[a], self.ys[b]),
                     max: Vec2::new(self.xs[right], self.ys[bottom]),
@@ -262,6 +251,20 @@ impl NavMesh {
             }
         }
         made
+    }
+
+    /// The greedy rectangle from slab (a, b): as wide as the row allows,
+    /// then as tall as that span stays open.
+    fn grow(&self, a: usize, b: usize) -> [usize; 4] {
+        let mut right = a + 1;
+        while right < self.cols() && self.open(right, b) {
+            right += 1;
+        }
+        let mut bottom = b + 1;
+        while bottom < self.rows() && (a..right).all(|x| self.open(x, bottom)) {
+            bottom += 1;
+        }
+        [a, b, right, bottom]
     }
 
     /// Derives every portal from the slab labels: along each rectangle's
@@ -375,9 +378,10 @@ impl NavMesh {
         None
     }
 
-    /// Plans from `from` to `to` with `searcher` (A*): `None` when either
-    /// end is outside the free space or no corridor joins them.
-    pub fn plan(&self, searcher: &mut Searcher, from: Vec2, to: Vec2) -> Option<MeshPath> {
+    /// Plans from `from` to `to` on `grid` (the grid the mesh is up to date
+    /// with) with `searcher` (A*): `None` when either end is outside the
+    /// free space or no corridor joins them.
+    pub fn plan(&self, grid: &Grid, searcher: &mut Searcher, from: Vec2, to: Vec2) -> Option<MeshPath> {
         let (start, goal) = (self.locate(from)?, self.locate(to)?);
         let graph = PortalGraph { mesh: self, from, to, start, goal };
         let n = graph.start_node();
@@ -385,18 +389,54 @@ impl NavMesh {
         if !outcome.found {
             return None;
         }
-        let mut polygons = vec![start];
+        // The rectangle each leg of the node path runs through: the one
+        // its two ends share. A portal whose legs on either side run
+        // through the same rectangle was only touched, not crossed.
+        let crossed: Vec<&Portal> = searcher.path()[1..searcher.path().len() - 1]
+            .iter()
+            .map(|&p| &self.portals[(p / PER_PORTAL) as usize])
+            .collect();
+        let mut legs = vec![start];
+        for pair in crossed.windows(2) {
+            let (p, q) = (pair[0], pair[1]);
+            legs.push(if p.a == q.a || p.a == q.b { p.a } else { p.b });
+        }
+        legs.push(goal);
+        legs.dedup();
+        let polygons = self.shortcut(&legs);
         let mut portals = vec![(from, from)];
-        for &p in &searcher.path()[1..searcher.path().len() - 1] {
-            let portal = &self.portals[(p / PER_PORTAL) as usize];
-            let here = *polygons.last().expect("starts with the start polygon");
-            portals.push(portal.seen_from(here));
-            polygons.push(portal.other(here));
+        for pair in polygons.windows(2) {
+            let portal = self.portal_between(pair[0], pair[1]).expect("corridor polygons are neighbours");
+            portals.push(portal.seen_from(pair[0]));
         }
         portals.push((to, to));
-        let points = string_pull(&portals);
+        let points = straighten(&Space::new(grid, self.radius), string_pull(&portals));
         let length = super::path_length(&points);
         Some(MeshPath { polygons, portals, points, length, stats: outcome.stats })
+    }
+
+    /// The portal between neighbours `a` and `b`.
+    fn portal_between(&self, a: u32, b: u32) -> Option<&Portal> {
+        let shared = self.by_rect[a as usize].iter().map(|&p| &self.portals[p as usize]);
+        shared.into_iter().find(|p| (p.a, p.b) == (a, b) || (p.a, p.b) == (b, a))
+    }
+
+    /// The corridor with its detours cut: from each polygon, straight on
+    /// to the farthest of the next [`SHORTCUT_REACH`] that is its
+    /// neighbour. Portal points are a coarse sample of wide portals, so
+    /// the search often reaches a polygon by way of a sliver beside it
+    /// (a detour the funnel would have to follow); skipping the sliver
+    /// lets the path through. Neighbours share an edge, so no wall lies
+    /// between them and the skip never turns the path around one.
+    fn shortcut(&self, legs: &[u32]) -> Vec<u32> {
+        let mut out = vec![legs[0]];
+        let mut i = 0;
+        while i + 1 < legs.len() {
+            let last = (i + SHORTCUT_REACH).min(legs.len() - 1);
+            i = (i + 2..=last).rev().find(|&j| self.portal_between(legs[i], legs[j]).is_some()).unwrap_or(i + 1);
+            out.push(legs[i]);
+        }
+        out
     }
 }
 
@@ -413,6 +453,27 @@ fn runs(labels: impl Iterator<Item = (usize, u32)>) -> Vec<(usize, usize, u32)> 
     out.retain(|r| r.2 != NONE);
     out
 }
+
+/// The funnel's path with the corners it need not turn: from each kept
+/// point, straight on to the farthest later one in sight. The funnel's
+/// path is the shortest *in its corridor*; when the search picked a
+/// corridor hugging one side of an open area, the straight line may leave
+/// the corridor and still be clear.
+fn straighten(space: &Space, points: Vec<Vec2>) -> Vec<Vec2> {
+    let mut out = vec![points[0]];
+    let mut i = 0;
+    while i + 1 < points.len() {
+        i = (i + 2..points.len()).rev().find(|&j| space.segment_clear(points[i], points[j])).unwrap_or(i + 1);
+        out.push(points[i]);
+    }
+    out
+}
+
+/// How many polygons ahead [`NavMesh::shortcut`] looks for a neighbour.
+const SHORTCUT_REACH: usize = 8;
+
+/// What each leg of the portal search costs beyond its length.
+const LEG_COST: f64 = 1e-6;
 
 /// Search nodes per portal: its two ends and its midpoint.
 const PER_PORTAL: u32 = 3;
@@ -458,9 +519,12 @@ impl Graph for PortalGraph<'_> {
     fn successors(&self, node: NodeId, mut visit: impl FnMut(NodeId, f64)) {
         let n = self.start_node();
         let here = self.point(node);
-        // A positive cost even between points that coincide (two portals
-        // ending at one corner).
-        let cost = |p: Vec2| here.distance(p).max(1e-9);
+        // Each leg costs a little more than its length: the engine needs
+        // positive costs (two portals may end at one corner), and among
+        // corridors of one length through such a corner the one crossing
+        // fewer portals wins, instead of a detour through a sliver of a
+        // rectangle that forces the pulled path through the corner.
+        let cost = |p: Vec2| here.distance(p) + LEG_COST;
         let rects: [Option<u32>; 2] = match node {
             _ if node == n => [Some(self.start), None],
             _ if node == n + 1 => [None, None],
@@ -504,10 +568,11 @@ mod tests {
 
     #[test]
     fn open_room_is_one_rectangle() {
-        let mesh = NavMesh::build(&grid(&["....", "....", "...."]), 0.0);
+        let g = grid(&["....", "....", "...."]);
+        let mesh = NavMesh::build(&g, 0.0);
         assert_eq!(mesh.polygon_count(), 1);
         assert!(mesh.portals().is_empty());
-        let path = mesh.plan(&mut Searcher::new(), v(0.5, 0.5), v(3.5, 2.5)).unwrap();
+        let path = mesh.plan(&g, &mut Searcher::new(), v(0.5, 0.5), v(3.5, 2.5)).unwrap();
         assert_eq!(path.points, vec![v(0.5, 0.5), v(3.5, 2.5)]);
         assert_eq!(path.polygons, vec![0]);
     }
@@ -517,7 +582,7 @@ mod tests {
         // The L: a corridor 2 wide along the top, then down.
         let g = grid(&["####", "#...", "#...", "###.", "###.", "###.", "###."]);
         let mesh = NavMesh::build(&g, 0.0);
-        let path = mesh.plan(&mut Searcher::new(), v(1.5, 1.5), v(3.5, 6.5)).unwrap();
+        let path = mesh.plan(&g, &mut Searcher::new(), v(1.5, 1.5), v(3.5, 6.5)).unwrap();
         assert_eq!(path.points, vec![v(1.5, 1.5), v(3.0, 3.0), v(3.5, 6.5)]);
         assert_eq!(path.length, v(1.5, 1.5).distance(v(3.0, 3.0)) + v(3.0, 3.0).distance(v(3.5, 6.5)));
         assert_eq!(*path.polygons.first().unwrap(), mesh.locate(v(1.5, 1.5)).unwrap());
@@ -527,7 +592,7 @@ mod tests {
     fn radius_keeps_the_path_off_the_corner() {
         let g = grid(&["####", "#...", "#...", "###.", "###.", "###.", "###."]);
         let mesh = NavMesh::build(&g, 0.25);
-        let path = mesh.plan(&mut Searcher::new(), v(1.5, 1.5), v(3.5, 6.5)).unwrap();
+        let path = mesh.plan(&g, &mut Searcher::new(), v(1.5, 1.5), v(3.5, 6.5)).unwrap();
         assert_eq!(path.points[1], v(3.25, 2.75));
         let space = Space::new(&g, 0.25);
         assert!(path.points.windows(2).all(|w| space.segment_clear(w[0], w[1])));
@@ -535,10 +600,11 @@ mod tests {
 
     #[test]
     fn diagonal_touch_is_no_portal() {
-        let mesh = NavMesh::build(&grid(&[".#", "#."]), 0.0);
+        let g = grid(&[".#", "#."]);
+        let mesh = NavMesh::build(&g, 0.0);
         assert_eq!(mesh.polygon_count(), 2);
         assert!(mesh.portals().is_empty());
-        assert_eq!(mesh.plan(&mut Searcher::new(), v(0.5, 0.5), v(1.5, 1.5)), None);
+        assert_eq!(mesh.plan(&g, &mut Searcher::new(), v(0.5, 0.5), v(1.5, 1.5)), None);
     }
 
     #[test]
@@ -547,19 +613,47 @@ mod tests {
         let mut g = grid(&text);
         let mut mesh = NavMesh::build(&g, 0.0);
         let (from, to) = (v(0.5, 0.5), v(9.5, 4.5));
-        assert_eq!(mesh.plan(&mut Searcher::new(), from, to), None);
+        assert_eq!(mesh.plan(&g, &mut Searcher::new(), from, to), None);
         let door = Cell::new(5, 2);
         g.set_tile(door, crate::grid::Tile::DoorOpen);
         let replaced = mesh.update(&g, &[door]);
         assert_eq!((replaced, mesh.polygon_count()), (1, 3), "only the door's own polygon is new");
         assert_eq!(mesh.version(), g.version());
-        let local = mesh.plan(&mut Searcher::new(), from, to).unwrap();
-        let fresh = NavMesh::build(&g, 0.0).plan(&mut Searcher::new(), from, to).unwrap();
+        let local = mesh.plan(&g, &mut Searcher::new(), from, to).unwrap();
+        let fresh = NavMesh::build(&g, 0.0).plan(&g, &mut Searcher::new(), from, to).unwrap();
         assert_eq!(local.points, fresh.points);
         assert_eq!(local.points, vec![from, v(5.0, 2.0), v(6.0, 3.0), to]);
         // Closing it again cuts the corridor.
         g.set_tile(door, crate::grid::Tile::DoorClosed);
         mesh.update(&g, &[door]);
-        assert_eq!(mesh.plan(&mut Searcher::new(), from, to), None);
+        assert_eq!(mesh.plan(&g, &mut Searcher::new(), from, to), None);
+    }
+
+    #[test]
+    fn random_changes_keep_the_mesh_covering_exactly_the_free_space() {
+        use crate::grid::Tile;
+        let mut g = grid(&["........", ".#..#...", "...##...", ".#......", "....#.#.", "........"]);
+        for radius in [0.0, 0.3] {
+            let mut mesh = NavMesh::build(&g, radius);
+            let mut seed = 7u32;
+            for _ in 0..40 {
+                seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                let cell = Cell::new((seed >> 8) as i32 % 8, (seed >> 16) as i32 % 6);
+                let tile = if g.is_walkable(cell) { Tile::DoorClosed } else { Tile::DoorOpen };
+                g.set_tile(cell, tile);
+                mesh.update(&g, &[cell]);
+                let fresh = NavMesh::build(&g, radius);
+                assert_eq!(mesh.free, fresh.free, "r={radius} after {cell}");
+                for (i, &l) in mesh.label.iter().enumerate() {
+                    assert_eq!(l != NONE, mesh.free[i], "r={radius} slab {i}: covered iff free");
+                }
+                let mut searcher = Searcher::new();
+                for (a, b) in [(v(0.5, 0.5), v(7.5, 5.5)), (v(7.5, 0.5), v(0.5, 5.5))] {
+                    let local = mesh.plan(&g, &mut searcher, a, b).map(|p| p.points.len() > 0);
+                    let again = fresh.plan(&g, &mut searcher, a, b).map(|p| p.points.len() > 0);
+                    assert_eq!(local, again, "r={radius} after {cell}: reachability");
+                }
+            }
+        }
     }
 }

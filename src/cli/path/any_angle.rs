@@ -35,7 +35,7 @@ pub(super) fn plan(args: &PathArgs, level: &Level, from: Cell, to: Cell, out: &m
     let (v, human) = if args.search.algorithm == Planner::Navmesh {
         let mesh = NavMesh::build(grid, r);
         let began = Instant::now();
-        let path = mesh.plan(&mut searcher, a, b);
+        let path = mesh.plan(grid, &mut searcher, a, b);
         let micros = micros_since(began);
         let built = format!(
             "navmesh: {} polygons, {} portals, built in {:.2} ms (radius {r})",
@@ -137,7 +137,7 @@ pub(super) fn compare(
 
     let mesh = NavMesh::build(grid, r);
     let began = Instant::now();
-    let mesh_len = mesh.plan(&mut searcher, a, b).map(|p| p.length);
+    let mesh_len = mesh.plan(grid, &mut searcher, a, b).map(|p| p.length);
     let mesh_micros = micros_since(began);
 
     let wp = Waypoints::build(grid, r);
