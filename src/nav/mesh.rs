@@ -455,7 +455,9 @@ fn runs(labels: impl Iterator<Item = (usize, u32)>) -> Vec<(usize, usize, u32)> 
 }
 
 /// The funnel's path with the corners it need not turn: from each kept
-/// point, straight on to the farthest later one in sight. The funnel's
+/// point, straight on to the farthest in sight of the next
+/// [`STRAIGHTEN_REACH`] (a bound, so that a path of thousands of corners
+/// through a maze costs a linear number of segment tests). The funnel's
 /// path is the shortest *in its corridor*; when the search picked a
 /// corridor hugging one side of an open area, the straight line may leave
 /// the corridor and still be clear.
@@ -463,11 +465,15 @@ fn straighten(space: &Space, points: Vec<Vec2>) -> Vec<Vec2> {
     let mut out = vec![points[0]];
     let mut i = 0;
     while i + 1 < points.len() {
-        i = (i + 2..points.len()).rev().find(|&j| space.segment_clear(points[i], points[j])).unwrap_or(i + 1);
+        let last = (i + STRAIGHTEN_REACH).min(points.len() - 1);
+        i = (i + 2..=last).rev().find(|&j| space.segment_clear(points[i], points[j])).unwrap_or(i + 1);
         out.push(points[i]);
     }
     out
 }
+
+/// How many corners ahead [`straighten`] looks.
+const STRAIGHTEN_REACH: usize = 8;
 
 /// How many polygons ahead [`NavMesh::shortcut`] looks for a neighbour.
 const SHORTCUT_REACH: usize = 8;
