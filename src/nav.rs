@@ -27,3 +27,20 @@ pub use planner::Planner;
 pub use space::{MAX_RADIUS, Space, path_length};
 pub use vec2::Vec2;
 pub use waypoints::{WaypointPath, Waypoints};
+
+/// Helpers the unit tests of this layer share.
+#[cfg(test)]
+mod testing {
+    use super::Vec2;
+    use crate::grid::Grid;
+
+    /// A grid from level text rows.
+    pub fn grid(rows: &[&str]) -> Grid {
+        crate::level::Level::parse(&rows.join("\n"), "test").unwrap().grid
+    }
+
+    /// A point.
+    pub fn v(x: f64, y: f64) -> Vec2 {
+        Vec2::new(x, y)
+    }
+}

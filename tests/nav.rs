@@ -55,7 +55,7 @@ fn point_free(grid: &Grid, p: Vec2) -> bool {
                 wall(grid, fx - 1.0, fy),
                 wall(grid, fx, fy),
             );
-            !(nw && se) && !(ne && sw)
+            !((nw && se) || (ne && sw))
         }
     }
 }

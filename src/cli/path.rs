@@ -70,9 +70,8 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
         };
     }
     if args.radius != 0.0 {
-        return Err(CliError::Usage(format!(
-            "--radius: only --algo navmesh, --algo waypoints and --compare plan for a radius"
-        )));
+        let rule = "--radius: only --algo navmesh, --algo waypoints and --compare plan for a radius";
+        return Err(CliError::Usage(rule.into()));
     }
     let settings = args.search.settings();
     let mut planner = GridPlanner::new();

@@ -562,15 +562,7 @@ impl Graph for PortalGraph<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::Level;
-
-    fn grid(rows: &[&str]) -> Grid {
-        Level::parse(&rows.join("\n"), "test").unwrap().grid
-    }
-
-    fn v(x: f64, y: f64) -> Vec2 {
-        Vec2::new(x, y)
-    }
+    use crate::nav::testing::{grid, v};
 
     #[test]
     fn open_room_is_one_rectangle() {
@@ -655,8 +647,8 @@ mod tests {
                 }
                 let mut searcher = Searcher::new();
                 for (a, b) in [(v(0.5, 0.5), v(7.5, 5.5)), (v(7.5, 0.5), v(0.5, 5.5))] {
-                    let local = mesh.plan(&g, &mut searcher, a, b).map(|p| p.points.len() > 0);
-                    let again = fresh.plan(&g, &mut searcher, a, b).map(|p| p.points.len() > 0);
+                    let local = mesh.plan(&g, &mut searcher, a, b).is_some();
+                    let again = fresh.plan(&g, &mut searcher, a, b).is_some();
                     assert_eq!(local, again, "r={radius} after {cell}: reachability");
                 }
             }

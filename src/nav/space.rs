@@ -184,11 +184,7 @@ pub fn path_length(path: &[Vec2]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::Level;
-
-    fn grid(rows: &[&str]) -> Grid {
-        Level::parse(&rows.join("\n"), "test").unwrap().grid
-    }
+    use crate::nav::testing::grid;
 
     #[test]
     fn point_may_touch_a_corner_but_not_cross_a_pinch() {

@@ -203,15 +203,7 @@ impl Graph for QueryGraph<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::Level;
-
-    fn grid(rows: &[&str]) -> Grid {
-        Level::parse(&rows.join("\n"), "test").unwrap().grid
-    }
-
-    fn v(x: f64, y: f64) -> Vec2 {
-        Vec2::new(x, y)
-    }
+    use crate::nav::testing::{grid, v};
 
     #[test]
     fn pillar_is_passed_at_its_corner() {
