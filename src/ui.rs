@@ -11,6 +11,7 @@ mod app;
 mod clock;
 mod help;
 mod keys;
+mod lab;
 mod map;
 mod overlay;
 mod palette;
@@ -21,6 +22,7 @@ mod screen;
 mod testing;
 
 pub use clock::SPEED_RANGE;
+pub use lab::lab;
 pub use overlay::{RAW_PATH, WAYPOINT};
 pub use palette::Palette;
 pub use run::play;

@@ -10,9 +10,10 @@ const DEFAULT: SearchSettings = SearchSettings::DEFAULT;
 /// `--open`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
-    /// Search algorithm: bfs|dijkstra|astar|greedy|weighted
-    #[arg(long = "algo", value_name = "ALGO", default_value_t = DEFAULT.algorithm)]
-    pub algorithm: Algorithm,
+    /// Search algorithm: bfs|dijkstra|astar|greedy|weighted (several,
+    /// repeated or comma-separated, only for `delve path --svg`)
+    #[arg(long = "algo", value_name = "ALGO", value_delimiter = ',', default_values_t = [DEFAULT.algorithm])]
+    pub algorithms: Vec<Algorithm>,
     /// Heuristic, scaled by the cheapest entry cost: manhattan|euclidean|octile|chebyshev|zero
     #[arg(long, default_value_t = DEFAULT.heuristic)]
     pub heuristic: Heuristic,
@@ -36,16 +37,33 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    /// The search settings these flags ask for.
+    /// The search settings these flags ask for (with the first `--algo`;
+    /// commands that run one search call [`SearchArgs::one_algorithm`]
+    /// first).
     pub fn settings(&self) -> SearchSettings {
-        SearchSettings {
-            algorithm: self.algorithm,
+        self.all_settings().next().unwrap_or(DEFAULT)
+    }
+
+    /// The settings of each `--algo` given, in order.
+    pub fn all_settings(&self) -> impl Iterator<Item = SearchSettings> + '_ {
+        self.algorithms.iter().map(|&algorithm| SearchSettings {
+            algorithm,
             heuristic: self.heuristic,
             tie: self.tie,
             neighbors: self.neighbors,
             weight: self.weight,
             reopen: self.reopen,
             open: self.open,
+        })
+    }
+
+    /// Refuses several `--algo` values for a command that runs one search.
+    pub fn one_algorithm(&self) -> Result<(), super::CliError> {
+        match self.algorithms.len() {
+            0 | 1 => Ok(()),
+            _ => Err(super::CliError::Usage(
+                "--algo takes one algorithm here (several only with `delve path --svg`)".into(),
+            )),
         }
     }
 }

@@ -42,6 +42,7 @@ impl SessionArgs {
     /// `--record` target that cannot be written is refused here, before
     /// anything else.
     pub fn start(&self) -> Result<(Start, World), CliError> {
+        self.search.one_algorithm()?;
         if let Some(target) = &self.record {
             Recorder::check(target, self.force)?;
         }

@@ -96,7 +96,7 @@ impl Widget for MapView<'_> {
 }
 
 /// A tile's glyph (as in level files) and colour.
-fn terrain(tile: Tile, p: &Palette) -> (char, Style) {
+pub(super) fn terrain(tile: Tile, p: &Palette) -> (char, Style) {
     let style = Style::new();
     let glyph = crate::level::tile_glyph(tile);
     let style = match tile {
