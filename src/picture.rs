@@ -33,7 +33,7 @@ pub struct Drawn {
 }
 
 /// Widest a map is drawn, in pixels: cells shrink to fit, down to 2 px.
-const MAP_PIXELS: usize = 720;
+const MAP_PIXELS: usize = 480;
 /// Largest cell, in pixels.
 const MAX_CELL: usize = 16;
 /// Space between two searches, and around the row.
@@ -79,22 +79,37 @@ const STYLE: &str = "<style>
 </style>
 ";
 
-fn rect(out: &mut String, class: &str, c: Cell, cell: usize, opacity: Option<f64>) {
+/// One cell's square.
+fn rect(out: &mut String, class: &str, c: Cell, cell: usize) {
     let (x, y) = (c.x as usize * cell, c.y as usize * cell);
-    let extra = opacity.map(|o| format!(r#" fill-opacity="{o:.2}""#)).unwrap_or_default();
-    let _ = writeln!(out, r#"<rect class="{class}" x="{x}" y="{y}" width="{cell}" height="{cell}"{extra}/>"#);
+    let _ = writeln!(out, r#"<rect class="{class}" x="{x}" y="{y}" width="{cell}" height="{cell}"/>"#);
 }
 
 /// The terrain, the cells searched, and the path.
 fn map(out: &mut String, grid: &Grid, cell: usize, search: &Drawn) {
     let (w, h) = (grid.width() * cell, grid.height() * cell);
     let _ = writeln!(out, r#"<rect class="floor" width="{w}" height="{h}"/>"#);
-    for c in grid.cells() {
-        match grid.tile(c).entry_cost() {
-            None => rect(out, "wall", c, cell, None),
-            Some(1) => {}
-            // Darker for dearer cells.
-            Some(cost) => rect(out, "cost", c, cell, Some(f64::from(cost) / 9.0)),
+    // Terrain in runs along each row of one entry cost (0: wall), a
+    // rectangle a run: a tenth of the shapes of one a cell.
+    for y in 0..grid.height() as i32 {
+        let mut x = 0;
+        while x < grid.width() as i32 {
+            let cost = grid.entry_cost(Cell::new(x, y));
+            let end = (x..grid.width() as i32).find(|&e| grid.entry_cost(Cell::new(e, y)) != cost);
+            let end = end.unwrap_or(grid.width() as i32);
+            let (px, py, pw) = (x as usize * cell, y as usize * cell, (end - x) as usize * cell);
+            let shape = |class: &str, extra: String| {
+                format!(r#"<rect class="{class}" x="{px}" y="{py}" width="{pw}" height="{cell}"{extra}/>"#)
+            };
+            match cost {
+                None => _ = writeln!(out, "{}", shape("wall", String::new())),
+                Some(1) => {}
+                // Darker for dearer cells.
+                Some(c) => {
+                    _ = writeln!(out, "{}", shape("cost", format!(r#" fill-opacity="{:.2}""#, f64::from(c) / 9.0)))
+                }
+            }
+            x = end;
         }
     }
     for &(c, visit) in &search.cells {
@@ -105,7 +120,7 @@ fn map(out: &mut String, grid: &Grid, cell: usize, search: &Drawn) {
         } else {
             "open"
         };
-        rect(out, class, c, cell, None);
+        rect(out, class, c, cell);
     }
     let centre = |c: &Cell| {
         let half = cell as f64 / 2.0;

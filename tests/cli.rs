@@ -343,3 +343,13 @@ fn sim_json_is_deterministic() {
     let c = json(&delve(&["sim", "levels/arena.txt", "--seed", "8", "--ticks", "300", "--monsters", "3", "--json"]));
     assert_ne!(a["hash"], c["hash"]);
 }
+
+#[test]
+fn lab_needs_a_terminal_and_a_good_level() {
+    let o = delve(&["lab"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("delve lab needs a terminal"), "{}", stderr(&o));
+    let o = delve(&["lab", "no/such/level.txt"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no/such/level.txt"), "{}", stderr(&o));
+}
