@@ -130,6 +130,14 @@ mod tests {
     }
 
     #[test]
+    fn tiny_terminals_draw_without_panicking() {
+        for (w, h) in [(0, 0), (1, 1), (10, 3), (30, 8)] {
+            screen(&[Action::Help], w, h);
+            screen(&[Action::Step], w, h);
+        }
+    }
+
+    #[test]
     fn the_help_lists_the_lab_keys() {
         let text = screen(&[Action::Help], 100, 32);
         assert!(text.contains("Lab keys") && text.contains("one expansion"), "{text}");

@@ -166,7 +166,8 @@ pub fn render_help(frame: &mut Frame, area: Rect, palette: &Palette) {
         })
         .collect();
     let width = BINDINGS.iter().map(|b| KEYS_WIDTH + b.what.chars().count()).max().unwrap_or(0) as u16 + 4;
-    let popup = area.centered(Constraint::Length(width), Constraint::Length(lines.len() as u16 + 2));
+    // Cut to the screen: a terminal smaller than the popup shows its top left.
+    let popup = area.centered(Constraint::Length(width), Constraint::Length(lines.len() as u16 + 2)).intersection(area);
     frame.render_widget(Clear, popup);
     let block = Block::bordered().title(" Lab keys ").title_bottom(" ? or Esc closes ");
     frame.render_widget(Paragraph::new(lines).block(block), popup);
