@@ -9,7 +9,7 @@
 use delve::level::Level;
 use delve::replay::feed::{self, Feed, RecordFeed};
 use delve::replay::{Recorder, Replay, Spawns, Start, verify};
-use delve::sim::{Bot, Settings, TICKS_PER_SECOND};
+use delve::sim::{Bot, Rules, Settings, TICKS_PER_SECOND};
 use std::path::Path;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -21,6 +21,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         seed: 42,
         settings: Settings::default(),
         spawns: Spawns { monster: 3, boid: 12, ..Spawns::default() },
+        rules: Rules::SANDBOX,
     };
     let file = std::env::temp_dir().join(format!("delve-example-{}.replay", std::process::id()));
 

@@ -17,9 +17,11 @@ use std::path::Path;
 pub use error::{Axis, LevelError};
 pub use glyph::{marker, tile_glyph};
 pub use scenario::{OPTIMAL_TOLERANCE, Scenario, load_scenarios, parse_scenarios};
+pub use text::{MAX_LIVES, MAX_SURVIVE_SECONDS};
 
 use crate::grid::{Cell, Grid, MAX_SIDE};
 use crate::input::{Limit, read_text};
+use crate::sim::Goal;
 
 /// A map and where everything on it starts.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,6 +49,10 @@ pub struct Level {
     pub start: Option<Cell>,
     /// The `G` marker, if any.
     pub goal: Option<Cell>,
+    /// From `goal:`; `None` leaves the default to the game's rules.
+    pub objective: Option<Goal>,
+    /// From `lives:`; `None` leaves the default to the game's rules.
+    pub lives: Option<u32>,
 }
 
 /// The largest level file: a map of [`MAX_SIDE`] rows of [`MAX_SIDE`]
@@ -115,6 +121,12 @@ impl Level {
         let mut out = format!("name: {}\n", self.name);
         if !self.description.is_empty() {
             out += &format!("description: {}\n", self.description);
+        }
+        if let Some(goal) = self.objective {
+            out += &format!("goal: {}\n", text::goal_text(goal));
+        }
+        if let Some(lives) = self.lives {
+            out += &format!("lives: {lives}\n");
         }
         out.reserve((width + 1) * height);
         for row in map.chunks(width) {

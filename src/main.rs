@@ -18,7 +18,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Play in the terminal: the default when no command is given
+    /// Play in the terminal (the campaign without a level): the default when no command is given
     Play(cli::PlayArgs),
     /// Run one search on a level and show the path and its statistics
     Path(cli::PathArgs),
@@ -37,7 +37,7 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(e) => return usage_error(e),
     };
-    // A bare `delve` plays the embedded level with every default.
+    // A bare `delve` plays the campaign with every default.
     let Some(command) = args.command.or_else(|| Cli::parse_from(["delve", "play"]).command) else {
         unreachable!("`delve play` parses as a command");
     };

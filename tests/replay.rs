@@ -9,7 +9,7 @@ use delve::replay::{
     CHECKPOINT_EVERY, Checkpoint, CommandDigest, Recorder, Replay, Spawns, Start, Verdict, partials, verify,
 };
 use delve::search::{Algorithm, Heuristic, SearchSettings, TieBreak};
-use delve::sim::{Bot, Command, Kind, RepathPolicy, Setting, Settings, World};
+use delve::sim::{Bot, Command, Kind, RepathPolicy, Rules, Setting, Settings, World};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -19,7 +19,7 @@ fn level(name: &str) -> Level {
 }
 
 fn start(name: &str, seed: u64, spawns: Spawns) -> Start {
-    Start { level: level(name), seed, settings: Settings::default(), spawns }
+    Start { level: level(name), seed, settings: Settings::default(), spawns, rules: Rules::SANDBOX }
 }
 
 /// Runs `ticks` ticks of the session `start` begins through a recording
@@ -157,7 +157,13 @@ proptest! {
     ) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("random.jsonl");
-        let start = Start { level: level(name), seed, settings, spawns: Spawns { boid: boids, ..Spawns::default() } };
+        let start = Start {
+            level: level(name),
+            seed,
+            settings,
+            spawns: Spawns { boid: boids, ..Spawns::default() },
+            rules: Rules::SANDBOX,
+        };
         // A script that crowds the level past one creature a cell makes a
         // file the reader refuses ("spawn past the capacity" above).
         let world = start.world().unwrap();
@@ -435,7 +441,8 @@ fn damaged_files_are_refused_with_their_own_message() {
         (
             "unknown command",
             with_line(&good, 2, r#"{"tick":3,"cmd":"jump"}"#),
-            "2: bad command: unknown variant `jump`, expected one of `move`, `door`, `set`, `spawn`".into(),
+            "2: bad command: unknown variant `jump`, expected one of `move`, `run`, `stop`, `door`, `set`, `spawn`"
+                .into(),
         ),
         (
             "bad setting",
@@ -472,6 +479,20 @@ fn damaged_files_are_refused_with_their_own_message() {
             "key twice, nested",
             with_line(&good, 1, &good[0].replace(r#""budget":20000"#, r#""budget":20000,"budget":1"#)),
             "1: key \"budget\" given twice at column ".into(),
+        ),
+        (
+            "header lives",
+            with_line(
+                &good,
+                1,
+                &header_with(&good, |h| drop(h.insert("rules".into(), serde_json::json!({"goal":"none","lives":0})))),
+            ),
+            "1: bad header: lives 0 is not from 1 to 99".into(),
+        ),
+        (
+            "run nowhere",
+            with_line(&good, 2, r#"{"tick":3,"cmd":"run","dx":0,"dy":0}"#),
+            "2: bad command: run (0, 0) is not a step".into(),
         ),
         (
             "weight",

@@ -6,7 +6,7 @@ use super::progress::Progress;
 use crate::replay::feed::ReplayFeed;
 use crate::replay::{Replay, verify_watched};
 use crate::signals::Signals;
-use crate::ui::{self, Palette, SPEED_RANGE};
+use crate::ui::{self, Exit, Palette, SPEED_RANGE};
 use std::io::IsTerminal;
 use std::io::Write;
 use std::path::PathBuf;
@@ -35,7 +35,8 @@ fn parse_speed(s: &str) -> Result<f64, String> {
 
 /// Runs `delve replay`. Without `--verify`, plays the session in the
 /// terminal (player keys ignored; pause, single tick, speed, overlays and
-/// the panel work) and stops at its last tick. With `--verify`, prints the
+/// the panel work), stops at its last tick and shows the end screen of a
+/// session that was won or lost. With `--verify`, prints the
 /// verdict and exits 0 when every hash matches (also for an interrupted
 /// recording, whose verdict says so) and 1 at the first mismatch. A file
 /// that cannot be used is an error (exit 2).
@@ -50,8 +51,14 @@ pub fn replay(args: &ReplayArgs, out: &mut impl Write) -> Result<ExitCode, CliEr
         }
         let signals = Signals::catch()?;
         let mut world = replay.world();
-        let feed = &mut ReplayFeed::new(&replay);
-        if let Some(signal) = ui::play(&mut world, feed, Palette::detect(), args.speed, &signals)? {
+        let session = ui::Session {
+            world: &mut world,
+            feed: &mut ReplayFeed::new(&replay),
+            level: &replay.start().level,
+            next_level: false,
+            notes: Vec::new(),
+        };
+        if let Exit::Signal(signal) = ui::play(session, Palette::detect(), args.speed, signals)? {
             return Err(CliError::Interrupted { signal, kept: None });
         }
         return Ok(ExitCode::SUCCESS);

@@ -3,11 +3,11 @@
 
 use super::options::whole_number;
 use super::{CliError, SearchArgs, load_level};
-use crate::level::DEFAULT_LEVEL_NAME;
+use crate::level::{Level, MAX_LIVES};
 use crate::replay::feed::{self, Feed};
 use crate::replay::{Recorder, Spawns, Start};
 use crate::signals;
-use crate::sim::{MAX_CREATURES, RepathPolicy, Settings, World};
+use crate::sim::{MAX_CREATURES, RepathPolicy, Rules, Settings, World};
 use std::path::PathBuf;
 
 /// Options of `delve play` and `delve sim`.
@@ -27,6 +27,9 @@ pub struct SessionArgs {
     /// How monsters plan and repath.
     #[command(flatten)]
     pub world: WorldArgs,
+    /// Catches the player can take before the session is lost (default: the level's `lives:`, else 3)
+    #[arg(long, value_name = "N", value_parser = whole_number::<u32>(1, MAX_LIVES.into()), allow_negative_numbers = true)]
+    pub lives: Option<u32>,
     /// Record the session to FILE, a replay that `delve replay FILE` plays and `--verify` checks
     /// (a file: `-` is refused, not standard output)
     #[arg(long, value_name = "FILE")]
@@ -38,21 +41,53 @@ pub struct SessionArgs {
 }
 
 impl SessionArgs {
-    /// How the session starts, and its world before the first tick. A
-    /// `--record` target that cannot be written is refused here, before
-    /// anything else.
+    /// How a game starts (the level's goal and lives, `--lives` over
+    /// them), and its world before the first tick. A `--record` target
+    /// that cannot be written is refused here, before anything else.
     pub fn start(&self) -> Result<(Start, World), CliError> {
-        self.search.one_algorithm()?;
-        if let Some(target) = &self.record {
-            Recorder::check(target, self.force)?;
+        self.start_with(true)
+    }
+
+    /// How the session starts, a game or (`game` false) a sandbox without
+    /// goal or limit of lives, and its world before the first tick.
+    pub fn start_with(&self, game: bool) -> Result<(Start, World), CliError> {
+        self.check_record()?;
+        self.start_game_on(load_level(self.level.as_ref())?, game)
+    }
+
+    /// How a game on `level` starts (the campaign's levels are not
+    /// files), with these options; and its world. The `--record` target is
+    /// not checked here: a campaign's later sessions record beside it
+    /// ([`check_record`](SessionArgs::check_record) checks it once).
+    pub fn start_on(&self, level: Level) -> Result<(Start, World), CliError> {
+        self.start_game_on(level, true)
+    }
+
+    /// Refuses a `--record` target that cannot be written, before the
+    /// session needs a terminal.
+    pub fn check_record(&self) -> Result<(), CliError> {
+        match &self.record {
+            Some(target) => Ok(Recorder::check(target, self.force)?),
+            None => Ok(()),
         }
+    }
+
+    fn start_game_on(&self, level: Level, game: bool) -> Result<(Start, World), CliError> {
+        self.search.one_algorithm()?;
+        let rules = if game {
+            let rules = Rules::game(&level);
+            Rules { lives: self.lives.or(rules.lives), ..rules }
+        } else {
+            Rules::SANDBOX
+        };
+        let file = self.level.clone().unwrap_or_else(|| PathBuf::from(&level.name));
         let start = Start {
-            level: load_level(self.level.as_ref())?,
+            level,
             seed: self.seed,
             settings: self.world.settings(&self.search),
             spawns: self.spawn.spawns(),
+            rules,
         };
-        let file = self.level.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_LEVEL_NAME));
         let world = start.world().map_err(|source| CliError::World { file, source })?;
         Ok((start, world))
     }

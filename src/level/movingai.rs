@@ -94,6 +94,8 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
         boids: Vec::new(),
         start: None,
         goal: None,
+        objective: None,
+        lives: None,
     })
 }
 

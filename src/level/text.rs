@@ -9,11 +9,17 @@ use super::error::{LevelError, quote};
 use super::glyph::{self, Spawn};
 use super::{Axis, Level, default_name, numbered_lines};
 use crate::grid::{Cell, Grid, MAX_SIDE, Tile};
+use crate::sim::{Goal, TICKS_PER_SECOND};
 
 /// Reads a delve level; `origin` names the file in error messages.
 pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
     let (meta, rows) = layout(text, origin)?;
     let map = cells(&rows, origin)?;
+    let objective = meta.goal.as_ref().map(|(line, v)| goal(v, *line, origin)).transpose()?;
+    if let (Some(Goal::Reach), Some((line, _)), None) = (objective, &meta.goal, &map.goal) {
+        return Err(LevelError::NothingToReach { origin: origin.to_owned(), line: *line });
+    }
+    let lives = meta.lives.as_ref().map(|(line, v)| lives(v, *line, origin)).transpose()?;
     Ok(Level {
         name: meta.name.map_or_else(|| default_name(origin), |(_, n)| n),
         description: meta.description.map(|(_, d)| d).unwrap_or_default(),
@@ -26,6 +32,54 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
         boids: map.boids,
         start: map.start.map(|p| p.cell),
         goal: map.goal.map(|p| p.cell),
+        objective,
+        lives,
+    })
+}
+
+/// Most lives a level may give.
+pub const MAX_LIVES: u32 = 99;
+/// Longest `survive N`, in seconds (a day of game time).
+pub const MAX_SURVIVE_SECONDS: u64 = 86_400;
+
+/// `goal:` as the format writes it: `none`, `reach` or `survive N` (N in
+/// seconds of game time).
+pub(super) fn goal_text(goal: Goal) -> String {
+    match goal {
+        Goal::None => "none".to_owned(),
+        Goal::Reach => "reach".to_owned(),
+        Goal::Survive { ticks } => format!("survive {}", ticks / u64::from(TICKS_PER_SECOND)),
+    }
+}
+
+fn goal(value: &str, line: usize, origin: &str) -> Result<Goal, LevelError> {
+    let mut words = value.split_whitespace();
+    let goal = match (words.next(), words.next(), words.next()) {
+        (Some("none"), None, _) => Some(Goal::None),
+        (Some("reach"), None, _) => Some(Goal::Reach),
+        (Some("survive"), Some(n), None) => n
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (1..=MAX_SURVIVE_SECONDS).contains(n))
+            .map(|n| Goal::Survive { ticks: n * u64::from(TICKS_PER_SECOND) }),
+        _ => None,
+    };
+    goal.ok_or_else(|| LevelError::BadValue {
+        origin: origin.to_owned(),
+        line,
+        key: "goal",
+        value: value.to_owned(),
+        expected: "reach, none, or survive N with N seconds from 1 to 86400",
+    })
+}
+
+fn lives(value: &str, line: usize, origin: &str) -> Result<u32, LevelError> {
+    value.parse::<u32>().ok().filter(|n| (1..=MAX_LIVES).contains(n)).ok_or_else(|| LevelError::BadValue {
+        origin: origin.to_owned(),
+        line,
+        key: "lives",
+        value: value.to_owned(),
+        expected: "a whole number from 1 to 99",
     })
 }
 
@@ -34,6 +88,8 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
 struct Metadata {
     name: Option<(usize, String)>,
     description: Option<(usize, String)>,
+    goal: Option<(usize, String)>,
+    lives: Option<(usize, String)>,
 }
 
 /// One map row: its 1-based line number and its text.
@@ -136,6 +192,8 @@ fn set_metadata(meta: &mut Metadata, key: &str, value: &str, line: usize, origin
     let slot = match key {
         "name" => &mut meta.name,
         "description" => &mut meta.description,
+        "goal" => &mut meta.goal,
+        "lives" => &mut meta.lives,
         _ => {
             return Err(LevelError::UnknownKey { origin: origin.to_owned(), line, key: key.to_owned() });
         }
@@ -457,7 +515,10 @@ mod tests {
     fn metadata_errors() {
         let e = parse_err("name: x\nnmae: y\n#\n");
         assert!(matches!(e, LevelError::UnknownKey { line: 2, ref key, .. } if key == "nmae"));
-        assert_eq!(e.to_string(), "levels/t.txt:2: unknown metadata key \"nmae\" (expected name or description)");
+        assert_eq!(
+            e.to_string(),
+            "levels/t.txt:2: unknown metadata key \"nmae\" (expected name, description, goal or lives)"
+        );
         let e = parse_err("description: a\nname: x\ndescription: b\n#\n");
         assert!(matches!(e, LevelError::DuplicateKey { line: 3, first_line: 1, .. }));
         assert_eq!(e.to_string(), "levels/t.txt:3: metadata key \"description\" given twice (first at line 1)");
@@ -483,9 +544,41 @@ mod tests {
             assert_eq!(
                 e.to_string(),
                 format!(
-                    "levels/t.txt:{line}: bad metadata line {message} (expected `name: ...` or `description: ...`)"
+                    "levels/t.txt:{line}: bad metadata line {message} (expected `key: value` with key name, description, goal or lives)"
                 )
             );
+        }
+    }
+
+    #[test]
+    fn goal_and_lives_metadata() {
+        let l = parse_ok("goal: survive 90\nlives: 5\n@.G\n");
+        assert_eq!((l.objective, l.lives), (Some(Goal::Survive { ticks: 1800 }), Some(5)));
+        assert_eq!(l.to_text(), "name: t\ngoal: survive 90\nlives: 5\n@.G\n");
+        assert_eq!(parse_ok("goal: reach\n@.G\n").objective, Some(Goal::Reach));
+        assert_eq!(parse_ok("goal:  none \n@..\n").objective, Some(Goal::None));
+        let l = parse_ok("@.G\n");
+        assert_eq!((l.objective, l.lives), (None, None), "the defaults are the rules'");
+        for (text, line) in [
+            (
+                "goal: win\n@\n",
+                "levels/t.txt:1: bad goal \"win\" (expected reach, none, or survive N with N seconds from 1 to 86400)",
+            ),
+            (
+                "goal: survive 0\n@\n",
+                "levels/t.txt:1: bad goal \"survive 0\" (expected reach, none, or survive N with N seconds from 1 to 86400)",
+            ),
+            (
+                "goal: survive 10 s\n@\n",
+                "levels/t.txt:1: bad goal \"survive 10 s\" (expected reach, none, or survive N with N seconds from 1 to 86400)",
+            ),
+            ("name: x\nlives: 0\n@\n", "levels/t.txt:2: bad lives \"0\" (expected a whole number from 1 to 99)"),
+            ("lives: -1\n@\n", "levels/t.txt:1: bad lives \"-1\" (expected a whole number from 1 to 99)"),
+            ("lives: 100\n@\n", "levels/t.txt:1: bad lives \"100\" (expected a whole number from 1 to 99)"),
+            ("goal: reach\n@..\n", "levels/t.txt:1: `goal: reach` but the map has no 'G' to reach"),
+            ("lives: 2\nlives: 3\n@\n", "levels/t.txt:2: metadata key \"lives\" given twice (first at line 1)"),
+        ] {
+            assert_eq!(parse_err(text).to_string(), line, "{text:?}");
         }
     }
 

@@ -65,8 +65,13 @@ pub fn apply(world: &mut World, feed: &mut dyn Feed, command: Command) -> io::Re
     Ok(())
 }
 
-/// Runs one tick: the commands the feed has due, the tick, the report.
+/// Runs one tick: the commands the feed has due, the tick, the report. A
+/// won or lost world has stopped: nothing is due, ticked or reported (so a
+/// loop that goes on ticking writes no second checkpoint for its last tick).
 pub fn tick(world: &mut World, feed: &mut dyn Feed) -> io::Result<()> {
+    if world.outcome().is_over() {
+        return Ok(());
+    }
     let mut due = Vec::new();
     feed.due(world.ticks(), &mut due);
     for command in due {
@@ -245,6 +250,26 @@ mod tests {
                 "ticked 2",
             ]
         );
+    }
+
+    /// A lost world is over: nothing due is applied, and it is neither
+    /// ticked nor reported, however long the loop goes on.
+    #[test]
+    fn an_ended_world_is_not_ticked_or_reported() {
+        let cage = Level::parse("#####\n#@.M#\n#####\n", "t").unwrap();
+        let rules = crate::sim::Rules { goal: crate::sim::Goal::None, lives: Some(1) };
+        let mut w = World::with_rules(&cage, 1, Settings::default(), rules).unwrap();
+        let mut feed = Script::default();
+        while !w.outcome().is_over() {
+            tick(&mut w, &mut feed).unwrap();
+            assert!(w.ticks() < 200, "never caught");
+        }
+        let (end, log) = (w.ticks(), feed.log.len());
+        feed.schedule.push((end, Command::Door));
+        for _ in 0..(2 * crate::replay::CHECKPOINT_EVERY) {
+            tick(&mut w, &mut feed).unwrap();
+        }
+        assert_eq!((w.ticks(), feed.log.len()), (end, log));
     }
 
     /// Replaying what a feed recorded gives the same world.

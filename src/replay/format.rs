@@ -1,14 +1,16 @@
 //! The records of a replay file and what a session starts from.
 
 use crate::level::Level;
-use crate::sim::{Command, Kind, Settings, StateHasher, World, WorldError, hex};
+use crate::sim::{Command, Kind, Rules, Settings, StateHasher, World, WorldError, hex};
 use serde::{Deserialize, Serialize};
 
 /// The version of the file format this build writes and reads. It changes
 /// whenever a record changes shape, so an old reader refuses a new file
 /// with a clear message instead of misreading it. Version 2 added the
-/// command digest to checkpoints and the end record, and hashes every
-/// setting.
+/// command digest to checkpoints and the end record, hashes every setting,
+/// and plays by the game's rules (the header's `rules`; the player's pace,
+/// runs, lives and monsters' perception), so a version 1 session would not
+/// replay the same.
 pub const FORMAT_VERSION: u32 = 2;
 
 /// Ticks between two checkpoints: 5 seconds of game time, so a crash loses
@@ -70,6 +72,8 @@ pub struct Start {
     pub settings: Settings,
     /// Creatures spawned before the first tick, beyond the level's markers.
     pub spawns: Spawns,
+    /// A game's goal and lives, or the sandbox's none.
+    pub rules: Rules,
 }
 
 impl Start {
@@ -78,7 +82,7 @@ impl Start {
     /// and spawns together exceed the world's
     /// [capacity](World::capacity) rather than cutting the spawns short.
     pub fn world(&self) -> Result<World, WorldError> {
-        let mut world = World::new(&self.level, self.seed, self.settings)?;
+        let mut world = World::with_rules(&self.level, self.seed, self.settings, self.rules)?;
         let (markers, spawns, capacity) = (world.creatures().len(), self.spawns.total(), world.capacity());
         if markers as u64 + spawns > capacity as u64 {
             return Err(WorldError::TooManyCreatures { level: self.level.name.clone(), markers, spawns, capacity });
@@ -146,6 +150,9 @@ pub(super) struct Header {
     pub level_checksum: u64,
     pub settings: Settings,
     pub spawns: Spawns,
+    /// The rules played by; a header without them is a sandbox session.
+    #[serde(default)]
+    pub rules: Rules,
     pub level_text: String,
 }
 
@@ -169,6 +176,7 @@ impl Header {
             level_checksum: level_checksum(&start.level.source),
             settings: start.settings,
             spawns: start.spawns,
+            rules: start.rules,
             level_text: start.level.source.clone(),
         }
     }
@@ -293,6 +301,7 @@ mod tests {
             seed: 1,
             settings: Settings::default(),
             spawns: Spawns { monster, ..Spawns::default() },
+            rules: Rules::SANDBOX,
         };
         assert_eq!(start(3).world().unwrap().creatures().len(), 5);
         let e = start(4).world().unwrap_err();

@@ -240,7 +240,11 @@ impl Parser<'_> {
             let message = format!("level {:?} but the level text is named {:?}", header.level, level.name);
             return Err(self.bad(1, "header", message));
         }
-        let start = Start { level, seed: header.seed, settings: header.settings, spawns: header.spawns };
+        if let Some(problem) = header.rules.problem(&level) {
+            return Err(self.bad(1, "header", problem));
+        }
+        let start =
+            Start { level, seed: header.seed, settings: header.settings, spawns: header.spawns, rules: header.rules };
         let world = start.world().map_err(|source| ReplayError::World { file, source })?;
         Ok((start, world.creatures().len() as u64, world.capacity() as u64))
     }

@@ -93,9 +93,11 @@ pub fn verify_watched(replay: &Replay, mut on_tick: impl FnMut(u64)) -> Verdict 
 }
 
 /// Applies each tick's commands and ticks until the world reaches `tick`,
-/// exactly as the terminal plays the replay.
+/// exactly as the terminal plays the replay, or until the session is won
+/// or lost (its clock stops there: a file claiming later ticks is checked
+/// against the world it ended as, instead of waiting forever).
 fn run_to(world: &mut World, feed: &mut ReplayFeed, tick: u64, on_tick: &mut impl FnMut(u64)) {
-    while world.ticks() < tick {
+    while world.ticks() < tick && !world.outcome().is_over() {
         feed::tick(world, feed).expect("a replay feed does no I/O");
         on_tick(world.ticks());
     }

@@ -1,5 +1,6 @@
 //! The creatures of the world and the state each carries between ticks.
 
+use super::mind::Mind;
 use super::species::{ARRIVAL_RADIUS, SLOWING_RADIUS, Species, alarm};
 use super::stats::RepathReason;
 use crate::grid::Cell;
@@ -32,8 +33,8 @@ pub struct Creature {
     pub wander: Wander,
     /// Low-pass filter on its steering force.
     pub smoother: Smoother,
-    /// Its alarm: a monster's detection, a fleeing creature's panic, a
-    /// boid's scatter (thresholds from the kind, `species::alarm`).
+    /// Its alarm: a monster's range of sight, a fleeing creature's panic,
+    /// a boid's scatter (thresholds from the kind, `species::alarm`).
     pub alarm: Hysteresis,
     /// A monster's hunt; `None` for other kinds.
     pub hunt: Option<Hunt>,
@@ -80,6 +81,8 @@ pub struct Hunt {
     /// Progress toward the current waypoint: its index, the closest the
     /// monster has come to it, and the tick it last came closer.
     pub progress: (usize, f32, u64),
+    /// What it knows of the player, and so where it is going.
+    pub mind: Mind,
 }
 
 /// A monster that has not come closer to its waypoint for this many ticks
@@ -98,6 +101,7 @@ impl Default for Hunt {
             version: 0,
             request: None,
             progress: (0, f32::INFINITY, 0),
+            mind: Mind::default(),
         }
     }
 }

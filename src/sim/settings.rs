@@ -60,7 +60,7 @@ pub struct Settings {
     pub repath_cells: f32,
     /// Node expansions allowed per tick across all monsters.
     pub budget: u32,
-    /// Monsters hunt a player nearer than this many cells.
+    /// Monsters see the player along a line of sight up to this many cells.
     pub detection_radius: f32,
 }
 

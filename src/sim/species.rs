@@ -86,7 +86,7 @@ impl Species {
 }
 
 /// A kind's alarm thresholds in cells: on below the first distance, off
-/// only beyond the second. A monster's detection comes from the settings
+/// only beyond the second. A monster's range of sight comes from the settings
 /// (off 10 % and a cell farther out), a fleeing creature panics, a boid
 /// scatters; a wanderer's never sounds (no distance is below 0).
 pub fn alarm(kind: Kind, detection: f32) -> (f32, f32) {

@@ -1,6 +1,7 @@
 //! The `?` popup: every key and what it does, from the key table itself.
+//! While it is open the game is held and it takes every key (see `App`).
 
-use super::keys::BINDINGS;
+use super::keys::{BINDINGS, Binding};
 use super::palette::Palette;
 use ratatui::Frame;
 use ratatui::crossterm::event::KeyCode;
@@ -23,25 +24,31 @@ pub fn key_name(code: KeyCode) -> String {
     }
 }
 
-/// The keys of one binding, space-separated.
-fn keys_text(keys: &[KeyCode]) -> String {
-    keys.iter().map(|&k| key_name(k)).collect::<Vec<_>>().join(" ")
+/// The keys of one binding: its label, or the keys space-separated.
+fn keys_text(b: &Binding) -> String {
+    b.label.map_or_else(|| b.keys.iter().map(|&k| key_name(k)).collect::<Vec<_>>().join(" "), str::to_string)
 }
 
 /// Draws the popup centred over `area`.
 pub fn render(frame: &mut Frame, area: Rect, palette: &Palette) {
-    let lines: Vec<Line> = BINDINGS
+    render_keys(frame, area, palette, " Keys ", BINDINGS);
+}
+
+/// Draws a popup titled `title` listing `bindings`, centred over `area`
+/// and cut to it (a terminal smaller than the popup shows its top left).
+pub fn render_keys(frame: &mut Frame, area: Rect, palette: &Palette, title: &str, bindings: &[Binding]) {
+    let lines: Vec<Line> = bindings
         .iter()
         .map(|b| {
             Line::from(vec![
-                Span::styled(format!("{:<KEYS_WIDTH$}", keys_text(b.keys)), Style::new().fg(palette.key)),
+                Span::styled(format!("{:<KEYS_WIDTH$}", keys_text(b)), Style::new().fg(palette.key)),
                 Span::raw(b.what),
             ])
         })
         .collect();
-    let width = BINDINGS.iter().map(|b| KEYS_WIDTH + b.what.chars().count()).max().unwrap_or(0) as u16 + 4;
-    let popup = area.centered(Constraint::Length(width), Constraint::Length(lines.len() as u16 + 2));
+    let width = bindings.iter().map(|b| KEYS_WIDTH + b.what.chars().count()).max().unwrap_or(0) as u16 + 4;
+    let popup = area.centered(Constraint::Length(width), Constraint::Length(lines.len() as u16 + 2)).intersection(area);
     frame.render_widget(Clear, popup);
-    let block = Block::bordered().title(" Keys ").title_bottom(" ? or Esc closes ");
+    let block = Block::bordered().title(title).title_bottom(" ? or Esc closes ");
     frame.render_widget(Paragraph::new(lines).block(block), popup);
 }

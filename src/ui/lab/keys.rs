@@ -1,14 +1,10 @@
 //! The lab's keys: what each does, and the `?` popup listing them.
 
-use crate::ui::help::key_name;
-use crate::ui::keys::Binding;
+use crate::ui::keys::{Binding, bind};
 use crate::ui::palette::Palette;
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use ratatui::layout::{Constraint, Rect};
-use ratatui::style::Style;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph};
+use ratatui::layout::Rect;
 
 /// A search setting the active pane's keys change.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,32 +62,35 @@ pub const WEIGHT_STEP: f64 = 0.25;
 
 use KeyCode::{Backspace, Char, Down, End, Enter, Esc, Left, Right, Tab, Up};
 
+/// The run keys: a move key with Shift.
+const RUN_KEYS: &[KeyCode] = &[Char('H'), Char('J'), Char('K'), Char('L'), Char('Y'), Char('U'), Char('B'), Char('N')];
+
 /// Every key of the lab, for the help popup.
 pub const BINDINGS: &[Binding] = &[
-    Binding { keys: &[Left, Down, Up, Right], what: "move the cursor" },
-    Binding { keys: &[Char('h'), Char('j'), Char('k'), Char('l')], what: "the same, roguelike (yubn diagonally)" },
-    Binding { keys: &[Char('H'), Char('J'), Char('K'), Char('L')], what: "move the cursor 8 cells (YUBN too)" },
-    Binding { keys: &[Char('s'), Char('g')], what: "put the start / the goal under the cursor" },
-    Binding { keys: &[Char('w')], what: "draw or erase a wall" },
-    Binding { keys: &[Char('c')], what: "entry cost of the cell: 1, 3, 5, 9" },
-    Binding { keys: &[Char('.')], what: "one expansion" },
-    Binding { keys: &[Char(' ')], what: "run (N expansions per frame) or pause" },
-    Binding { keys: &[Char('+'), Char('-')], what: "more or fewer expansions per frame" },
-    Binding { keys: &[Enter, End], what: "to the end of the search" },
-    Binding { keys: &[Char('r'), Backspace], what: "back to the first step" },
-    Binding { keys: &[Char('A')], what: "next algorithm (active pane)" },
-    Binding { keys: &[Char('E')], what: "next heuristic" },
-    Binding { keys: &[Char('T')], what: "next tie-break among equal f" },
-    Binding { keys: &[Char('P')], what: "open list: lazy deletion or decrease-key" },
-    Binding { keys: &[Char('D')], what: "4 or 8 neighbours" },
-    Binding { keys: &[Char('R')], what: "reopening closed nodes on or off" },
-    Binding { keys: &[Char('['), Char(']')], what: "weight of weighted A* -/+ 0.25 (1 to 10)" },
-    Binding { keys: &[Char('v')], what: "one pane or two side by side" },
-    Binding { keys: &[Tab], what: "the other pane takes the setting keys" },
-    Binding { keys: &[Char('W')], what: "write the level file (twice to overwrite)" },
-    Binding { keys: &[Char('p')], what: "save the picture as SVG (twice to overwrite)" },
-    Binding { keys: &[Char('?')], what: "this help" },
-    Binding { keys: &[Char('q'), Esc], what: "quit (Esc closes this help first; Ctrl-C too)" },
+    bind(&[Left, Down, Up, Right], "move the cursor"),
+    bind(&[Char('h'), Char('j'), Char('k'), Char('l')], "the same, roguelike (yubn diagonally)"),
+    Binding { keys: RUN_KEYS, label: Some("Shift"), what: "+ a move key: move the cursor 8 cells" },
+    bind(&[Char('s'), Char('g')], "put the start / the goal under the cursor"),
+    bind(&[Char('w')], "draw or erase a wall"),
+    bind(&[Char('c')], "entry cost of the cell: 1, 3, 5, 9"),
+    bind(&[Char('.')], "one expansion"),
+    bind(&[Char(' ')], "run (N expansions per frame) or pause"),
+    bind(&[Char('+'), Char('-')], "more or fewer expansions per frame"),
+    bind(&[Enter, End], "to the end of the search"),
+    bind(&[Char('r'), Backspace], "back to the first step"),
+    bind(&[Char('A')], "next algorithm (active pane)"),
+    bind(&[Char('E')], "next heuristic"),
+    bind(&[Char('T')], "next tie-break among equal f"),
+    bind(&[Char('P')], "open list: lazy deletion or decrease-key"),
+    bind(&[Char('D')], "4 or 8 neighbours"),
+    bind(&[Char('R')], "reopening closed nodes on or off"),
+    bind(&[Char('['), Char(']')], "weight of weighted A* -/+ 0.25 (1 to 10)"),
+    bind(&[Char('v')], "one pane or two side by side"),
+    bind(&[Tab], "the other pane takes the setting keys"),
+    bind(&[Char('W')], "write the level file (twice to overwrite)"),
+    bind(&[Char('p')], "save the picture as SVG (twice to overwrite)"),
+    bind(&[Char('?')], "this help"),
+    bind(&[Char('q'), Esc], "quit (Esc closes this help first; Ctrl-C too)"),
 ];
 
 /// The action of a key press, if any.
@@ -150,27 +149,9 @@ pub fn action(key: KeyEvent) -> Option<Action> {
     })
 }
 
-/// Width of the keys column of the help.
-const KEYS_WIDTH: usize = 12;
-
 /// Draws the help popup centred over `area`.
 pub fn render_help(frame: &mut Frame, area: Rect, palette: &Palette) {
-    let keys = |b: &Binding| b.keys.iter().map(|&k| key_name(k)).collect::<Vec<_>>().join(" ");
-    let lines: Vec<Line> = BINDINGS
-        .iter()
-        .map(|b| {
-            Line::from(vec![
-                Span::styled(format!("{:<KEYS_WIDTH$}", keys(b)), Style::new().fg(palette.key)),
-                Span::raw(b.what),
-            ])
-        })
-        .collect();
-    let width = BINDINGS.iter().map(|b| KEYS_WIDTH + b.what.chars().count()).max().unwrap_or(0) as u16 + 4;
-    // Cut to the screen: a terminal smaller than the popup shows its top left.
-    let popup = area.centered(Constraint::Length(width), Constraint::Length(lines.len() as u16 + 2)).intersection(area);
-    frame.render_widget(Clear, popup);
-    let block = Block::bordered().title(" Lab keys ").title_bottom(" ? or Esc closes ");
-    frame.render_widget(Paragraph::new(lines).block(block), popup);
+    crate::ui::help::render_keys(frame, area, palette, " Lab keys ", BINDINGS);
 }
 
 #[cfg(test)]
