@@ -88,6 +88,7 @@ impl<'a> Panel<'a> {
             reasons(RepathReason::Start, RepathReason::Timer),
             reasons(RepathReason::Threshold, RepathReason::Blocked),
             reasons(RepathReason::Version, RepathReason::Stuck),
+            reasons(RepathReason::EveryTick, RepathReason::Settings),
             format!("{:<13}{:>4}/s  queued {:>3}", "Budget waits", num(w.budget_waits), stats.queued),
         ]
         .into_iter()
