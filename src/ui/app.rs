@@ -200,6 +200,7 @@ impl App {
             Ui::Overlay => self.overlay = self.overlay.next(),
             Ui::Fov => self.fov = !self.fov,
             Ui::NextMonster => world.watch(next_monster(world)),
+            Ui::PrevMonster => world.watch(previous_monster(world)),
             Ui::Help => self.help = true,
             Ui::Quit => self.ask_quit(),
         }
@@ -218,6 +219,14 @@ pub fn next_monster(world: &World) -> Option<usize> {
     let monsters = || world.creatures().iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster).map(|(i, _)| i);
     let after = world.watched();
     monsters().find(|&i| after.is_some_and(|w| i > w)).or_else(|| monsters().next())
+}
+
+/// The monster before the watched one in creature order, wrapping; the
+/// last when none is watched; `None` when there are no monsters.
+pub fn previous_monster(world: &World) -> Option<usize> {
+    let monsters = || world.creatures().iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster).map(|(i, _)| i);
+    let before = world.watched();
+    monsters().filter(|&i| before.is_some_and(|w| i < w)).last().or_else(|| monsters().last())
 }
 
 /// The monster nearest the player (the first of equals), the likeliest to
@@ -270,6 +279,20 @@ mod tests {
         let w = World::new(&level, 1, Settings::default()).unwrap();
         // Monsters are numbered row by row: 0 at 0,0; 1 at 5,1; 2 at 5,2.
         assert_eq!(nearest_monster(&w), Some(1));
+    }
+
+    #[test]
+    fn shift_tab_goes_back_through_the_monsters() {
+        let level = Level::parse("M.....\n....@M\n.....M\n", "t").unwrap();
+        let mut w = World::new(&level, 1, Settings::default()).unwrap();
+        let mut app = App::new(Palette::NAMED, true);
+        w.watch(Some(1));
+        app.handle(Ui::PrevMonster, &mut w);
+        assert_eq!(w.watched(), Some(0));
+        app.handle(Ui::PrevMonster, &mut w);
+        assert_eq!(w.watched(), Some(2), "wraps to the last");
+        app.handle(Ui::NextMonster, &mut w);
+        assert_eq!(w.watched(), Some(0), "and Tab forward again");
     }
 
     #[test]

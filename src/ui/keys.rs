@@ -31,6 +31,8 @@ pub enum Ui {
     Fov,
     /// Watch the next monster: the panel and the search overlay follow it.
     NextMonster,
+    /// Watch the previous monster (Shift-Tab).
+    PrevMonster,
     /// Open the help (which then takes every key: `?` or Esc closes it).
     Help,
     /// `q` or Esc: quit, after a question in a live game.
@@ -52,7 +54,7 @@ pub(super) const fn bind(keys: &'static [KeyCode], what: &'static str) -> Bindin
     Binding { keys, label: None, what }
 }
 
-use KeyCode::{Char, Down, Esc, Left, Right, Tab, Up};
+use KeyCode::{BackTab, Char, Down, Esc, Left, Right, Tab, Up};
 
 /// The run keys: a move key with Shift.
 const RUN_KEYS: &[KeyCode] = &[Char('H'), Char('J'), Char('K'), Char('L'), Char('Y'), Char('U'), Char('B'), Char('N')];
@@ -74,7 +76,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(&[Char('R')], "next repath policy"),
     bind(&[Char('S')], "smoothing (string pulling) on or off"),
     bind(&[Char('O'), Char('F')], "next overlay; field of view (fog) on or off"),
-    bind(&[Tab], "watch the next monster"),
+    Binding { keys: &[Tab, BackTab], label: Some("Tab ⇧Tab"), what: "watch the next / previous monster" },
     bind(&[Char(' '), Char('.')], "pause or resume; one tick while paused"),
     bind(&[Char('+'), Char('-')], "faster or slower (¼× to 8×)"),
     bind(&[Char('?'), Char('q'), Esc], "this help; quit (y confirms, Ctrl-C at once)"),
@@ -133,6 +135,7 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
         Char('O') => ui(Ui::Overlay),
         Char('F') => ui(Ui::Fov),
         Tab => ui(Ui::NextMonster),
+        BackTab => ui(Ui::PrevMonster),
         Char(' ') => ui(Ui::Pause),
         Char('.') => ui(Ui::Step),
         Char('+') => ui(Ui::Faster),

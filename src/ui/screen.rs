@@ -230,7 +230,7 @@ mod tests {
             "R         next repath policy",
             "S         smoothing (string pulling) on or off",
             "O F       next overlay; field of view (fog) on or off",
-            "Tab       watch the next monster",
+            "Tab ⇧Tab  watch the next / previous monster",
             "Space .   pause or resume; one tick while paused",
             "+ -       faster or slower (¼× to 8×)",
             "? q Esc   this help; quit (y confirms, Ctrl-C at once)",
