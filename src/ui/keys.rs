@@ -70,7 +70,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(&[Char('A')], "next search algorithm"),
     bind(&[Char('E')], "next heuristic (the estimate)"),
     bind(&[Char('T')], "next tie-break among equal f"),
-    bind(&[Char('P')], "open list: lazy deletion or decrease-key"),
+    bind(&[Char('P'), Char('X')], "open list: lazy or decrease-key; reopening"),
     bind(&[Char('D')], "4 or 8 neighbours"),
     bind(&[Char('['), Char(']')], "weight of weighted A* -/+ 0.25 (1 to 10)"),
     bind(&[Char('R')], "next repath policy"),
@@ -127,6 +127,7 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
         Char('E') => set(Setting::Heuristic(s.heuristic.next())),
         Char('T') => set(Setting::Tie(s.tie.next())),
         Char('P') => set(Setting::Open(s.open.next())),
+        Char('X') => set(Setting::Reopen(!s.reopen)),
         Char('D') => set(Setting::Neighbors(s.neighbors.next())),
         Char('[') => weight(s.weight, -WEIGHT_STEP),
         Char(']') => weight(s.weight, WEIGHT_STEP),
@@ -265,6 +266,7 @@ mod tests {
         assert_eq!(act(Char('E')), set(Setting::Heuristic(Heuristic::Chebyshev)));
         assert_eq!(act(Char('T')), set(Setting::Tie(TieBreak::LowH)));
         assert_eq!(act(Char('P')), set(Setting::Open(OpenUpdate::DecreaseKey)));
+        assert_eq!(act(Char('X')), set(Setting::Reopen(true)));
         assert_eq!(act(Char('D')), set(Setting::Neighbors(Neighbors::Four)));
         assert_eq!(act(Char('S')), set(Setting::Smoothing(false)));
         assert_eq!(act(Char('R')), set(Setting::Repath(RepathPolicy::EveryTick)));

@@ -229,7 +229,10 @@ impl Widget for Panel<'_> {
         // The open-list update decides the stale pops below, so it is
         // named here rather than in a settings row of its own (one more
         // row would push the figures off an 80x24 terminal).
-        let search_block = block(format!(" Search · {} ", self.world.settings().search.open));
+        let q = &self.world.settings().search;
+        // Short enough for the block's width beside `decrease-key`.
+        let reopening = if q.reopen { " · reopen" } else { "" };
+        let search_block = block(format!(" Search · {}{reopening} ", q.open));
         let inner = search_block.inner(middle);
         search_block.render(middle, buf);
         // The figures come first; the sparkline and the gauge follow when
@@ -320,6 +323,8 @@ mod tests {
         assert_eq!(text[1], "│A  Algorithm  weighted          │");
         assert_eq!(text[9], "┌ Search · decrease-key ─────────┐");
         assert_eq!(text[6], "│R  Repath     every-tick        │");
+        world.apply(crate::sim::Command::Set(crate::sim::Setting::Reopen(true)));
+        assert_eq!(render(&world, &clock, 36)[9], "┌ Search · decrease-key · reopen ┐");
         let mut buf = Buffer::empty(Rect::new(0, 0, WIDTH, 36));
         Panel::new(&world, &clock, &Palette::NAMED).render(buf.area, &mut buf);
         assert!(!buf[(15, 5)].modifier.contains(Modifier::DIM));

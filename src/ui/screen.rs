@@ -224,7 +224,7 @@ mod tests {
             "A         next search algorithm",
             "E         next heuristic (the estimate)",
             "T         next tie-break among equal f",
-            "P         open list: lazy deletion or decrease-key",
+            "P X       open list: lazy or decrease-key; reopening",
             "D         4 or 8 neighbours",
             "[ ]       weight of weighted A* -/+ 0.25 (1 to 10)",
             "R         next repath policy",
