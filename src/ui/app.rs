@@ -226,7 +226,7 @@ pub fn next_monster(world: &World) -> Option<usize> {
 pub fn previous_monster(world: &World) -> Option<usize> {
     let monsters = || world.creatures().iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster).map(|(i, _)| i);
     let before = world.watched();
-    monsters().filter(|&i| before.is_some_and(|w| i < w)).last().or_else(|| monsters().last())
+    monsters().rfind(|&i| before.is_some_and(|w| i < w)).or_else(|| monsters().next_back())
 }
 
 /// The monster nearest the player (the first of equals), the likeliest to
