@@ -44,6 +44,8 @@ pub struct App {
     /// Whether the map shows only what the player sees (a view, changing
     /// nothing in the world).
     pub fov: bool,
+    /// Whether the camera follows the watched monster instead of the player.
+    pub follow: bool,
     pub sight: Sight,
     pub help: bool,
     /// `q` was pressed mid-session: `y` quits, any other key goes on.
@@ -69,6 +71,7 @@ impl App {
             clock: Clock::default(),
             overlay: Overlay::None,
             fov: false,
+            follow: false,
             sight: Sight::default(),
             help: false,
             confirm_quit: false,
@@ -199,6 +202,7 @@ impl App {
             Ui::Slower => self.clock.slower(),
             Ui::Overlay => self.overlay = self.overlay.next(),
             Ui::Fov => self.fov = !self.fov,
+            Ui::Follow => self.follow = !self.follow,
             Ui::NextMonster => world.watch(next_monster(world)),
             Ui::PrevMonster => world.watch(previous_monster(world)),
             Ui::Help => self.help = true,
@@ -506,14 +510,16 @@ mod tests {
         let mut w = world();
         let hash = w.hash();
         let mut app = App::new(Palette::NAMED, true);
-        for a in [Ui::Pause, Ui::Step, Ui::Faster, Ui::Slower, Ui::Overlay, Ui::Fov, Ui::NextMonster, Ui::Help] {
+        for a in
+            [Ui::Pause, Ui::Step, Ui::Faster, Ui::Slower, Ui::Overlay, Ui::Fov, Ui::Follow, Ui::NextMonster, Ui::Help]
+        {
             app.handle(a, &mut w);
         }
         assert_eq!(w.hash(), hash);
         assert!(app.clock.paused());
         assert_eq!(app.clock.take_steps(), 1);
         assert_eq!(app.overlay, Overlay::Paths);
-        assert!(app.fov);
+        assert!(app.fov && app.follow);
         assert!(app.help && app.exit.is_none());
     }
 }

@@ -33,6 +33,8 @@ pub enum Ui {
     NextMonster,
     /// Watch the previous monster (Shift-Tab).
     PrevMonster,
+    /// The camera follows the watched monster, or the player again.
+    Follow,
     /// Open the help (which then takes every key: `?` or Esc closes it).
     Help,
     /// `q` or Esc: quit, after a question in a live game.
@@ -76,7 +78,11 @@ pub const BINDINGS: &[Binding] = &[
     bind(&[Char('R')], "next repath policy"),
     bind(&[Char('S')], "smoothing (string pulling) on or off"),
     bind(&[Char('O'), Char('F')], "next overlay; field of view (fog) on or off"),
-    Binding { keys: &[Tab, BackTab], label: Some("Tab ⇧Tab"), what: "watch the next / previous monster" },
+    Binding {
+        keys: &[Tab, BackTab, Char('C')],
+        label: Some("Tab⇧Tab C"),
+        what: "watch next / previous monster; camera on it",
+    },
     bind(&[Char(' '), Char('.')], "pause or resume; one tick while paused"),
     bind(&[Char('+'), Char('-')], "faster or slower (¼× to 8×)"),
     bind(&[Char('?'), Char('q'), Esc], "this help; quit (y confirms, Ctrl-C at once)"),
@@ -137,6 +143,7 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
         Char('F') => ui(Ui::Fov),
         Tab => ui(Ui::NextMonster),
         BackTab => ui(Ui::PrevMonster),
+        Char('C') => ui(Ui::Follow),
         Char(' ') => ui(Ui::Pause),
         Char('.') => ui(Ui::Step),
         Char('+') => ui(Ui::Faster),
@@ -313,6 +320,7 @@ mod tests {
     fn view_keys_and_modifiers() {
         assert_eq!(act(Char('O')), Some(Action::Ui(Ui::Overlay)));
         assert_eq!(act(Char('F')), Some(Action::Ui(Ui::Fov)));
+        assert_eq!(act(Char('C')), Some(Action::Ui(Ui::Follow)));
         assert_eq!(act(Tab), Some(Action::Ui(Ui::NextMonster)));
         assert_eq!(act(Char(' ')), Some(Action::Ui(Ui::Pause)));
         assert_eq!(act(Char('.')), Some(Action::Ui(Ui::Step)));

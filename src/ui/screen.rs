@@ -68,7 +68,8 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
     let inner = block.inner(map);
     frame.render_widget(block, map);
     let sight = app.fov.then_some(&app.sight);
-    let view = MapView { world, overlay: app.overlay, palette: &app.palette, markers: app.markers, sight };
+    let focus = world.watched().filter(|_| app.follow).map(|i| world.creatures()[i].cell());
+    let view = MapView { world, overlay: app.overlay, palette: &app.palette, markers: app.markers, sight, focus };
     frame.render_widget(view, inner);
     frame.render_widget(LogView { log: &app.log, palette: &app.palette }, log);
     frame.render_widget(Panel::new(world, &app.clock, &app.palette), side);
@@ -230,7 +231,7 @@ mod tests {
             "R         next repath policy",
             "S         smoothing (string pulling) on or off",
             "O F       next overlay; field of view (fog) on or off",
-            "Tab ⇧Tab  watch the next / previous monster",
+            "Tab⇧Tab C watch next / previous monster; camera on it",
             "Space .   pause or resume; one tick while paused",
             "+ -       faster or slower (¼× to 8×)",
             "? q Esc   this help; quit (y confirms, Ctrl-C at once)",
