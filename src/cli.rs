@@ -4,6 +4,7 @@
 //! list of subcommands; everything a command does is library code that
 //! tests can call without a terminal or a process.
 
+mod lab;
 mod options;
 mod path;
 mod play;
@@ -13,6 +14,7 @@ mod scen;
 mod session;
 mod sim;
 
+pub use lab::{LabArgs, lab};
 pub use options::SearchArgs;
 pub use path::{PathArgs, path};
 pub use play::{PlayArgs, play};

@@ -12,6 +12,7 @@ pub mod input;
 pub mod level;
 mod named;
 pub mod nav;
+pub mod picture;
 pub mod replay;
 pub mod search;
 pub mod shown;

@@ -22,6 +22,8 @@ enum Command {
     Play(cli::PlayArgs),
     /// Run one search on a level and show the path and its statistics
     Path(cli::PathArgs),
+    /// The search lab: place start, goal and walls, step searches side by side
+    Lab(cli::LabArgs),
     /// Run a Moving AI scenario file and check every cost against its optimum
     Scen(cli::ScenArgs),
     /// Run the world headless with a scripted player and print its statistics
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         // The game draws on the terminal itself.
         Command::Play(a) => finish(done(cli::play(&a))),
         Command::Path(a) => to_stdout(|out| done(cli::path(&a, out))),
+        Command::Lab(a) => finish(done(cli::lab(&a))),
         Command::Scen(a) => to_stdout(|out| done(cli::scen(&a, out))),
         Command::Sim(a) => to_stdout(|out| done(cli::sim(&a, out))),
         Command::Replay(a) => to_stdout(|out| cli::replay(&a, out)),

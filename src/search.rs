@@ -12,9 +12,11 @@ mod grid_graph;
 mod open;
 mod settings;
 mod smooth;
+mod trace;
 
 pub use engine::{Outcome, Query, SearchStats, Searcher, Visit};
 pub use graph::{Graph, NodeId};
 pub use grid_graph::{Endpoint, GridGraph, GridPlanner, PlanError};
 pub use settings::{Algorithm, Heuristic, MAX_WEIGHT, MIN_WEIGHT, OpenUpdate, SearchSettings, TieBreak, UnknownName};
 pub use smooth::string_pull;
+pub use trace::{Event, NodeMark, Observer, Trace, TraceView};

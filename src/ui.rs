@@ -12,6 +12,7 @@ mod clock;
 mod end;
 mod help;
 mod keys;
+mod lab;
 mod log;
 mod map;
 mod overlay;
@@ -25,6 +26,7 @@ mod testing;
 
 pub use app::Exit;
 pub use clock::SPEED_RANGE;
+pub use lab::lab;
 pub use overlay::{RAW_PATH, WAYPOINT};
 pub use palette::Palette;
 pub use run::{Session, Terminal, play};

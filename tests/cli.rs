@@ -417,3 +417,13 @@ fn sim_rules_flags() {
         assert_eq!(o.status.code(), Some(2), "{bad:?}");
     }
 }
+
+#[test]
+fn lab_needs_a_terminal_and_a_good_level() {
+    let o = delve(&["lab"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("delve lab needs a terminal"), "{}", stderr(&o));
+    let o = delve(&["lab", "no/such/level.txt"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no/such/level.txt"), "{}", stderr(&o));
+}

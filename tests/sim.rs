@@ -234,3 +234,43 @@ fn settings_commands_change_the_next_search() {
     let (astar, dijkstra) = (expanded(None), expanded(Some(delve::search::Algorithm::Dijkstra)));
     assert!(dijkstra > astar, "Dijkstra expanded {dijkstra}, A* {astar}: the setting did not reach the searches");
 }
+
+/// A setting acts at once: after a search setting changes, every monster
+/// with a plan asks for a new one, reason `settings`, and the queue serves
+/// them all within the budget (under the default policy, which would
+/// otherwise wait for the player to move).
+#[test]
+fn a_setting_change_replans_every_hunting_monster_at_once() {
+    let l = level("arena");
+    let mut w = World::new(&l, 1, Settings::default()).unwrap();
+    for _ in 0..20 {
+        w.tick();
+    }
+    let planned =
+        |w: &World| w.creatures().iter().filter(|c| c.hunt.as_ref().is_some_and(|h| h.goal.is_some())).count();
+    let hunting = planned(&w);
+    assert!(hunting >= 1, "an arena monster sees the player: {hunting} hunting");
+    assert_eq!(w.stats().total.repaths(RepathReason::Settings), 0);
+    w.apply(Command::Set(Setting::Heuristic(delve::search::Heuristic::Manhattan)));
+    // Served within the budget: every request of this size fits one tick's.
+    w.tick();
+    assert_eq!(planned(&w), hunting);
+    assert_eq!(w.stats().total.repaths(RepathReason::Settings), hunting as u64);
+    // Settled: no more of them until the next change.
+    for _ in 0..5 {
+        w.tick();
+    }
+    assert_eq!(w.stats().total.repaths(RepathReason::Settings), hunting as u64);
+}
+
+#[test]
+fn every_tick_repaths_say_so() {
+    let mut w = World::new(&level("arena"), 1, Settings::default()).unwrap();
+    w.apply(Command::Set(Setting::Repath(RepathPolicy::EveryTick)));
+    for _ in 0..10 {
+        w.tick();
+    }
+    let t = &w.stats().total;
+    assert!(t.repaths(RepathReason::EveryTick) > 0);
+    assert_eq!(t.repaths(RepathReason::Timer), 0);
+}

@@ -31,3 +31,9 @@ fn plays_in_tmux_and_restores_the_terminal() {
 fn signals_restore_the_terminal_and_keep_the_recording() {
     run_script("tmux_signals.sh");
 }
+
+/// `delve lab`: stepping, editing, saving and quitting in a real terminal.
+#[test]
+fn the_lab_steps_edits_saves_and_restores_the_terminal() {
+    run_script("tmux_lab.sh");
+}

@@ -12,9 +12,11 @@ const DEFAULT: SearchSettings = SearchSettings::DEFAULT;
 /// `--open`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
-    /// Search algorithm: bfs|dijkstra|astar|greedy|weighted (delve path also: navmesh|waypoints)
-    #[arg(long = "algo", value_name = "ALGO", default_value_t = Planner::Grid(DEFAULT.algorithm))]
-    pub algorithm: Planner,
+    /// Search algorithm: bfs|dijkstra|astar|greedy|weighted (delve path also:
+    /// navmesh|waypoints; several, repeated or comma-separated, only for
+    /// `delve path --svg`)
+    #[arg(long = "algo", value_name = "ALGO", value_delimiter = ',', default_values_t = [Planner::Grid(DEFAULT.algorithm)])]
+    pub algorithms: Vec<Planner>,
     /// Heuristic, scaled by the cheapest entry cost: manhattan|euclidean|octile|chebyshev|zero
     #[arg(long, default_value_t = DEFAULT.heuristic)]
     pub heuristic: Heuristic,
@@ -38,17 +40,38 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    /// The search settings these flags ask for (A* when `--algo` names an
-    /// any-angle planner: its searches are A*).
+    /// The planner of the first `--algo` (commands that run one search
+    /// call [`SearchArgs::one_algorithm`] first).
+    pub fn planner(&self) -> Planner {
+        self.algorithms.first().copied().unwrap_or(Planner::Grid(DEFAULT.algorithm))
+    }
+
+    /// The search settings these flags ask for (with the first `--algo`;
+    /// A* when it names an any-angle planner: its searches are A*).
     pub fn settings(&self) -> SearchSettings {
-        SearchSettings {
-            algorithm: self.algorithm.grid().unwrap_or(Algorithm::AStar),
+        self.all_settings().next().unwrap_or(DEFAULT)
+    }
+
+    /// The settings of each `--algo` given, in order.
+    pub fn all_settings(&self) -> impl Iterator<Item = SearchSettings> + '_ {
+        self.algorithms.iter().map(|planner| SearchSettings {
+            algorithm: planner.grid().unwrap_or(Algorithm::AStar),
             heuristic: self.heuristic,
             tie: self.tie,
             neighbors: self.neighbors,
             weight: self.weight,
             reopen: self.reopen,
             open: self.open,
+        })
+    }
+
+    /// Refuses several `--algo` values for a command that runs one search.
+    pub fn one_algorithm(&self) -> Result<(), super::CliError> {
+        match self.algorithms.len() {
+            0 | 1 => Ok(()),
+            _ => Err(super::CliError::Usage(
+                "--algo takes one algorithm here (several only with `delve path --svg`)".into(),
+            )),
         }
     }
 }
@@ -57,9 +80,9 @@ impl SearchArgs {
     /// Refuses the any-angle planners in the commands that only run grid
     /// searches (so far everything but `delve path`).
     pub fn grid_only(&self, command: &str) -> Result<(), CliError> {
-        match self.algorithm {
-            Planner::Grid(_) => Ok(()),
-            other => {
+        match self.algorithms.iter().find(|p| p.grid().is_none()) {
+            None => Ok(()),
+            Some(other) => {
                 Err(CliError::Usage(format!("--algo {other}: {command} runs grid searches only (use delve path)")))
             }
         }

@@ -6,7 +6,8 @@ use super::{CliError, SearchArgs, load_level};
 use crate::grid::{Cell, Grid};
 use crate::level::{DEFAULT_LEVEL_NAME, Level, tile_glyph as glyph};
 use crate::nav::MAX_RADIUS;
-use crate::search::{GridPlanner, Outcome, PlanError, SearchSettings, string_pull};
+use crate::picture::Drawn;
+use crate::search::{GridPlanner, Outcome, PlanError, SearchSettings, Visit, string_pull};
 use crate::shown::shown;
 use crate::ui::{RAW_PATH, WAYPOINT};
 use serde_json::json;
@@ -39,6 +40,11 @@ pub struct PathArgs {
     /// Print one JSON object instead of the map
     #[arg(long)]
     pub json: bool,
+    /// Also draw the search as an SVG picture in FILE: cells closed and
+    /// open, path, smoothed waypoints, settings and counters; one picture
+    /// per --algo, in a row
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
 }
 
 fn parse_radius(s: &str) -> Result<f64, String> {
@@ -55,12 +61,16 @@ const VIEW_HEIGHT: usize = 60;
 const MARGIN: i32 = 3;
 
 /// Runs `delve path`, writing its answer to `out`.
+/// With several `--algo` values (only with `--svg`), answers each in turn.
 pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
+    if args.svg.is_none() {
+        args.search.one_algorithm()?;
+    }
     let level = load_level(args.level.as_ref())?;
     let file = args.level.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_LEVEL_NAME));
     let from = endpoint(args.from, level.start, "--from", "S", &file)?;
     let to = endpoint(args.to, level.goal, "--to", "G", &file)?;
-    let any_angle = args.compare || args.search.algorithm.grid().is_none();
+    let any_angle = args.compare || args.search.planner().grid().is_none();
     if any_angle {
         PlanError::check(&level.grid, from, to).map_err(|source| CliError::Plan { file, source })?;
         return if args.compare {
@@ -73,20 +83,44 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
         let rule = "--radius: only --algo navmesh, --algo waypoints and --compare plan for a radius";
         return Err(CliError::Usage(rule.into()));
     }
-    let settings = args.search.settings();
+    args.search.grid_only("--svg")?;
     let mut planner = GridPlanner::new();
-    let outcome = planner.plan(&level.grid, from, to, &settings).map_err(|source| CliError::Plan { file, source })?;
-    let mut smoothed = Vec::new();
-    if args.smooth {
-        string_pull(&level.grid, planner.path(), &mut smoothed);
+    let mut pictured = Vec::new();
+    for settings in args.search.all_settings() {
+        let planned = planner.plan(&level.grid, from, to, &settings);
+        let outcome = planned.map_err(|source| CliError::Plan { file: file.clone(), source })?;
+        let mut smoothed = Vec::new();
+        if args.smooth || args.svg.is_some() {
+            string_pull(&level.grid, planner.path(), &mut smoothed);
+        }
+        let answer = Answer { outcome, path: planner.path(), smoothed: args.smooth.then_some(&smoothed[..]) };
+        let written = if args.json {
+            writeln!(out, "{}", answer.json())
+        } else {
+            write_human(out, &level, from, to, &settings, &answer)
+        };
+        written.map_err(CliError::Output)?;
+        if args.svg.is_some() {
+            let cells: Vec<(Cell, Visit)> = planner.visited(&level.grid).collect();
+            pictured.push((settings, outcome, cells, planner.path().to_vec(), smoothed));
+        }
     }
-    let answer = Answer { outcome, path: planner.path(), smoothed: args.smooth.then_some(&smoothed[..]) };
-    let written = if args.json {
-        writeln!(out, "{}", answer.json())
-    } else {
-        write_human(out, &level, from, to, &settings, &answer)
-    };
-    written.map_err(CliError::Output)
+    let Some(svg) = &args.svg else { return Ok(()) };
+    let drawn: Vec<Drawn> = pictured
+        .into_iter()
+        .map(|(settings, o, cells, path, smoothed)| Drawn {
+            settings,
+            stats: o.stats,
+            cost: o.found.then_some(o.cost),
+            finished: true,
+            cells,
+            current: None,
+            path: if o.found { path } else { Vec::new() },
+            smoothed: if o.found { smoothed } else { Vec::new() },
+        })
+        .collect();
+    let picture = crate::picture::svg(&level.grid, from, to, &drawn);
+    std::fs::write(svg, picture).map_err(|e| CliError::Usage(format!("cannot write {}: {e}", svg.display())))
 }
 
 /// A cell from the command line, or else the level's marker.

@@ -213,6 +213,7 @@ pub fn scen(args: &ScenArgs, out: &mut impl Write) -> Result<(), CliError> {
         return Err(CliError::Usage(format!("{}: no scenarios", args.scen.display())));
     }
     let maps = Maps::load(&args.scen, &scenarios, args.map.as_deref())?;
+    args.search.one_algorithm()?;
     let settings = args.search.settings();
     // Each JSON line goes out as soon as its scenario ran: a reader that
     // stops reading stops the run.

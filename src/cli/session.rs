@@ -75,6 +75,7 @@ impl SessionArgs {
     }
 
     fn start_game_on(&self, level: Level, game: bool) -> Result<(Start, World), CliError> {
+        self.search.one_algorithm()?;
         let rules = if game {
             let rules = Rules::game(&level);
             Rules { lives: self.lives.or(rules.lives), ..rules }

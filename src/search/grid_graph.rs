@@ -3,6 +3,7 @@
 
 use super::engine::{Outcome, Query, Searcher, Visit};
 use super::settings::{Heuristic, SearchSettings, TieBreak};
+use super::trace::Observer;
 use super::{Graph, NodeId};
 use crate::grid::{Cell, DIAGONAL, DIRECTIONS, Grid, Neighbors};
 
@@ -195,6 +196,19 @@ impl GridPlanner {
     /// Searches `grid` from `from` to `to` with `settings`. The path, when
     /// found, is [`GridPlanner::path`] (empty after a refused query too).
     pub fn plan(&mut self, grid: &Grid, from: Cell, to: Cell, settings: &SearchSettings) -> Result<Outcome, PlanError> {
+        self.plan_observed(grid, from, to, settings, &mut ())
+    }
+
+    /// [`GridPlanner::plan`], telling `observer` what the search does (node
+    /// ids are [`Grid::node`]s): pass a [`super::Trace`] to step through it.
+    pub fn plan_observed<O: Observer>(
+        &mut self,
+        grid: &Grid,
+        from: Cell,
+        to: Cell,
+        settings: &SearchSettings,
+        observer: &mut O,
+    ) -> Result<Outcome, PlanError> {
         self.cells.clear();
         PlanError::check(grid, from, to)?;
         let graph = GridGraph::new(grid, settings.neighbors, settings.heuristic, from, to);
@@ -205,7 +219,7 @@ impl GridPlanner {
             reopen: settings.reopen,
             open: settings.open,
         };
-        let outcome = self.searcher.search(&graph, grid.node(from), grid.node(to), &query);
+        let outcome = self.searcher.search_observed(&graph, grid.node(from), grid.node(to), &query, observer);
         self.cells.extend(self.searcher.path().iter().map(|&n| grid.cell_of(n)));
         Ok(outcome)
     }

@@ -5,6 +5,7 @@ use super::species::{ARRIVAL_RADIUS, SLOWING_RADIUS, Species, alarm};
 use super::stats::RepathReason;
 use crate::grid::Cell;
 use crate::named::named_enum;
+use crate::search::SearchSettings;
 use crate::steer::{Body, Hysteresis, PathFollower, Smoother, Vec2, Wander, cell_at};
 
 named_enum! {
@@ -83,6 +84,8 @@ pub struct Hunt {
     pub progress: (usize, f32, u64),
     /// What it knows of the player, and so where it is going.
     pub mind: Mind,
+    /// The search settings and smoothing the last plan was made with.
+    pub planned_with: Option<(SearchSettings, bool)>,
 }
 
 /// A monster that has not come closer to its waypoint for this many ticks
@@ -102,6 +105,7 @@ impl Default for Hunt {
             request: None,
             progress: (0, f32::INFINITY, 0),
             mind: Mind::default(),
+            planned_with: None,
         }
     }
 }

@@ -103,6 +103,7 @@ impl Hunter {
         let grid = scene.grid;
         hunt.goal = Some(to);
         hunt.version = grid.version();
+        hunt.planned_with = Some((scene.settings.search, scene.settings.smoothing));
         hunt.progress = (0, f32::INFINITY, scene.tick);
         hunt.path.clear();
         hunt.follower.clear();
@@ -156,16 +157,19 @@ fn reason(hunt: &Hunt, i: usize, target: Cell, scene: &Scene) -> Option<RepathRe
         let blocked = hunt.path.iter().any(|&c| !scene.grid.is_walkable(c));
         return Some(if blocked { RepathReason::Blocked } else { RepathReason::Version });
     }
+    let s = scene.settings;
+    if hunt.planned_with != Some((s.search, s.smoothing)) {
+        return Some(RepathReason::Settings);
+    }
     if hunt.is_stuck(scene.tick) {
         return Some(RepathReason::Stuck);
     }
-    let s = scene.settings;
     let period = u64::from(s.repath_ticks.max(1));
     // Staggered: monster i's timer comes round on its own tick of the period.
     let slot = (scene.tick + i as u64).is_multiple_of(period);
     let moved = cell_center(goal).distance(cell_center(target)) > s.repath_cells;
     match s.repath {
-        RepathPolicy::EveryTick => Some(RepathReason::Timer),
+        RepathPolicy::EveryTick => Some(RepathReason::EveryTick),
         RepathPolicy::Timer => slot.then_some(RepathReason::Timer),
         RepathPolicy::Threshold => moved.then_some(RepathReason::Threshold),
         RepathPolicy::TimerThreshold => (slot && moved).then_some(RepathReason::Threshold),

@@ -16,6 +16,8 @@ named_enum! {
         Start => "start",
         /// Its timer came round.
         Timer => "timer",
+        /// The `every-tick` policy plans anew on every tick.
+        EveryTick => "every-tick",
         /// The player moved more than K cells from the last plan's goal.
         Threshold => "threshold",
         /// A cell on its path stopped being walkable.
@@ -26,6 +28,9 @@ named_enum! {
         /// its path by the crowd, or pressed against a wall after swinging
         /// wide round a corner).
         Stuck => "stuck",
+        /// A search setting (or smoothing) changed since the plan: a
+        /// setting acts at once, not at the next timer or threshold.
+        Settings => "settings",
     }
 }
 

@@ -44,6 +44,8 @@ pub struct App {
     /// Whether the map shows only what the player sees (a view, changing
     /// nothing in the world).
     pub fov: bool,
+    /// Whether the camera follows the watched monster instead of the player.
+    pub follow: bool,
     pub sight: Sight,
     pub help: bool,
     /// `q` was pressed mid-session: `y` quits, any other key goes on.
@@ -69,6 +71,7 @@ impl App {
             clock: Clock::default(),
             overlay: Overlay::None,
             fov: false,
+            follow: false,
             sight: Sight::default(),
             help: false,
             confirm_quit: false,
@@ -199,7 +202,9 @@ impl App {
             Ui::Slower => self.clock.slower(),
             Ui::Overlay => self.overlay = self.overlay.next(),
             Ui::Fov => self.fov = !self.fov,
+            Ui::Follow => self.follow = !self.follow,
             Ui::NextMonster => world.watch(next_monster(world)),
+            Ui::PrevMonster => world.watch(previous_monster(world)),
             Ui::Help => self.help = true,
             Ui::Quit => self.ask_quit(),
         }
@@ -218,6 +223,14 @@ pub fn next_monster(world: &World) -> Option<usize> {
     let monsters = || world.creatures().iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster).map(|(i, _)| i);
     let after = world.watched();
     monsters().find(|&i| after.is_some_and(|w| i > w)).or_else(|| monsters().next())
+}
+
+/// The monster before the watched one in creature order, wrapping; the
+/// last when none is watched; `None` when there are no monsters.
+pub fn previous_monster(world: &World) -> Option<usize> {
+    let monsters = || world.creatures().iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster).map(|(i, _)| i);
+    let before = world.watched();
+    monsters().rfind(|&i| before.is_some_and(|w| i < w)).or_else(|| monsters().next_back())
 }
 
 /// The monster nearest the player (the first of equals), the likeliest to
@@ -270,6 +283,20 @@ mod tests {
         let w = World::new(&level, 1, Settings::default()).unwrap();
         // Monsters are numbered row by row: 0 at 0,0; 1 at 5,1; 2 at 5,2.
         assert_eq!(nearest_monster(&w), Some(1));
+    }
+
+    #[test]
+    fn shift_tab_goes_back_through_the_monsters() {
+        let level = Level::parse("M.....\n....@M\n.....M\n", "t").unwrap();
+        let mut w = World::new(&level, 1, Settings::default()).unwrap();
+        let mut app = App::new(Palette::NAMED, true);
+        w.watch(Some(1));
+        app.handle(Ui::PrevMonster, &mut w);
+        assert_eq!(w.watched(), Some(0));
+        app.handle(Ui::PrevMonster, &mut w);
+        assert_eq!(w.watched(), Some(2), "wraps to the last");
+        app.handle(Ui::NextMonster, &mut w);
+        assert_eq!(w.watched(), Some(0), "and Tab forward again");
     }
 
     #[test]
@@ -483,14 +510,16 @@ mod tests {
         let mut w = world();
         let hash = w.hash();
         let mut app = App::new(Palette::NAMED, true);
-        for a in [Ui::Pause, Ui::Step, Ui::Faster, Ui::Slower, Ui::Overlay, Ui::Fov, Ui::NextMonster, Ui::Help] {
+        for a in
+            [Ui::Pause, Ui::Step, Ui::Faster, Ui::Slower, Ui::Overlay, Ui::Fov, Ui::Follow, Ui::NextMonster, Ui::Help]
+        {
             app.handle(a, &mut w);
         }
         assert_eq!(w.hash(), hash);
         assert!(app.clock.paused());
         assert_eq!(app.clock.take_steps(), 1);
         assert_eq!(app.overlay, Overlay::Paths);
-        assert!(app.fov);
+        assert!(app.fov && app.follow);
         assert!(app.help && app.exit.is_none());
     }
 }

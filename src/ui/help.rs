@@ -31,7 +31,13 @@ fn keys_text(b: &Binding) -> String {
 
 /// Draws the popup centred over `area`.
 pub fn render(frame: &mut Frame, area: Rect, palette: &Palette) {
-    let lines: Vec<Line> = BINDINGS
+    render_keys(frame, area, palette, " Keys ", BINDINGS);
+}
+
+/// Draws a popup titled `title` listing `bindings`, centred over `area`
+/// and cut to it (a terminal smaller than the popup shows its top left).
+pub fn render_keys(frame: &mut Frame, area: Rect, palette: &Palette, title: &str, bindings: &[Binding]) {
+    let lines: Vec<Line> = bindings
         .iter()
         .map(|b| {
             Line::from(vec![
@@ -40,9 +46,9 @@ pub fn render(frame: &mut Frame, area: Rect, palette: &Palette) {
             ])
         })
         .collect();
-    let width = BINDINGS.iter().map(|b| KEYS_WIDTH + b.what.chars().count()).max().unwrap_or(0) as u16 + 4;
-    let popup = area.centered(Constraint::Length(width), Constraint::Length(lines.len() as u16 + 2));
+    let width = bindings.iter().map(|b| KEYS_WIDTH + b.what.chars().count()).max().unwrap_or(0) as u16 + 4;
+    let popup = area.centered(Constraint::Length(width), Constraint::Length(lines.len() as u16 + 2)).intersection(area);
     frame.render_widget(Clear, popup);
-    let block = Block::bordered().title(" Keys ").title_bottom(" ? or Esc closes ");
+    let block = Block::bordered().title(title).title_bottom(" ? or Esc closes ");
     frame.render_widget(Paragraph::new(lines).block(block), popup);
 }

@@ -31,6 +31,10 @@ pub enum Ui {
     Fov,
     /// Watch the next monster: the panel and the search overlay follow it.
     NextMonster,
+    /// Watch the previous monster (Shift-Tab).
+    PrevMonster,
+    /// The camera follows the watched monster, or the player again.
+    Follow,
     /// Open the help (which then takes every key: `?` or Esc closes it).
     Help,
     /// `q` or Esc: quit, after a question in a live game.
@@ -48,11 +52,11 @@ pub struct Binding {
     pub what: &'static str,
 }
 
-const fn bind(keys: &'static [KeyCode], what: &'static str) -> Binding {
+pub(super) const fn bind(keys: &'static [KeyCode], what: &'static str) -> Binding {
     Binding { keys, label: None, what }
 }
 
-use KeyCode::{Char, Down, Esc, Left, Right, Tab, Up};
+use KeyCode::{BackTab, Char, Down, Esc, Left, Right, Tab, Up};
 
 /// The run keys: a move key with Shift.
 const RUN_KEYS: &[KeyCode] = &[Char('H'), Char('J'), Char('K'), Char('L'), Char('Y'), Char('U'), Char('B'), Char('N')];
@@ -68,13 +72,17 @@ pub const BINDINGS: &[Binding] = &[
     bind(&[Char('A')], "next search algorithm"),
     bind(&[Char('E')], "next heuristic (the estimate)"),
     bind(&[Char('T')], "next tie-break among equal f"),
-    bind(&[Char('P')], "open list: lazy deletion or decrease-key"),
+    bind(&[Char('P'), Char('X')], "open list: lazy or decrease-key; reopening"),
     bind(&[Char('D')], "4 or 8 neighbours"),
     bind(&[Char('['), Char(']')], "weight of weighted A* -/+ 0.25 (1 to 10)"),
     bind(&[Char('R')], "next repath policy"),
     bind(&[Char('S')], "smoothing (string pulling) on or off"),
     bind(&[Char('O'), Char('F')], "next overlay; field of view (fog) on or off"),
-    bind(&[Tab], "watch the next monster"),
+    Binding {
+        keys: &[Tab, BackTab, Char('C')],
+        label: Some("Tab⇧Tab C"),
+        what: "watch next / previous monster; camera on it",
+    },
     bind(&[Char(' '), Char('.')], "pause or resume; one tick while paused"),
     bind(&[Char('+'), Char('-')], "faster or slower (¼× to 8×)"),
     bind(&[Char('?'), Char('q'), Esc], "this help; quit (y confirms, Ctrl-C at once)"),
@@ -125,6 +133,7 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
         Char('E') => set(Setting::Heuristic(s.heuristic.next())),
         Char('T') => set(Setting::Tie(s.tie.next())),
         Char('P') => set(Setting::Open(s.open.next())),
+        Char('X') => set(Setting::Reopen(!s.reopen)),
         Char('D') => set(Setting::Neighbors(s.neighbors.next())),
         Char('[') => weight(s.weight, -WEIGHT_STEP),
         Char(']') => weight(s.weight, WEIGHT_STEP),
@@ -133,6 +142,8 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
         Char('O') => ui(Ui::Overlay),
         Char('F') => ui(Ui::Fov),
         Tab => ui(Ui::NextMonster),
+        BackTab => ui(Ui::PrevMonster),
+        Char('C') => ui(Ui::Follow),
         Char(' ') => ui(Ui::Pause),
         Char('.') => ui(Ui::Step),
         Char('+') => ui(Ui::Faster),
@@ -262,6 +273,7 @@ mod tests {
         assert_eq!(act(Char('E')), set(Setting::Heuristic(Heuristic::Chebyshev)));
         assert_eq!(act(Char('T')), set(Setting::Tie(TieBreak::LowH)));
         assert_eq!(act(Char('P')), set(Setting::Open(OpenUpdate::DecreaseKey)));
+        assert_eq!(act(Char('X')), set(Setting::Reopen(true)));
         assert_eq!(act(Char('D')), set(Setting::Neighbors(Neighbors::Four)));
         assert_eq!(act(Char('S')), set(Setting::Smoothing(false)));
         assert_eq!(act(Char('R')), set(Setting::Repath(RepathPolicy::EveryTick)));
@@ -308,6 +320,7 @@ mod tests {
     fn view_keys_and_modifiers() {
         assert_eq!(act(Char('O')), Some(Action::Ui(Ui::Overlay)));
         assert_eq!(act(Char('F')), Some(Action::Ui(Ui::Fov)));
+        assert_eq!(act(Char('C')), Some(Action::Ui(Ui::Follow)));
         assert_eq!(act(Tab), Some(Action::Ui(Ui::NextMonster)));
         assert_eq!(act(Char(' ')), Some(Action::Ui(Ui::Pause)));
         assert_eq!(act(Char('.')), Some(Action::Ui(Ui::Step)));

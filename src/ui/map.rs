@@ -68,6 +68,9 @@ pub struct MapView<'a> {
     pub markers: Markers,
     /// The fog of war, when the field of view is on.
     pub sight: Option<&'a Sight>,
+    /// The cell the camera follows instead of the player's (the watched
+    /// monster's, on request).
+    pub focus: Option<Cell>,
 }
 
 /// The path markers a level places: drawn in play, since `G` is the goal.
@@ -89,7 +92,7 @@ const FLASH_TICKS: u64 = 3;
 impl Widget for MapView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let (world, p) = (self.world, self.palette);
-        let camera = Camera::new(area, world.grid(), world.player().cell);
+        let camera = Camera::new(area, world.grid(), self.focus.unwrap_or(world.player().cell));
         let shown = |c: Cell| self.sight.is_none_or(|s| s.seen(c));
         let in_sight = |c: Cell| self.sight.is_none_or(|s| s.visible(c));
         for (cell, pos) in camera.cells().filter(|&(c, _)| shown(c)) {
@@ -134,7 +137,7 @@ impl Widget for MapView<'_> {
 }
 
 /// A tile's glyph (as in level files) and colour.
-fn terrain(tile: Tile, p: &Palette) -> (char, Style) {
+pub(super) fn terrain(tile: Tile, p: &Palette) -> (char, Style) {
     let style = Style::new();
     let glyph = crate::level::tile_glyph(tile);
     let style = match tile {
@@ -249,6 +252,7 @@ mod tests {
             palette: &Palette::NAMED,
             markers: Markers::of(&level),
             sight: None,
+            focus: None,
         };
         view.render(buf.area, &mut buf);
         assert_eq!(lines(&buf), [" ##### ", " #@.M# ", " #~+'# ", " ##### "]);
@@ -256,11 +260,31 @@ mod tests {
         assert_eq!(buf[(3, 1)].fg, Palette::NAMED.floor);
     }
 
+    #[test]
+    fn the_camera_follows_the_focus_when_given() {
+        // A corridor wider than the view: the player at the west end, a
+        // monster at the east end.
+        let row = format!("@{}M", ".".repeat(40));
+        let level = Level::parse(&format!("{row}\n"), "t").unwrap();
+        let world = World::new(&level, 1, Settings::default()).unwrap();
+        let monster = world.creatures()[0].cell();
+        let draw = |focus| {
+            let mut buf = Buffer::empty(Rect::new(0, 0, 10, 1));
+            let markers = Markers::of(&level);
+            MapView { world: &world, overlay: Overlay::None, palette: &Palette::NAMED, markers, sight: None, focus }
+                .render(buf.area, &mut buf);
+            lines(&buf)[0].clone()
+        };
+        assert!(draw(None).starts_with('@'), "{}", draw(None));
+        assert!(draw(Some(monster)).ends_with('M'), "{}", draw(Some(monster)));
+    }
+
     fn view<'a>(world: &'a World, level: &Level, sight: Option<&'a Sight>) -> Buffer {
         let area = Rect::new(0, 0, world.grid().width() as u16, world.grid().height() as u16);
         let mut buf = Buffer::empty(area);
         let markers = Markers::of(level);
-        MapView { world, overlay: Overlay::None, palette: &Palette::NAMED, markers, sight }.render(area, &mut buf);
+        MapView { world, overlay: Overlay::None, palette: &Palette::NAMED, markers, sight, focus: None }
+            .render(area, &mut buf);
         buf
     }
 

@@ -72,22 +72,31 @@ impl<'a> Panel<'a> {
             let cell = |r: RepathReason| format!("{:<10}{:>4}", r.name(), num(w.repaths(r)));
             format!("  {}  {}", cell(a), cell(b))
         };
+        // Without smoothing the waypoints are the path's cells: say so
+        // rather than show "30 → 31 waypoints".
+        let smoothing = self.world.settings().smoothing;
         let path = match last {
-            Some(r) if r.found => format!("{} → {} waypoints", r.steps, r.waypoints),
+            Some(r) if r.found && smoothing => format!("{} steps → {} waypoints", r.steps, r.waypoints),
+            Some(r) if r.found => format!("{} steps, not smoothed", r.steps),
             Some(_) => "not found".to_string(),
             None => "-".to_string(),
         };
+        // No time to show before a search in the window.
+        let micros = if w.searches == 0 { "-".to_string() } else { format!("{:.1}", self.micros_per_search) };
+        // Per-second figures first, then the last search's, never mixed in a row.
         [
             format!("{:<11}{:>6}  {} found", "Searches/s", num(w.searches), num(w.found)),
-            format!("{:<11}{:>6} last {:>6}/s", "Expanded", last_stat(|r| r.stats.expanded), num(w.expanded)),
-            format!("{:<11}{:>6} last {:>6}/s", "Stale pops", last_stat(|r| r.stats.stale_pops), num(w.stale_pops)),
-            format!("{:<11}{:>6} last", "Max open", last_stat(|r| r.stats.max_open)),
-            format!("{:<11}{path}", "Path"),
-            format!("{:<11}{:>6.1}", "µs/search", self.micros_per_search),
+            format!("{:<11}{:>6}  stale {}/s", "Expanded/s", num(w.expanded), num(w.stale_pops)),
+            format!("{:<11}{:>6}", "µs/search", micros),
+            format!("Last search: expanded {}", last_stat(|r| r.stats.expanded)),
+            format!("  stale {} max open {}", last_stat(|r| r.stats.stale_pops), last_stat(|r| r.stats.max_open)),
+            format!("  reopened {} violations {}", last_stat(|r| r.stats.reopened), last_stat(|r| r.stats.violations)),
+            format!("  path {path}"),
             format!("{:<11}{:>6}", "Repaths/s", num(w.total_repaths())),
             reasons(RepathReason::Start, RepathReason::Timer),
             reasons(RepathReason::Threshold, RepathReason::Blocked),
             reasons(RepathReason::Version, RepathReason::Stuck),
+            reasons(RepathReason::EveryTick, RepathReason::Settings),
             format!("{:<13}{:>4}/s  queued {:>3}", "Budget waits", num(w.budget_waits), stats.queued),
         ]
         .into_iter()
@@ -220,7 +229,10 @@ impl Widget for Panel<'_> {
         // The open-list update decides the stale pops below, so it is
         // named here rather than in a settings row of its own (one more
         // row would push the figures off an 80x24 terminal).
-        let search_block = block(format!(" Search · {} ", self.world.settings().search.open));
+        let q = &self.world.settings().search;
+        // Short enough for the block's width beside `decrease-key`.
+        let reopening = if q.reopen { " · reopen" } else { "" };
+        let search_block = block(format!(" Search · {}{reopening} ", q.open));
         let inner = search_block.inner(middle);
         search_block.render(middle, buf);
         // The figures come first; the sparkline and the gauge follow when
@@ -241,8 +253,10 @@ impl Widget for Panel<'_> {
         let history = &self.world.stats().history;
         let recent = |n: usize| history.iter().skip(history.len().saturating_sub(n)).copied();
         let shown: Vec<u64> = recent(spark.width as usize).collect();
-        Line::from(format!("Expanded per tick, peak {}", num(shown.iter().copied().max().unwrap_or(0))))
-            .render(label, buf);
+        // Two peaks over two windows: each says which.
+        let seconds = shown.len().div_ceil(WINDOW_TICKS);
+        let shown_peak = num(shown.iter().copied().max().unwrap_or(0));
+        Line::from(format!("Expanded/tick, peak {shown_peak} in {seconds} s")).render(label, buf);
         Sparkline::default().data(&shown).style(Style::new().fg(self.palette.waypoint)).render(spark, buf);
         // The busiest tick of the last second against the budget: the last
         // tick alone is mostly zero with staggered repaths.
@@ -250,7 +264,7 @@ impl Widget for Panel<'_> {
         let peak = recent(WINDOW_TICKS).max().unwrap_or(0);
         Gauge::default()
             .ratio((peak as f64 / budget as f64).min(1.0))
-            .label(format!("peak {} of {} budget/tick", num(peak), num(budget)))
+            .label(format!("1 s peak {} of {} budget", num(peak), num(budget)))
             .gauge_style(Style::new().fg(self.palette.open))
             .use_unicode(true)
             .render(gauge, buf);
@@ -309,6 +323,8 @@ mod tests {
         assert_eq!(text[1], "│A  Algorithm  weighted          │");
         assert_eq!(text[9], "┌ Search · decrease-key ─────────┐");
         assert_eq!(text[6], "│R  Repath     every-tick        │");
+        world.apply(crate::sim::Command::Set(crate::sim::Setting::Reopen(true)));
+        assert_eq!(render(&world, &clock, 36)[9], "┌ Search · decrease-key · reopen ┐");
         let mut buf = Buffer::empty(Rect::new(0, 0, WIDTH, 36));
         Panel::new(&world, &clock, &Palette::NAMED).render(buf.area, &mut buf);
         assert!(!buf[(15, 5)].modifier.contains(Modifier::DIM));
@@ -398,7 +414,7 @@ mod tests {
         let text = render(&played(300), &Clock::default(), 23);
         assert_eq!(text[8], "└────────────────────────────────┘");
         assert_eq!(text[9], "┌ Search · lazy ─────────────────┐");
-        assert_eq!(text[15], "│µs/search    12.5               │");
+        assert_eq!(text[12], "│µs/search    12.5               │");
         assert_eq!(text[17], "┌ World: dungeon ────────────────┐");
         let catches = format!("│Catches {:<8}seed 1          │", played(300).stats().total.catches);
         assert_eq!(text[21], catches);

@@ -68,7 +68,8 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
     let inner = block.inner(map);
     frame.render_widget(block, map);
     let sight = app.fov.then_some(&app.sight);
-    let view = MapView { world, overlay: app.overlay, palette: &app.palette, markers: app.markers, sight };
+    let focus = world.watched().filter(|_| app.follow).map(|i| world.creatures()[i].cell());
+    let view = MapView { world, overlay: app.overlay, palette: &app.palette, markers: app.markers, sight, focus };
     frame.render_widget(view, inner);
     frame.render_widget(LogView { log: &app.log, palette: &app.palette }, log);
     frame.render_widget(Panel::new(world, &app.clock, &app.palette), side);
@@ -224,13 +225,13 @@ mod tests {
             "A         next search algorithm",
             "E         next heuristic (the estimate)",
             "T         next tie-break among equal f",
-            "P         open list: lazy deletion or decrease-key",
+            "P X       open list: lazy or decrease-key; reopening",
             "D         4 or 8 neighbours",
             "[ ]       weight of weighted A* -/+ 0.25 (1 to 10)",
             "R         next repath policy",
             "S         smoothing (string pulling) on or off",
             "O F       next overlay; field of view (fog) on or off",
-            "Tab       watch the next monster",
+            "Tab⇧Tab C watch next / previous monster; camera on it",
             "Space .   pause or resume; one tick while paused",
             "+ -       faster or slower (¼× to 8×)",
             "? q Esc   this help; quit (y confirms, Ctrl-C at once)",

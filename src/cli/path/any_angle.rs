@@ -32,7 +32,7 @@ pub(super) fn plan(args: &PathArgs, level: &Level, from: Cell, to: Cell, out: &m
     let (a, b) = (Vec2::centre(from), Vec2::centre(to));
     let mut searcher = Searcher::new();
     let r = args.radius;
-    let (v, human) = if args.search.algorithm == Planner::Navmesh {
+    let (v, human) = if args.search.planner() == Planner::Navmesh {
         let mesh = NavMesh::build(grid, r);
         let began = Instant::now();
         let path = mesh.plan(grid, &mut searcher, a, b);

@@ -1,0 +1,32 @@
+//! `delve lab`: the search lab in the terminal.
+
+use super::{CliError, load_level};
+use crate::level::DEFAULT_LEVEL_NAME;
+use crate::signals::Signals;
+use crate::ui::{self, Palette};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+/// Arguments of `delve lab`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct LabArgs {
+    /// Level file to edit and search: a delve level or a Moving AI map
+    /// (default: the embedded level, saved as dungeon.txt)
+    pub level: Option<PathBuf>,
+}
+
+/// Runs `delve lab` until the user quits. A bad level is one line on a
+/// terminal left as it was; a caught signal ends the lab with the terminal
+/// restored ([`CliError::Interrupted`]).
+pub fn lab(args: &LabArgs) -> Result<(), CliError> {
+    let level = load_level(args.level.as_ref())?;
+    if !std::io::stdout().is_terminal() {
+        return Err(CliError::Usage("delve lab needs a terminal on stdout (try `delve path --svg FILE`)".into()));
+    }
+    let save_to = args.level.clone().unwrap_or_else(|| PathBuf::from(format!("{DEFAULT_LEVEL_NAME}.txt")));
+    let signals = Signals::catch()?;
+    match ui::lab(level, save_to, Palette::detect(), &signals)? {
+        Some(signal) => Err(CliError::Interrupted { signal, kept: None }),
+        None => Ok(()),
+    }
+}

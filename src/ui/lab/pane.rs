@@ -1,0 +1,167 @@
+//! One side of the lab: a query run with its own settings, recorded as a
+//! [`Trace`] and shown up to the lab's step.
+
+use crate::grid::{Cell, Grid};
+use crate::picture::Drawn;
+use crate::search::{
+    GridPlanner, Outcome, PlanError, SearchSettings, SearchStats, Trace, TraceView, Visit, string_pull,
+};
+
+/// A search of the lab's query with one pane's settings.
+#[derive(Debug)]
+pub struct Pane {
+    /// The settings its keys change.
+    pub settings: SearchSettings,
+    planner: GridPlanner,
+    trace: Trace,
+    /// Every node's state at the lab's step.
+    pub view: TraceView,
+    /// The query's answer, or why the grid refused it.
+    pub outcome: Result<Outcome, PlanError>,
+    /// The path found (start and goal included), shown once stepped to the end.
+    pub path: Vec<Cell>,
+    /// Its string-pulled waypoints.
+    pub smoothed: Vec<Cell>,
+}
+
+impl Pane {
+    /// A pane with `settings` that has not searched yet.
+    pub fn new(settings: SearchSettings) -> Pane {
+        let outcome = Ok(Outcome { found: false, cost: 0.0, stats: SearchStats::default() });
+        let (planner, trace, view) = (GridPlanner::new(), Trace::new(), TraceView::default());
+        Pane { settings, planner, trace, view, outcome, path: Vec::new(), smoothed: Vec::new() }
+    }
+
+    /// Runs the query from `start` to `goal` on `grid` to its end,
+    /// recording it, and shows it before its first step.
+    pub fn run(&mut self, grid: &Grid, start: Cell, goal: Cell) {
+        self.trace.clear();
+        self.outcome = self.planner.plan_observed(grid, start, goal, &self.settings, &mut self.trace);
+        self.path = self.planner.path().to_vec();
+        self.smoothed.clear();
+        string_pull(grid, &self.path, &mut self.smoothed);
+        self.view = TraceView::new(grid.node_count());
+        self.view.seek(&self.trace, 0);
+    }
+
+    /// Number of steps of the recorded search (0 when the query was refused).
+    pub fn len(&self) -> usize {
+        self.trace.len()
+    }
+
+    /// Shows the search after `step` steps.
+    pub fn seek(&mut self, step: usize) {
+        self.view.seek(&self.trace, step);
+    }
+
+    /// Whether `step` reaches the end of the search.
+    pub fn done(&self, step: usize) -> bool {
+        step >= self.trace.len()
+    }
+
+    /// The counters after `step` steps; at the end, the engine's own.
+    pub fn stats(&self, step: usize) -> SearchStats {
+        match &self.outcome {
+            Ok(o) if self.done(step) => o.stats,
+            _ => self.trace.stats(step),
+        }
+    }
+
+    /// The pane after `step` steps, as the picture draws it.
+    pub fn drawn(&self, grid: &Grid, step: usize) -> Drawn {
+        let cells = grid.cells().filter_map(|c| {
+            let mark = self.view.node(grid.node(c))?;
+            Some((c, if mark.closed { Visit::Closed } else { Visit::Open }))
+        });
+        let done = self.done(step);
+        let found = done && self.outcome.as_ref().is_ok_and(|o| o.found);
+        Drawn {
+            settings: self.settings,
+            stats: self.stats(step),
+            cost: self.outcome.as_ref().ok().filter(|_| found).map(|o| o.cost),
+            finished: done,
+            cells: cells.collect(),
+            current: self.view.current().filter(|_| !done).map(|n| grid.cell_of(n)),
+            path: if found { self.path.clone() } else { Vec::new() },
+            smoothed: if found { self.smoothed.clone() } else { Vec::new() },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{PathArgs, SearchArgs, path};
+    use crate::search::{Algorithm, Heuristic, OpenUpdate, TieBreak};
+    use std::path::PathBuf;
+
+    /// Stepping each pane to its end gives exactly what `delve path --json
+    /// --smooth` prints for the same level, query and settings (the time
+    /// aside).
+    #[test]
+    fn stepped_to_the_end_it_is_delve_path() {
+        let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/dungeon.txt");
+        let level = crate::level::Level::load(&file).unwrap();
+        let (from, to) = (level.start.unwrap(), level.goal.unwrap());
+        let cases = [
+            (Algorithm::AStar, Heuristic::Octile, TieBreak::Fifo, false, OpenUpdate::Lazy),
+            (Algorithm::Greedy, Heuristic::Euclidean, TieBreak::LowH, false, OpenUpdate::Lazy),
+            (Algorithm::Dijkstra, Heuristic::Octile, TieBreak::Cross, false, OpenUpdate::DecreaseKey),
+            (Algorithm::Weighted, Heuristic::Manhattan, TieBreak::Fifo, true, OpenUpdate::Lazy),
+        ];
+        for (algorithm, heuristic, tie, reopen, open) in cases {
+            let search = SearchArgs {
+                algorithms: vec![crate::nav::Planner::Grid(algorithm)],
+                heuristic,
+                weight: 2.0,
+                tie,
+                neighbors: crate::grid::Neighbors::Eight,
+                reopen,
+                open,
+            };
+            let args = PathArgs {
+                level: Some(file.clone()),
+                from: Some(from),
+                to: Some(to),
+                search: search.clone(),
+                smooth: true,
+                json: true,
+                svg: None,
+                radius: 0.0,
+                compare: false,
+            };
+            let mut out = Vec::new();
+            path(&args, &mut out).unwrap();
+            let want: serde_json::Value = serde_json::from_slice(&out).unwrap();
+
+            let mut pane = Pane::new(search.settings());
+            pane.run(&level.grid, from, to);
+            let mut step = 0;
+            while !pane.done(step) {
+                step += 1;
+                pane.seek(step);
+            }
+            let s = pane.stats(step);
+            let o = pane.outcome.as_ref().unwrap();
+            let cells = |p: &[Cell]| serde_json::json!(p.iter().map(|c| [c.x, c.y]).collect::<Vec<_>>());
+            let got = [
+                ("found", serde_json::json!(o.found)),
+                ("cost", serde_json::json!(o.cost)),
+                ("steps", serde_json::json!(pane.path.len() - 1)),
+                ("expanded", serde_json::json!(s.expanded)),
+                ("pushed", serde_json::json!(s.pushed)),
+                ("stale_pops", serde_json::json!(s.stale_pops)),
+                ("max_open", serde_json::json!(s.max_open)),
+                ("reopened", serde_json::json!(s.reopened)),
+                ("violations", serde_json::json!(s.violations)),
+                ("path", cells(&pane.path)),
+                ("smoothed", cells(&pane.smoothed)),
+            ];
+            for (key, value) in got {
+                assert_eq!(want[key], value, "{key} of {algorithm} {heuristic} {tie} {open}");
+            }
+            // The trace's last step agrees with the engine's counters.
+            assert_eq!(SearchStats { micros: 0.0, ..pane.trace.stats(step) }, SearchStats { micros: 0.0, ..s });
+        }
+    }
+}
