@@ -21,7 +21,7 @@ pub use bot::Bot;
 pub use command::Command;
 pub use creature::{Creature, Hunt, Kind};
 pub use hash::{StateHasher, hex};
-pub use settings::{DEFAULT_BUDGET, MAX_REPATH_TICKS, RepathPolicy, Setting, Settings};
+pub use settings::{Avoidance, DEFAULT_BUDGET, MAX_REPATH_TICKS, RepathPolicy, Setting, Settings};
 pub use species::Species;
 pub use stats::{Counters, HISTORY_TICKS, RepathReason, SearchReport, Stats, WINDOW_TICKS};
 pub use world::{DT, MAX_CREATURES, Player, TICKS_PER_SECOND, World, WorldError};

@@ -45,9 +45,7 @@ fn room() -> (Grid, Vec<Vec2>, Vec<Vec2>) {
 /// shared bias to one side, as pedestrians keep right, turns the jam into
 /// a roundabout.
 fn preferred(pos: Vec2, goal: Vec2) -> Vec2 {
-    let v = ((goal - pos) * 2.0).clamp_length(MAX_SPEED);
-    let (s, c) = (libm::sinf(KEEP_RIGHT), libm::cosf(KEEP_RIGHT));
-    Vec2::new(v.x * c - v.y * s, v.x * s + v.y * c)
+    ((goal - pos) * 2.0).clamp_length(MAX_SPEED).rotated(KEEP_RIGHT)
 }
 
 /// The bias of [`preferred`], radians.

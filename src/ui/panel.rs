@@ -123,8 +123,26 @@ impl<'a> Panel<'a> {
             pair(kind(Kind::Fleeing), kind(Kind::Boid)),
             Line::from(format!("Catches {:<8}seed {}", world.stats().total.catches, world.seed())),
         ];
+        lines.extend(self.crowd());
         lines.extend(self.watched());
         lines
+    }
+
+    /// How monsters and wanderers avoid each other, and over the last
+    /// second: overlapping pairs, the smallest time to collision, ORCA's
+    /// time per tick.
+    fn crowd(&self) -> [Line<'static>; 2] {
+        let w = &self.world.stats().window;
+        let ttc = w.min_time_to_collision.map_or("-".to_string(), |t| format!("{t:.1}s"));
+        let micros = if w.ticks > 0 { w.orca_micros / w.ticks as f64 } else { 0.0 };
+        [
+            Line::from(vec![
+                Span::styled("V  ", Style::new().fg(self.palette.key)),
+                Span::raw(format!("{:<9}", "Avoid")),
+                Span::styled(self.world.settings().avoidance.name(), Style::new().add_modifier(Modifier::BOLD)),
+            ]),
+            format!("{:<9}{:>4}/s ttc {ttc:<5}{micros:>5.0}µs", "Overlaps", num(w.overlaps)).into(),
+        ]
     }
 
     /// The watched monster and its last search.
@@ -306,6 +324,8 @@ mod tests {
             "│M monsters    4  w wanderers   3│",
             "│f fleeing     4  > boids      12│",
             "│Catches 3       seed 1          │",
+            "│V  Avoid    separation          │",
+            "│Overlaps    0/s ttc -        0µs│",
             "│Watching   M 1/4 at 47,25       │",
             "│  tick 300 threshold search     │",
             "│  43 expanded, path 27 → 2      │",
@@ -397,6 +417,8 @@ mod tests {
                     // pops it decides.
                     Setting::Open(_) => false,
                     Setting::Reopen(_) => false,
+                    // In the world block, beside the figures it changes.
+                    Setting::Avoidance(_) => false,
                 };
                 assert!(right, "{k:?}, listed for {label}, sets {setting:?}");
             }

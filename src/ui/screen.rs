@@ -150,7 +150,7 @@ mod tests {
             "D         4 or 8 neighbours",
             "[ ]       weight of weighted A* -/+ 0.25 (1 to 10)",
             "R         next repath policy",
-            "S         smoothing (string pulling) on or off",
+            "S V       smoothing on/off; avoidance separation/orca",
             "O         overlay: none, paths, search, flock",
             "Tab       watch the next monster",
             "Space .   pause or resume; one tick while paused",
