@@ -154,12 +154,7 @@ fn run(s: &Scene, method: Method) -> (f64, f64, f64) {
                     preferred: preferred(b.pos, g),
                 }));
                 orca.step(&agents, &s.walls, &mut velocities);
-                for (b, &v) in bodies.iter_mut().zip(&velocities) {
-                    let prev = b.pos;
-                    b.vel = v;
-                    b.pos += v * DT;
-                    resolve_walls(b, prev, &s.grid);
-                }
+                advance(&mut bodies, &velocities, &s.grid);
             }
             Method::Dodgy => {
                 let them: Vec<DAgent> = bodies
@@ -190,12 +185,7 @@ fn run(s: &Scene, method: Method) -> (f64, f64, f64) {
                     );
                     velocities.push(Vec2::new(v.x, v.y));
                 }
-                for (b, &v) in bodies.iter_mut().zip(&velocities) {
-                    let prev = b.pos;
-                    b.vel = v;
-                    b.pos += v * DT;
-                    resolve_walls(b, prev, &s.grid);
-                }
+                advance(&mut bodies, &velocities, &s.grid);
             }
             Method::Separation => {
                 hash.rebuild(bodies.iter().map(|b| b.pos));
@@ -223,6 +213,16 @@ fn run(s: &Scene, method: Method) -> (f64, f64, f64) {
         .sum::<f64>()
         / bodies.len() as f64;
     (median(&mut times), total_overlaps as f64 / (TICKS as f64 * f64::from(DT)), progress * 100.0)
+}
+
+/// Moves every body at its chosen velocity, out of the walls.
+fn advance(bodies: &mut [Body], velocities: &[Vec2], grid: &Grid) {
+    for (b, &v) in bodies.iter_mut().zip(velocities) {
+        let prev = b.pos;
+        b.vel = v;
+        b.pos += v * DT;
+        resolve_walls(b, prev, grid);
+    }
 }
 
 fn d(v: Vec2) -> DVec2 {

@@ -31,6 +31,24 @@ impl Segment {
     }
 }
 
+/// Calls `emit(start, end)` for every run of consecutive `i` in −1..=len
+/// where `on(i)` holds (`end` exclusive): the unit faces of one row or
+/// column, merged.
+fn runs(len: i32, on: impl Fn(i32) -> bool, mut emit: impl FnMut(i32, i32)) {
+    let mut i = -1;
+    while i <= len {
+        if !on(i) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i <= len && on(i) {
+            i += 1;
+        }
+        emit(start, i);
+    }
+}
+
 /// Side of the bins of [`Walls`], in cells.
 const BIN: f32 = 4.0;
 
@@ -46,9 +64,9 @@ pub struct Walls {
 }
 
 impl Walls {
-    /// The merged wall faces of `grid` (closed doors count as walls): all
-    /// north faces row by row, then south, west and east faces column by
-    /// column.
+    /// The merged wall faces of `grid` (closed doors count as walls): row
+    /// by row those looking north and south, then column by column those
+    /// looking west and east.
     pub fn from_grid(grid: &Grid) -> Walls {
         let (w, h) = (grid.width() as i32, grid.height() as i32);
         let solid = |x: i32, y: i32| !grid.is_walkable(Cell::new(x, y));
@@ -59,48 +77,28 @@ impl Walls {
         // cells from −1 to w so that the grid's edge is a wall too.
         for y in -1..=h {
             for (dy, north) in [(-1, true), (1, false)] {
-                let mut x = -1;
-                while x <= w {
-                    if !face(x, y, 0, dy) {
-                        x += 1;
-                        continue;
-                    }
-                    let start = x;
-                    while x <= w && face(x, y, 0, dy) {
-                        x += 1;
-                    }
-                    let (x0, x1) = (start as f32, x as f32);
-                    let fy = if north { y as f32 } else { (y + 1) as f32 };
-                    let (a, b) = if north {
-                        (Vec2::new(x0, fy), Vec2::new(x1, fy))
-                    } else {
-                        (Vec2::new(x1, fy), Vec2::new(x0, fy))
-                    };
-                    segments.push(Segment { a, b });
-                }
+                let fy = if north { y } else { y + 1 } as f32;
+                runs(
+                    w,
+                    |x| face(x, y, 0, dy),
+                    |x0, x1| {
+                        let (a, b) = (Vec2::new(x0 as f32, fy), Vec2::new(x1 as f32, fy));
+                        segments.push(if north { Segment { a, b } } else { Segment { a: b, b: a } });
+                    },
+                );
             }
         }
         for x in -1..=w {
             for (dx, west) in [(-1, true), (1, false)] {
-                let mut y = -1;
-                while y <= h {
-                    if !face(x, y, dx, 0) {
-                        y += 1;
-                        continue;
-                    }
-                    let start = y;
-                    while y <= h && face(x, y, dx, 0) {
-                        y += 1;
-                    }
-                    let (y0, y1) = (start as f32, y as f32);
-                    let fx = if west { x as f32 } else { (x + 1) as f32 };
-                    let (a, b) = if west {
-                        (Vec2::new(fx, y1), Vec2::new(fx, y0))
-                    } else {
-                        (Vec2::new(fx, y0), Vec2::new(fx, y1))
-                    };
-                    segments.push(Segment { a, b });
-                }
+                let fx = if west { x } else { x + 1 } as f32;
+                runs(
+                    h,
+                    |y| face(x, y, dx, 0),
+                    |y0, y1| {
+                        let (a, b) = (Vec2::new(fx, y0 as f32), Vec2::new(fx, y1 as f32));
+                        segments.push(if west { Segment { a: b, b: a } } else { Segment { a, b } });
+                    },
+                );
             }
         }
         Walls::new(segments)
