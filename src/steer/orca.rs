@@ -160,11 +160,12 @@ impl Orca {
                 // velocity: build their lines as if at rest, which a
                 // standstill always meets, and take the least-violating
                 // answer (dodgy_2d's fallback).
-                let neighbours = self.lines.split_off(rigid);
-                self.lines.clear();
+                // In place: the new wall lines go to the end, then first.
+                self.lines.drain(..rigid);
+                let neighbours = self.lines.len();
                 self.push_wall_lines(&me, Vec2::ZERO, walls);
-                let rigid = self.lines.len();
-                self.lines.extend(neighbours);
+                let rigid = self.lines.len() - neighbours;
+                self.lines.rotate_right(rigid);
                 match lp::solve(&self.lines, rigid, me.max_speed, me.preferred, &mut self.scratch) {
                     Ok(v) | Err(lp::RigidInfeasible(v)) => v,
                 }
