@@ -127,3 +127,46 @@ fn the_same_crossing_under_separation_overlaps() {
     let (overlaps, _, _) = run(false, 1200);
     assert!(overlaps > 0, "separation kept every pair apart: the ORCA test proves nothing");
 }
+
+mod totality {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn vec(r: f32) -> impl Strategy<Value = Vec2> {
+        // Half-cell steps make coincident agents and touching discs common.
+        (-2 * r as i32..=2 * r as i32, -2 * r as i32..=2 * r as i32)
+            .prop_map(|(x, y)| Vec2::new(x as f32 * 0.5, y as f32 * 0.5))
+    }
+
+    fn agent() -> impl Strategy<Value = Agent> {
+        (vec(5.0), vec(3.0), 0.0f32..1.0, 0.0f32..4.0, vec(6.0))
+            .prop_map(|(pos, vel, radius, max_speed, preferred)| Agent { pos, vel, radius, max_speed, preferred })
+    }
+
+    proptest! {
+        /// Whatever the agents and walls (coincident agents, zero radius,
+        /// zero speed, agents inside walls, segments of no length), every
+        /// velocity is finite and within the agent's top speed.
+        #[test]
+        fn orca_velocities_are_finite_and_capped(
+            agents in prop::collection::vec(agent(), 1..8),
+            segments in prop::collection::vec((vec(5.0), vec(5.0)), 0..6),
+        ) {
+            let walls = Walls::new(segments.into_iter().map(|(a, b)| Segment { a, b }).collect());
+            let mut orca = Orca::new(OrcaParams {
+                time_horizon: 1.5,
+                obstacle_horizon: 0.5,
+                neighbour_dist: 3.0,
+                max_neighbours: 4,
+                dt: DT,
+            });
+            let mut out = Vec::new();
+            orca.step(&agents, &walls, &mut out);
+            prop_assert_eq!(out.len(), agents.len());
+            for (a, v) in agents.iter().zip(&out) {
+                prop_assert!(v.x.is_finite() && v.y.is_finite(), "{:?} for {:?}", v, a);
+                prop_assert!(v.length() <= a.max_speed * (1.0 + 1e-4) + 1e-5, "{:?} for {:?}", v, a);
+            }
+        }
+    }
+}

@@ -230,7 +230,8 @@ fn neighbour_line(me: &Agent, other: &Agent, horizon: f32, dt: f32, side: f32) -
 
 /// The half-plane keeping an agent at `pos` (moving at `vel`, radius
 /// `margin`) off `segment` for `horizon` seconds, or `None` when the agent
-/// is behind it (a back face, which the wall's front faces cover). The
+/// is behind it (a back face, which the wall's front faces cover) or the
+/// segment has no length. The
 /// agent avoids the wall alone. `dodgy_2d`'s `get_line_for_agent_to_edge`
 /// (RVO2's obstacle loop) for a segment whose ends are both convex and
 /// that has no neighbouring edges.
@@ -239,7 +240,8 @@ fn segment_line(pos: Vec2, vel: Vec2, margin: f32, horizon: f32, segment: Segmen
     let rel_left = left - pos;
     let rel_right = right - pos;
     let edge = right - left;
-    if det(-rel_left, edge) < 0.0 {
+    // Behind the face, or a segment of no length (no face at all).
+    if det(-rel_left, edge) < 0.0 || edge.length_squared() == 0.0 {
         return None;
     }
     let edge_unit = edge.normalized();

@@ -49,13 +49,17 @@ fn runs(len: i32, on: impl Fn(i32) -> bool, mut emit: impl FnMut(i32, i32)) {
     }
 }
 
-/// Side of the bins of [`Walls`], in cells.
+/// Side of the bins of [`Walls`], in cells, unless the segments spread
+/// so far that bins must grow to stay within [`BINS_PER_SEGMENT`] each.
 const BIN: f32 = 4.0;
+const BINS_PER_SEGMENT: f64 = 4.0;
+const MIN_BINS: f64 = 64.0;
 
 /// Wall segments and a bin grid over them.
 #[derive(Clone, Debug, Default)]
 pub struct Walls {
     segments: Vec<Segment>,
+    bin: f32,
     cols: usize,
     rows: usize,
     /// `starts[b]..starts[b + 1]` is bin `b`'s range in `ids`.
@@ -104,7 +108,8 @@ impl Walls {
         Walls::new(segments)
     }
 
-    /// Walls from any segments (tests, benches, a navmesh's boundary).
+    /// Walls from any segments with finite end points (tests, benches, a
+    /// navmesh's boundary).
     pub fn new(segments: Vec<Segment>) -> Walls {
         let mut walls = Walls { segments, ..Walls::default() };
         walls.index();
@@ -117,19 +122,27 @@ impl Walls {
     }
 
     fn bin_range(&self, lo: Vec2, hi: Vec2) -> (usize, usize, usize, usize) {
-        let clamp = |v: f32, n: usize| ((v / BIN).floor().max(0.0) as usize).min(n - 1);
+        let clamp = |v: f32, n: usize| ((v / self.bin).floor().max(0.0) as usize).min(n - 1);
         (clamp(lo.x, self.cols), clamp(hi.x, self.cols), clamp(lo.y, self.rows), clamp(hi.y, self.rows))
     }
 
     /// Counting sort of the segment ids into every bin their bounding box
-    /// touches, over the box from the origin to the farthest end point.
+    /// touches, over the box from the origin to the farthest end point
+    /// (anything left of or above the origin goes to the first bins).
     fn index(&mut self) {
         let far = self
             .segments
             .iter()
             .fold(Vec2::ZERO, |m, s| Vec2::new(m.x.max(s.a.x).max(s.b.x), m.y.max(s.a.y).max(s.b.y)));
-        self.cols = (far.x / BIN) as usize + 1;
-        self.rows = (far.y / BIN) as usize + 1;
+        let most = BINS_PER_SEGMENT * self.segments.len() as f64 + MIN_BINS;
+        let span = |v: f32, bin: f64| (f64::from(v) / bin).floor() + 1.0;
+        let mut bin = f64::from(BIN);
+        while span(far.x, bin) * span(far.y, bin) > most {
+            bin *= 2.0;
+        }
+        self.bin = bin as f32;
+        self.cols = span(far.x, bin) as usize;
+        self.rows = span(far.y, bin) as usize;
         let bins = self.cols * self.rows;
         let mut counts = vec![0u32; bins + 1];
         let boxes: Vec<_> = self
@@ -208,6 +221,17 @@ mod tests {
             assert!(super::super::lp::det(centre - s.a, s.b - s.a) > 0.0, "{s:?}");
             assert_eq!((s.b - s.a).length(), if s.a.y == s.b.y { 3.0 } else { 2.0 });
         }
+    }
+
+    #[test]
+    fn far_flung_segments_keep_the_bins_few() {
+        let far = Segment { a: Vec2::new(1e30, 0.0), b: Vec2::new(1e30, 1e30) };
+        let near = Segment { a: Vec2::new(1.0, 1.0), b: Vec2::new(2.0, 1.0) };
+        let w = Walls::new(vec![far, near]);
+        assert!(w.cols * w.rows <= 4 * 2 + 64, "{}x{}", w.cols, w.rows);
+        let mut out = Vec::new();
+        w.near(Vec2::new(1.5, 1.5), 1.0, &mut out);
+        assert_eq!(out, vec![1]);
     }
 
     #[test]
