@@ -69,14 +69,19 @@ pub fn solve(
 /// RVO2's `linearProgram1`: the best point on line `lines[n]` within the
 /// disc and permitted by `lines[..n]`; `None` when there is none.
 fn program1(lines: &[Line], n: usize, radius: f32, goal: Goal) -> Option<Vec2> {
-    let line = lines[n];
-    let dot = line.point.dot(line.direction);
-    let discriminant = dot * dot + radius * radius - line.point.length_squared();
+    let mut line = lines[n];
+    // Measured from the line's point nearest the origin rather than from
+    // wherever it was given: the 3-D program makes lines through points
+    // thousands of units away (two nearly opposite lines meet far off),
+    // and RVO2's dot² + r² − |p|² then loses every digit of the disc in
+    // f32 rounding, returning velocities beyond the speed limit.
+    line.point = line.point - line.direction * line.point.dot(line.direction);
+    let discriminant = radius * radius - line.point.length_squared();
     if discriminant < 0.0 {
         return None;
     }
     let root = discriminant.sqrt();
-    let (mut t_left, mut t_right) = (-dot - root, -dot + root);
+    let (mut t_left, mut t_right) = (-root, root);
     for other in &lines[..n] {
         let denominator = det(line.direction, other.direction);
         let numerator = det(other.direction, line.point - other.point);
@@ -205,6 +210,27 @@ mod tests {
         let mut s = Vec::new();
         let v = solve(&lines, 0, 5.0, Vec2::new(0.0, 0.3), &mut s).ok().unwrap();
         assert!(v.y.abs() < 1e-5, "{v:?}");
+    }
+
+    /// Two nearly opposite neighbour lines meet thousands of units away;
+    /// the 3-D program's answer must still be within the speed disc (RVO2's
+    /// formula, in f32, gave a speed of 4.9 for a limit of 4 here, a case
+    /// from `levels/crossing.txt`).
+    #[test]
+    fn far_away_intersections_keep_the_speed_limit() {
+        let l = |px: f32, py: f32, dx: f32, dy: f32| Line { point: Vec2::new(px, py), direction: Vec2::new(dx, dy) };
+        let lines = [
+            l(2.2157598, -0.7138754, 0.080963135, 0.9967171),
+            l(-3.9765148, -0.34996367, -0.9919004, -0.12701781),
+            l(-3.2764034, -0.18853526, -0.029065398, 0.9995775),
+            l(-3.2536497, 0.30715197, -0.5719486, 0.82028943),
+            l(-4.137763, 1.4726641, -0.99639326, -0.08485551),
+            l(-3.2284997, 0.083604455, -0.35727936, 0.9339976),
+            l(-4.000573, -0.16209736, 0.9918975, 0.12704071),
+        ];
+        let mut s = Vec::new();
+        let v = solve(&lines, 1, 4.0, Vec2::new(-2.7476454, 0.4345164), &mut s).ok().unwrap();
+        assert!(v.length() <= 4.0 + 1e-3, "{v:?} is {} long", v.length());
     }
 
     #[test]
