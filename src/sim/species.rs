@@ -110,10 +110,9 @@ pub const BODY_RADIUS: f32 = 0.35;
 /// The radius ORCA avoids with: three tenths over the body's, because its
 /// answers lie on the edge of what is permitted and, in a jam against a
 /// wall, the least-violating velocity crosses it by a little (a skin of a
-/// tenth left 25-90 overlapping pairs in 4,000 ticks of
-/// `levels/crossing.txt`, three tenths 2-5, half of them monsters sent
-/// home onto an occupied spot after a catch, the rest a hundredth of a
-/// cell deep).
+/// tenth left 80-410 overlapping pairs in 4,000 ticks of
+/// `levels/crossing.txt`, three tenths only those of monsters sent home
+/// onto an occupied spot after a catch).
 pub const AVOID_RADIUS: f32 = BODY_RADIUS * 1.3;
 /// ORCA's settings for monsters and wanderers: collisions with each other
 /// foreseen 1.5 s ahead, with walls 0.5 s ahead, among the 10 nearest
