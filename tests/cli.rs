@@ -366,3 +366,77 @@ fn sim_avoid_orca_keeps_the_crossing_crowd_apart() {
     let o = delve(&["sim", "--avoid", "boids"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// A level file written for one test, removed when dropped.
+struct TempLevel(std::path::PathBuf);
+
+impl TempLevel {
+    fn new(name: &str, text: &str) -> TempLevel {
+        let dir = std::env::temp_dir().join(format!("delve-cli-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(format!("{name}.txt"));
+        std::fs::write(&file, text).unwrap();
+        TempLevel(file)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempLevel {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(self.0.parent().unwrap());
+    }
+}
+
+#[test]
+fn sim_is_a_sandbox_by_default() {
+    let v = json(&delve(&["sim", "levels/arena.txt", "--monsters", "20", "--ticks", "600", "--json"]));
+    assert_eq!(v["outcome"], "running");
+    assert_eq!(v["ended_at_tick"], serde_json::Value::Null);
+    assert_eq!(v["lives_left"], serde_json::Value::Null);
+    assert_eq!(v["ticks"], 600);
+    assert!(v["catches"].as_u64().unwrap() > 0, "caught, and ran on: {v}");
+}
+
+#[test]
+fn sim_goal_bot_wins_on_a_level_without_monsters() {
+    let level = TempLevel::new("goal", "name: walk\n###########\n#@...#....#\n#.#.##.##.#\n#.#....#.G#\n###########\n");
+    let v = json(&delve(&["sim", level.path(), "--bot", "goal", "--ticks", "1000", "--json"]));
+    assert_eq!(v["outcome"], "won", "{v}");
+    let end = v["ended_at_tick"].as_u64().unwrap();
+    assert_eq!(v["ticks"].as_u64(), Some(end), "the session stops where it was won");
+    assert!((40..200).contains(&end), "{end}");
+    assert_eq!(v["lives_left"], 3);
+    // The idle bot stands still and the sandbox never ends.
+    let v = json(&delve(&["sim", level.path(), "--bot", "idle", "--ticks", "300", "--json"]));
+    assert_eq!((v["outcome"].as_str(), v["ticks"].as_u64()), (Some("running"), Some(300)));
+}
+
+#[test]
+fn sim_with_one_life_in_a_crowd_is_lost() {
+    let o = delve(&["sim", "levels/arena.txt", "--monsters", "20", "--lives", "1", "--ticks", "2000", "--json"]);
+    let v = json(&o);
+    assert_eq!(v["outcome"], "lost", "{v}");
+    assert_eq!(v["lives_left"], 0);
+    assert_eq!(v["catches"], 1);
+    assert_eq!(v["ticks"], v["ended_at_tick"]);
+    assert!(v["ticks"].as_u64().unwrap() < 2000);
+    let text = stdout(&delve(&["sim", "levels/arena.txt", "--monsters", "20", "--lives", "1", "--ticks", "2000"]));
+    assert!(text.contains(&format!("outcome: lost at tick {}, lives left 0", v["ticks"])), "{text}");
+}
+
+#[test]
+fn sim_rules_flags() {
+    // --rules game on a level without G: no goal, the default 3 lives.
+    let v = json(&delve(&["sim", "levels/arena.txt", "--rules", "game", "--ticks", "5", "--json"]));
+    assert_eq!(v["lives_left"], 3);
+    let o = delve(&["sim", "--rules", "sandbox", "--lives", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), "delve: --lives needs --rules game (a sandbox has no limit of lives)\n");
+    for bad in [["--rules", "hard"], ["--bot", "smart"], ["--lives", "0"]] {
+        let o = delve(&[&["sim"], &bad[..]].concat());
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+    }
+}

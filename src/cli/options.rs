@@ -17,13 +17,13 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = DEFAULT.heuristic)]
     pub heuristic: Heuristic,
     /// Weight w of weighted A* (f = g + w·h), from 1 to 10
-    #[arg(long, default_value_t = DEFAULT.weight, value_parser = parse_weight)]
+    #[arg(long, default_value_t = DEFAULT.weight, value_parser = parse_weight, allow_negative_numbers = true)]
     pub weight: f64,
     /// Order among equal f: fifo|low-h|cross
     #[arg(long = "tie", value_name = "TIE", default_value_t = DEFAULT.tie)]
     pub tie: TieBreak,
     /// 4 or 8 neighbours (diagonals never cut a wall corner)
-    #[arg(long, value_name = "4|8", default_value_t = DEFAULT.neighbors)]
+    #[arg(long, value_name = "4|8", default_value_t = DEFAULT.neighbors, allow_negative_numbers = true)]
     pub neighbors: Neighbors,
     /// Reopen closed nodes when a cheaper route turns up
     #[arg(long)]
@@ -36,6 +36,7 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
+    /// The search settings these flags ask for.
     pub fn settings(&self) -> SearchSettings {
         SearchSettings {
             algorithm: self.algorithm,
@@ -49,9 +50,50 @@ impl SearchArgs {
     }
 }
 
+/// A parser of whole numbers from `min` to `max` that states the rule
+/// broken ("must be ≥ 0") instead of the number parser's words. Numeric
+/// flags take it with `allow_negative_numbers`, so that `-1` reaches it
+/// instead of being taken for a flag.
+pub(crate) fn whole_number<T: TryFrom<u64> + Clone + Send + Sync + 'static>(
+    min: u64,
+    max: u64,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    move |s| {
+        let rule = match s.trim().parse::<i128>() {
+            Ok(n) if n < i128::from(min) => format!("must be ≥ {min}"),
+            Ok(n) if n > i128::from(max) => format!("must be ≤ {max}"),
+            Ok(n) => return T::try_from(n as u64).map_err(|_| format!("must be ≤ {max}")),
+            Err(_) => format!("must be a whole number from {min} to {max}"),
+        };
+        Err(rule)
+    }
+}
+
 fn parse_weight(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(w) if (MIN_WEIGHT..=MAX_WEIGHT).contains(&w) => Ok(w),
         _ => Err(format!("'{s}' is not a weight from {MIN_WEIGHT} to {MAX_WEIGHT}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_numbers_state_the_rule_they_break() {
+        let parse = whole_number::<u32>(1, 100);
+        assert_eq!(parse("7"), Ok(7));
+        assert_eq!(parse("1"), Ok(1));
+        assert_eq!(parse("100"), Ok(100));
+        assert_eq!(parse("0"), Err("must be ≥ 1".to_string()));
+        assert_eq!(parse("-1"), Err("must be ≥ 1".to_string()));
+        assert_eq!(parse("101"), Err("must be ≤ 100".to_string()));
+        assert_eq!(parse("99999999999999999999999"), Err("must be ≤ 100".to_string()));
+        assert_eq!(parse("1.5"), Err("must be a whole number from 1 to 100".to_string()));
+        assert_eq!(parse("x"), Err("must be a whole number from 1 to 100".to_string()));
+        let seed = whole_number::<u64>(0, u64::MAX);
+        assert_eq!(seed("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(seed("-1"), Err("must be ≥ 0".to_string()));
     }
 }

@@ -4,6 +4,7 @@ use super::{CliError, SearchArgs, load_level};
 use crate::grid::{Cell, Grid};
 use crate::level::{DEFAULT_LEVEL_NAME, Level, tile_glyph as glyph};
 use crate::search::{GridPlanner, Outcome, SearchSettings, string_pull};
+use crate::shown::shown;
 use crate::ui::{RAW_PATH, WAYPOINT};
 use serde_json::json;
 use std::io::{self, Write};
@@ -20,6 +21,7 @@ pub struct PathArgs {
     /// Goal cell (default: the level's G marker)
     #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
     pub to: Option<Cell>,
+    /// How the search runs.
     #[command(flatten)]
     pub search: SearchArgs,
     /// Also string-pull the path into waypoints
@@ -55,7 +57,7 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
     } else {
         write_human(out, &level, from, to, &settings, &answer)
     };
-    written.map_err(|e| CliError::Usage(format!("cannot write the answer: {e}")))
+    written.map_err(CliError::Output)
 }
 
 /// A cell from the command line, or else the level's marker.
@@ -114,7 +116,7 @@ fn write_human(
     answer: &Answer,
 ) -> io::Result<()> {
     let grid = &level.grid;
-    writeln!(out, "{} ({}x{}): {} -> {}", level.name, grid.width(), grid.height(), from, to)?;
+    writeln!(out, "{} ({}x{}): {} -> {}", shown(&level.name), grid.width(), grid.height(), from, to)?;
     writeln!(out, "{settings}")?;
     out.write_all(draw(grid, from, to, answer).as_bytes())?;
     let o = &answer.outcome;

@@ -3,8 +3,10 @@
 
 use super::progress::Progress;
 use super::{CliError, SearchArgs};
+use crate::input::ReadError;
 use crate::level::{Level, LevelError, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
 use crate::search::{GridPlanner, SearchSettings};
+use crate::shown::shown_path;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -19,6 +21,7 @@ pub struct ScenArgs {
     /// own map, beside the .scen)
     #[arg(long, value_name = "FILE.map")]
     pub map: Option<PathBuf>,
+    /// How the search runs.
     #[command(flatten)]
     pub search: SearchArgs,
     /// Print a JSON line per scenario and a summary object as the last line
@@ -122,7 +125,7 @@ impl Maps {
                 None => {
                     let path = map_path(scen, sc, given)?;
                     let level = Level::load(&path).map_err(|e| match e {
-                        LevelError::Io { io, .. } => CliError::Usage(format!(
+                        LevelError::Read(ReadError::Io { io, .. }) => CliError::Usage(format!(
                             "{origin}:{}: cannot read map {} named by the scenario: {io}",
                             sc.line,
                             path.display()
@@ -148,7 +151,7 @@ impl Maps {
 
     /// The maps' paths, for the summary's title.
     fn paths(&self) -> String {
-        let paths: Vec<String> = self.loaded.iter().map(|(p, _)| p.display().to_string()).collect();
+        let paths: Vec<String> = self.loaded.iter().map(|(p, _)| shown_path(p)).collect();
         paths.join(", ")
     }
 }
@@ -174,12 +177,14 @@ fn map_path(scen: &Path, sc: &Scenario, given: Option<&Path>) -> Result<PathBuf,
 }
 
 /// Runs every scenario on its map with `settings`, reporting each one done
-/// to a progress bar on a terminal.
+/// to a progress bar on a terminal and handing it to `each` (with its
+/// number) before the next one runs, so that its line can go out at once.
 fn run_scenarios(
     scen: &Path,
     maps: &Maps,
     scenarios: &[Scenario],
     settings: &SearchSettings,
+    mut each: impl FnMut(usize, &Run) -> Result<(), CliError>,
 ) -> Result<Vec<Run>, CliError> {
     let progress = Progress::on_stderr("scenarios", scenarios.len() as u64);
     let mut planner = GridPlanner::new();
@@ -192,7 +197,9 @@ fn run_scenarios(
             .map_err(|e| CliError::Usage(format!("{}:{}: {e}", scen.display(), sc.line)))?;
         let cost = o.found.then_some(o.cost);
         let verdict = Verdict::of(cost, sc.optimal);
-        runs.push(Run { scenario: sc.clone(), cost, expanded: o.stats.expanded, micros: o.stats.micros, verdict });
+        let run = Run { scenario: sc.clone(), cost, expanded: o.stats.expanded, micros: o.stats.micros, verdict };
+        each(i + 1, &run)?;
+        runs.push(run);
         progress.set(i as u64 + 1);
     }
     Ok(runs)
@@ -206,34 +213,41 @@ pub fn scen(args: &ScenArgs, out: &mut impl Write) -> Result<(), CliError> {
     }
     let maps = Maps::load(&args.scen, &scenarios, args.map.as_deref())?;
     let settings = args.search.settings();
-    let runs = run_scenarios(&args.scen, &maps, &scenarios, &settings)?;
+    // Each JSON line goes out as soon as its scenario ran: a reader that
+    // stops reading stops the run.
+    let runs = run_scenarios(&args.scen, &maps, &scenarios, &settings, |number, run| {
+        if args.json { write_json_line(out, number, run).map_err(CliError::Output) } else { Ok(()) }
+    })?;
     let summary = Summary::of(&runs);
     let written = if args.json {
-        write_json(out, &runs, &summary)
+        write_json_summary(out, &summary)
     } else {
         write_table(out, args, &maps.paths(), &settings, &runs, &summary)
     };
-    written.map_err(|e| CliError::Usage(format!("cannot write the answer: {e}")))
+    written.map_err(CliError::Output)
 }
 
-fn write_json(out: &mut impl Write, runs: &[Run], s: &Summary) -> std::io::Result<()> {
-    for (i, r) in runs.iter().enumerate() {
-        let sc = &r.scenario;
-        let line = json!({
-            "scenario": i + 1,
-            "line": sc.line,
-            "map": sc.map,
-            "bucket": sc.bucket,
-            "start": [sc.start.x, sc.start.y],
-            "goal": [sc.goal.x, sc.goal.y],
-            "optimal_length": sc.optimal,
-            "cost": r.cost,
-            "expanded": r.expanded,
-            "micros": r.micros,
-            "verdict": r.verdict.name(),
-        });
-        writeln!(out, "{line}")?;
-    }
+/// The JSON line of the `number`th scenario.
+fn write_json_line(out: &mut impl Write, number: usize, r: &Run) -> std::io::Result<()> {
+    let sc = &r.scenario;
+    let line = json!({
+        "scenario": number,
+        "line": sc.line,
+        "map": sc.map,
+        "bucket": sc.bucket,
+        "start": [sc.start.x, sc.start.y],
+        "goal": [sc.goal.x, sc.goal.y],
+        "optimal_length": sc.optimal,
+        "cost": r.cost,
+        "expanded": r.expanded,
+        "micros": r.micros,
+        "verdict": r.verdict.name(),
+    });
+    writeln!(out, "{line}")
+}
+
+/// The JSON summary, the last line.
+fn write_json_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
     let summary = json!({
         "scenarios": s.scenarios,
         "optimal": s.optimal,
@@ -257,7 +271,7 @@ fn write_table(
     runs: &[Run],
     s: &Summary,
 ) -> std::io::Result<()> {
-    writeln!(out, "{} on {maps}: {} scenarios", args.scen.display(), s.scenarios)?;
+    writeln!(out, "{} on {maps}: {} scenarios", shown_path(&args.scen), s.scenarios)?;
     writeln!(out, "{settings}")?;
     writeln!(out, "  optimal             {:>8}", s.optimal)?;
     writeln!(out, "  suboptimal          {:>8}", s.suboptimal)?;

@@ -6,6 +6,12 @@ use std::path::Path;
 use super::error::{END_OF_FILE, LevelError, quote};
 use super::{numbered_lines, read};
 use crate::grid::{Cell, Grid, MAX_SIDE, Tile};
+use crate::input::Limit;
+
+/// The largest scenario file read: a hundred times the largest benchmark
+/// file (0.7 MB), over a million scenarios.
+pub const MAX_SCENARIO_BYTES: Limit =
+    Limit { bytes: 64 << 20, what: "a scenario file (a hundred times the largest benchmark file)" };
 
 /// A cost within this of a scenario's `optimal` length is optimal: the
 /// files print lengths with 8 decimals, and √2 sums drift in the last ones.
@@ -25,9 +31,13 @@ pub struct Scenario {
     /// The map's size as the scenario file states it (width first, the
     /// opposite of the map header).
     pub width: usize,
+    /// The map's height as the scenario file states it.
     pub height: usize,
+    /// Where the query starts.
     pub start: Cell,
+    /// Where the query ends.
     pub goal: Cell,
+    /// The file's optimal path length, which answers are checked against.
     pub optimal: f64,
 }
 
@@ -90,7 +100,7 @@ pub fn parse_scenarios(text: &str, origin: &str) -> Result<Vec<Scenario>, LevelE
 
 /// Reads the scenario file at `path` (see [`parse_scenarios`]).
 pub fn load_scenarios(path: &Path) -> Result<Vec<Scenario>, LevelError> {
-    let (text, origin) = read(path)?;
+    let (text, origin) = read(path, MAX_SCENARIO_BYTES)?;
     parse_scenarios(&text, &origin)
 }
 

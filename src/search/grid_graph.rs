@@ -42,6 +42,7 @@ pub struct GridGraph<'a> {
 }
 
 impl<'a> GridGraph<'a> {
+    /// The view of `grid` for one query from `start` to `goal`.
     pub fn new(grid: &'a Grid, neighbors: Neighbors, heuristic: Heuristic, start: Cell, goal: Cell) -> Self {
         let stride = grid.stride();
         GridGraph {
@@ -135,7 +136,9 @@ impl Graph for GridGraph<'_> {
 /// Which end of a query was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Endpoint {
+    /// The query's start.
     Start,
+    /// The query's goal.
     Goal,
 }
 
@@ -150,9 +153,12 @@ impl std::fmt::Display for Endpoint {
 
 /// A query the grid cannot answer. (No path is an answer, not an error.)
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[allow(missing_docs, reason = "each variant's fields are the values its doc and message name")]
 pub enum PlanError {
+    /// An end lies off the map.
     #[error("{end} {cell} is outside the {width}x{height} map")]
     Outside { end: Endpoint, cell: Cell, width: usize, height: usize },
+    /// An end is a wall or a closed door.
     #[error("{end} {cell} is not walkable")]
     Blocked { end: Endpoint, cell: Cell },
 }
@@ -165,6 +171,7 @@ pub struct GridPlanner {
 }
 
 impl GridPlanner {
+    /// A planner with empty buffers; the first query sizes them.
     pub fn new() -> GridPlanner {
         GridPlanner::default()
     }
