@@ -36,8 +36,8 @@ use dodgy_2d::{Agent as DAgent, AvoidanceOptions, Obstacle, Vec2 as DVec2};
 const DT: f32 = 0.05;
 const TICKS: usize = 400;
 const BODY_RADIUS: f32 = 0.35;
-/// The world's: three tenths of skin over the body.
-const AVOID_RADIUS: f32 = BODY_RADIUS * 1.3;
+/// The world's: four tenths of skin over the body.
+const AVOID_RADIUS: f32 = BODY_RADIUS * 1.4;
 const MAX_SPEED: f32 = 2.0;
 const MAX_FORCE: f32 = 8.0;
 const KEEP_RIGHT: f32 = 0.1;

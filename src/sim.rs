@@ -12,6 +12,7 @@ mod creature;
 mod events;
 mod hash;
 mod hunt;
+mod landing;
 mod mind;
 mod pace;
 mod perceive;

@@ -8,6 +8,7 @@ use super::events::Sense;
 use super::events::{Event, Log, Stamped};
 use super::hash::StateHasher;
 use super::hunt::{Hunter, Scene};
+use super::landing::{LANDING_REACH, landing};
 use super::mind::Awareness;
 use super::pace::{Run, Walk, is_move};
 use super::perceive::{Hearing, Percept, sees};
@@ -719,8 +720,9 @@ impl World {
                 self.hunter.drop_forgotten(&self.creatures);
             }
         }
+        let spot = self.landing(i);
         let c = &mut self.creatures[i];
-        c.body = Body::new(c.home, c.body.max_speed, c.body.max_force);
+        c.body = Body::new(spot, c.body.max_speed, c.body.max_force);
         c.smoother = Default::default();
         self.grace = GRACE_TICKS;
         self.lives = self.lives.map(|n| n.saturating_sub(1));
@@ -729,6 +731,22 @@ impl World {
         if self.lives == Some(0) {
             self.end(Outcome::Lost);
         }
+    }
+
+    /// Where creature `i`, sent home, lands: its post, or the nearest
+    /// cell to it that no other creature is within two avoidance radii of
+    /// (see [`landing`]).
+    fn landing(&self, i: usize) -> Vec2 {
+        let post = cell_at(self.creatures[i].home);
+        let near = |p: Vec2| {
+            let reach = (LANDING_REACH + 1) as f32;
+            (p.x - cell_center(post).x).abs() <= reach && (p.y - cell_center(post).y).abs() <= reach
+        };
+        let others: Vec<Vec2> = (self.creatures.iter().enumerate())
+            .filter(|&(j, o)| j != i && near(o.body.pos))
+            .map(|(_, o)| o.body.pos)
+            .collect();
+        cell_center(landing(&self.grid, post, &others, 2.0 * AVOID_RADIUS))
     }
 
     /// Ends the session: the world stops here.
@@ -879,3 +897,6 @@ fn hash_creature(h: &mut StateHasher, c: &Creature) {
     h.bool(m.searching_since.is_some());
     h.u64(m.searching_since.unwrap_or(0));
 }
+
+#[cfg(test)]
+mod tests;
