@@ -11,6 +11,7 @@ pub mod grid;
 pub mod input;
 pub mod level;
 mod named;
+pub mod nav;
 pub mod replay;
 pub mod search;
 pub mod shown;

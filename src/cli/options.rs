@@ -1,6 +1,8 @@
 //! Search options shared by the commands that run searches.
 
+use super::CliError;
 use crate::grid::Neighbors;
+use crate::nav::Planner;
 use crate::search::{Algorithm, Heuristic, MAX_WEIGHT, MIN_WEIGHT, OpenUpdate, SearchSettings, TieBreak};
 
 /// The library's defaults are the command line's.
@@ -10,9 +12,9 @@ const DEFAULT: SearchSettings = SearchSettings::DEFAULT;
 /// `--open`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
-    /// Search algorithm: bfs|dijkstra|astar|greedy|weighted
-    #[arg(long = "algo", value_name = "ALGO", default_value_t = DEFAULT.algorithm)]
-    pub algorithm: Algorithm,
+    /// Search algorithm: bfs|dijkstra|astar|greedy|weighted (delve path also: navmesh|waypoints)
+    #[arg(long = "algo", value_name = "ALGO", default_value_t = Planner::Grid(DEFAULT.algorithm))]
+    pub algorithm: Planner,
     /// Heuristic, scaled by the cheapest entry cost: manhattan|euclidean|octile|chebyshev|zero
     #[arg(long, default_value_t = DEFAULT.heuristic)]
     pub heuristic: Heuristic,
@@ -36,16 +38,30 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    /// The search settings these flags ask for.
+    /// The search settings these flags ask for (A* when `--algo` names an
+    /// any-angle planner: its searches are A*).
     pub fn settings(&self) -> SearchSettings {
         SearchSettings {
-            algorithm: self.algorithm,
+            algorithm: self.algorithm.grid().unwrap_or(Algorithm::AStar),
             heuristic: self.heuristic,
             tie: self.tie,
             neighbors: self.neighbors,
             weight: self.weight,
             reopen: self.reopen,
             open: self.open,
+        }
+    }
+}
+
+impl SearchArgs {
+    /// Refuses the any-angle planners in the commands that only run grid
+    /// searches (so far everything but `delve path`).
+    pub fn grid_only(&self, command: &str) -> Result<(), CliError> {
+        match self.algorithm {
+            Planner::Grid(_) => Ok(()),
+            other => {
+                Err(CliError::Usage(format!("--algo {other}: {command} runs grid searches only (use delve path)")))
+            }
         }
     }
 }

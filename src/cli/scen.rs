@@ -207,6 +207,7 @@ fn run_scenarios(
 
 /// Runs `delve scen`, writing its answer to `out`.
 pub fn scen(args: &ScenArgs, out: &mut impl Write) -> Result<(), CliError> {
+    args.search.grid_only("delve scen")?;
     let scenarios = load_scenarios(&args.scen)?;
     if scenarios.is_empty() {
         return Err(CliError::Usage(format!("{}: no scenarios", args.scen.display())));

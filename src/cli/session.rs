@@ -63,9 +63,11 @@ impl SessionArgs {
         self.start_game_on(level, true)
     }
 
-    /// Refuses a `--record` target that cannot be written, before the
-    /// session needs a terminal.
+    /// Refuses what a session cannot run before it needs a terminal: a
+    /// planner that only answers single queries (`navmesh`, `waypoints`),
+    /// and a `--record` target that cannot be written.
     pub fn check_record(&self) -> Result<(), CliError> {
+        self.search.grid_only("a session")?;
         match &self.record {
             Some(target) => Ok(Recorder::check(target, self.force)?),
             None => Ok(()),

@@ -163,6 +163,22 @@ pub enum PlanError {
     Blocked { end: Endpoint, cell: Cell },
 }
 
+impl PlanError {
+    /// Refuses a query whose start or goal is off the map or blocked: the
+    /// check every planner of cell queries makes first.
+    pub fn check(grid: &Grid, from: Cell, to: Cell) -> Result<(), PlanError> {
+        for (end, cell) in [(Endpoint::Start, from), (Endpoint::Goal, to)] {
+            if !grid.in_bounds(cell) {
+                return Err(PlanError::Outside { end, cell, width: grid.width(), height: grid.height() });
+            }
+            if !grid.is_walkable(cell) {
+                return Err(PlanError::Blocked { end, cell });
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Answers cell-to-cell queries on grids, keeping its buffers between them.
 #[derive(Debug, Default)]
 pub struct GridPlanner {
@@ -180,14 +196,7 @@ impl GridPlanner {
     /// found, is [`GridPlanner::path`] (empty after a refused query too).
     pub fn plan(&mut self, grid: &Grid, from: Cell, to: Cell, settings: &SearchSettings) -> Result<Outcome, PlanError> {
         self.cells.clear();
-        for (end, cell) in [(Endpoint::Start, from), (Endpoint::Goal, to)] {
-            if !grid.in_bounds(cell) {
-                return Err(PlanError::Outside { end, cell, width: grid.width(), height: grid.height() });
-            }
-            if !grid.is_walkable(cell) {
-                return Err(PlanError::Blocked { end, cell });
-            }
-        }
+        PlanError::check(grid, from, to)?;
         let graph = GridGraph::new(grid, settings.neighbors, settings.heuristic, from, to);
         let query = Query {
             algorithm: settings.algorithm,
