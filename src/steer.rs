@@ -7,7 +7,9 @@
 //! [`move_body`] integrates it and keeps the body out of the grid's walls.
 //! [`SpatialHash`] and [`Flocker`] make flocking O(n) per tick, and
 //! [`Smoother`] and [`Hysteresis`] keep forces and decisions from
-//! flip-flopping.
+//! flip-flopping. [`Orca`] replaces separation with reciprocal collision
+//! avoidance: velocities that cannot hit a neighbour or a wall within a
+//! time horizon, and [`time_to_collision`] says how soon two discs meet.
 //!
 //! Everything is pure and deterministic: no clock, no hidden randomness
 //! (wander takes its random number from the caller), trigonometry through
@@ -27,6 +29,7 @@ mod combine;
 mod flocking;
 mod follow;
 mod jitter;
+mod orca;
 mod spatial;
 mod vec2;
 mod walls;
@@ -37,6 +40,7 @@ pub use combine::{combine_priority, combine_weighted};
 pub use flocking::{FlockWeights, Flocker, alignment, cohesion, flock, separation};
 pub use follow::PathFollower;
 pub use jitter::{Hysteresis, Smoother};
+pub use orca::{Agent, Orca, Params as OrcaParams, Segment, Walls, crowd_check, time_to_collision};
 pub use spatial::{SpatialHash, neighbors_brute_force, within_radius};
 pub use vec2::{MIN_LENGTH, Vec2};
 pub use walls::{avoid_walls, cell_at, cell_center, move_body, resolve_walls};

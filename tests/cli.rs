@@ -344,6 +344,29 @@ fn sim_json_is_deterministic() {
     assert_ne!(a["hash"], c["hash"]);
 }
 
+/// `levels/crossing.txt` under each avoidance: ORCA keeps the two packs
+/// (and the wanderers) from overlapping where separation lets them pile
+/// up, monsters sent home after a catch included.
+#[test]
+fn sim_avoid_orca_keeps_the_crossing_crowd_apart() {
+    let run = |avoid: &str| {
+        json(&delve(&["sim", "levels/crossing.txt", "--seed", "1", "--ticks", "1000", "--avoid", avoid, "--json"]))
+    };
+    let (separation, orca) = (run("separation"), run("orca"));
+    assert_eq!(separation["avoid"], "separation");
+    assert_eq!(orca["avoid"], "orca");
+    let overlaps = |j: &serde_json::Value| j["overlaps"].as_u64().unwrap();
+    assert!(overlaps(&separation) > 1000, "{separation}");
+    assert_eq!(overlaps(&orca), 0, "orca {orca}\nseparation {separation}");
+    assert!(orca["catches"].as_u64().unwrap() > 0, "monsters were sent home: {orca}");
+    assert!(orca["min_time_to_collision"].is_number() || orca["min_time_to_collision"].is_null());
+    assert!(orca["orca_ms_per_tick"].as_f64().unwrap() > 0.0);
+    assert_eq!(separation["orca_ms_per_tick"], 0.0);
+    assert_ne!(orca["hash"], separation["hash"]);
+    let o = delve(&["sim", "--avoid", "boids"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
 /// A level file written for one test, removed when dropped.
 struct TempLevel(std::path::PathBuf);
 

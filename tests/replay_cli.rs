@@ -52,6 +52,26 @@ fn a_recorded_sim_verifies_and_a_changed_one_does_not() {
 }
 
 #[test]
+fn a_session_under_orca_records_its_avoidance_and_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/crossing.txt");
+    let sim = ["sim", level.to_str().unwrap(), "--ticks", "300", "--avoid", "orca", "--record", "orca.jsonl"];
+    let o = delve(&sim, dir.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(dir.path().join("orca.jsonl")).unwrap();
+    assert!(text.lines().next().unwrap().contains(r#""avoidance":"orca""#));
+    let o = delve(&["replay", "orca.jsonl", "--verify"], dir.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The same header without the setting is a separation session, and
+    // its checkpoints no longer match.
+    let header = text.lines().next().unwrap().replace(r#","avoidance":"orca""#, "");
+    let changed: Vec<&str> = std::iter::once(header.as_str()).chain(text.lines().skip(1)).collect();
+    std::fs::write(dir.path().join("sep.jsonl"), changed.join("\n") + "\n").unwrap();
+    let o = delve(&["replay", "sep.jsonl", "--verify"], dir.path());
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+}
+
+#[test]
 fn unusable_files_and_usage_errors_exit_2_with_one_line() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("junk.jsonl"), "junk\n").unwrap();

@@ -7,7 +7,7 @@ use crate::level::{Level, MAX_LIVES};
 use crate::replay::feed::{self, Feed};
 use crate::replay::{Recorder, Spawns, Start};
 use crate::signals;
-use crate::sim::{MAX_CREATURES, RepathPolicy, Rules, Settings, World};
+use crate::sim::{Avoidance, MAX_CREATURES, RepathPolicy, Rules, Settings, World};
 use std::path::PathBuf;
 
 /// Options of `delve play` and `delve sim`.
@@ -161,6 +161,10 @@ pub struct WorldArgs {
     /// Follow raw cell paths instead of string-pulled ones
     #[arg(long)]
     pub no_smoothing: bool,
+    /// How monsters and wanderers keep apart: separation (a steering
+    /// force) or orca (reciprocal velocity obstacles)
+    #[arg(long = "avoid", value_name = "AVOID", default_value_t = Settings::DEFAULT.avoidance)]
+    pub avoidance: Avoidance,
 }
 
 /// A distance in cells: finite, so that a replay header can hold it (JSON
@@ -182,6 +186,7 @@ impl WorldArgs {
             repath_ticks: self.repath_ticks,
             repath_cells: self.repath_cells,
             budget: self.budget,
+            avoidance: self.avoidance,
             ..Settings::default()
         }
     }

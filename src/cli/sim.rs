@@ -111,6 +111,7 @@ struct Summary {
     total: crate::sim::Counters,
     counts: [usize; 4],
     ticks_per_sec: f64,
+    avoid: crate::sim::Avoidance,
 }
 
 impl Summary {
@@ -124,6 +125,7 @@ impl Summary {
             total: world.stats().total,
             counts: world.counts(),
             ticks_per_sec: if seconds > 0.0 { world.ticks() as f64 / seconds } else { 0.0 },
+            avoid: world.settings().avoidance,
         }
     }
 
@@ -155,6 +157,10 @@ impl Summary {
             "mean_path_steps": t.mean_steps(),
             "mean_waypoints": t.mean_waypoints(),
             "agents": agents,
+            "avoid": self.avoid.name(),
+            "overlaps": t.overlaps,
+            "min_time_to_collision": t.min_time_to_collision,
+            "orca_ms_per_tick": if self.ticks == 0 { 0.0 } else { t.orca_micros / 1000.0 / self.ticks as f64 },
         })
     }
 
@@ -179,6 +185,8 @@ impl Summary {
         let reasons: Vec<String> = RepathReason::ALL.iter().map(|&r| format!("{} {}", r, t.repaths(r))).collect();
         writeln!(out, "repaths: {}", reasons.join(", "))?;
         writeln!(out, "budget waits {} (longest {} ticks), catches {}", t.budget_waits, t.max_wait, t.catches)?;
+        let ttc = t.min_time_to_collision.map_or("none".to_string(), |x| format!("{x:.2} s"));
+        writeln!(out, "avoidance {}: overlaps {}, smallest time to collision {ttc}", self.avoid, t.overlaps)?;
         writeln!(
             out,
             "{:.0} ticks/s, {:.1} µs/search, path {:.1} steps -> {:.1} waypoints",

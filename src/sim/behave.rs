@@ -25,6 +25,9 @@ pub struct Senses<'a> {
     pub hash: &'a SpatialHash,
     pub player: Cell,
     pub player_vel: Vec2,
+    /// Monsters and wanderers avoid each other with ORCA after steering,
+    /// so their steering leaves separation out.
+    pub orca: bool,
 }
 
 /// Reusable buffers for neighbour queries.
@@ -118,8 +121,12 @@ fn roam(c: &mut Creature, body: &Body, walls: Vec2, r: f32, i: usize, senses: &S
     combine_priority(body.max_force, &[walls, combine_weighted(body.max_force, &[(wander, 1.0), (apart, 1.5)])])
 }
 
-/// Separation from the creatures of the kinds `keep` accepts.
+/// Separation from the creatures of the kinds `keep` accepts (none under
+/// ORCA, which keeps them apart instead).
 fn separate(i: usize, senses: &Senses, scratch: &mut Scratch, keep: impl Fn(Kind) -> bool) -> Vec2 {
+    if senses.orca {
+        return Vec2::ZERO;
+    }
     separation(&senses.bodies[i], near(i, SEPARATION_RADIUS, senses, scratch, keep), SEPARATION_RADIUS)
 }
 

@@ -21,6 +21,26 @@ named_enum! {
     }
 }
 
+named_enum! {
+    /// How monsters and wanderers keep out of each other's way.
+    #[derive(Default)]
+    Avoidance, "avoidance" {
+        /// A separation force among the steering forces: cheap, soft, and
+        /// crowds overlap when pushed. The default, as before ORCA.
+        #[default]
+        Separation => "separation",
+        /// Reciprocal velocity obstacles (`steer::Orca`): velocities that
+        /// cannot collide within a horizon, walls included.
+        Orca => "orca",
+    }
+}
+
+impl Avoidance {
+    fn is_separation(&self) -> bool {
+        *self == Avoidance::Separation
+    }
+}
+
 /// One setting, as a command changes it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "setting", content = "value")]
@@ -43,6 +63,8 @@ pub enum Setting {
     Smoothing(bool),
     /// When monsters plan a new path.
     Repath(RepathPolicy),
+    /// How monsters and wanderers keep apart.
+    Avoidance(Avoidance),
 }
 
 /// Everything a user can change about how monsters plan.
@@ -62,6 +84,10 @@ pub struct Settings {
     pub budget: u32,
     /// Monsters see the player along a line of sight up to this many cells.
     pub detection_radius: f32,
+    /// Written only when not `separation`, so that settings recorded
+    /// before it existed read back, and are written back, unchanged.
+    #[serde(default, skip_serializing_if = "Avoidance::is_separation")]
+    pub avoidance: Avoidance,
 }
 
 /// Longest timer period, in ticks (500 s): a longer one is a typo.
@@ -88,6 +114,7 @@ impl Settings {
         repath_cells: 3.0,
         budget: DEFAULT_BUDGET,
         detection_radius: 40.0,
+        avoidance: Avoidance::Separation,
     };
 
     /// What is wrong with settings no command line could give (a
@@ -119,9 +146,11 @@ impl Settings {
     /// it is hashed too: a replay edited to drop a change of any setting,
     /// even one that decides nothing (the open-list update), cannot verify.
     pub fn hash_into(&self, h: &mut StateHasher) {
-        let Settings { search, smoothing, repath, repath_ticks, repath_cells, budget, detection_radius } = *self;
+        let Settings { search, smoothing, repath, repath_ticks, repath_cells, budget, detection_radius, avoidance } =
+            *self;
         let SearchSettings { algorithm, heuristic, tie, neighbors, weight, reopen, open } = search;
         h.bytes(&[algorithm as u8, heuristic as u8, tie as u8, neighbors as u8, repath as u8, open as u8]);
+        h.bytes(&[avoidance as u8]);
         h.f64(weight);
         h.bool(reopen);
         h.bool(smoothing);
@@ -144,6 +173,7 @@ impl Settings {
             Setting::Open(o) => s.open = o,
             Setting::Smoothing(on) => self.smoothing = on,
             Setting::Repath(p) => self.repath = p,
+            Setting::Avoidance(a) => self.avoidance = a,
         }
     }
 }
@@ -213,6 +243,7 @@ mod tests {
             Setting::Open(crate::search::OpenUpdate::DecreaseKey),
             Setting::Smoothing(!base.smoothing),
             Setting::Repath(RepathPolicy::Timer),
+            Setting::Avoidance(Avoidance::Orca),
         ];
         for change in changes {
             let mut s = base;
@@ -238,5 +269,18 @@ mod tests {
         assert_eq!(json, r#"{"setting":"repath","value":"timer+threshold"}"#);
         let open = Setting::Open(crate::search::OpenUpdate::DecreaseKey);
         assert_eq!(serde_json::to_string(&open).unwrap(), r#"{"setting":"open","value":"decrease-key"}"#);
+        let orca = Setting::Avoidance(Avoidance::Orca);
+        assert_eq!(serde_json::to_string(&orca).unwrap(), r#"{"setting":"avoidance","value":"orca"}"#);
+    }
+
+    #[test]
+    fn default_avoidance_is_left_out_so_old_headers_read_the_same() {
+        let json = serde_json::to_string(&Settings::DEFAULT).unwrap();
+        assert!(!json.contains("avoidance"), "{json}");
+        assert_eq!(serde_json::from_str::<Settings>(&json).unwrap(), Settings::DEFAULT);
+        let orca = Settings { avoidance: Avoidance::Orca, ..Settings::DEFAULT };
+        let json = serde_json::to_string(&orca).unwrap();
+        assert!(json.contains(r#""avoidance":"orca""#), "{json}");
+        assert_eq!(serde_json::from_str::<Settings>(&json).unwrap(), orca);
     }
 }

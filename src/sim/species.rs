@@ -3,7 +3,7 @@
 //! levels; all distances are in cells, times in seconds.
 
 use super::Kind;
-use crate::steer::FlockWeights;
+use crate::steer::{FlockWeights, OrcaParams};
 
 /// How one kind moves and senses.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -109,6 +109,26 @@ pub const FLOCK_RADIUS: f32 = 2.5;
 pub const SEPARATION_RADIUS: f32 = 1.0;
 /// A monster nearer than this to the player's centre catches the player.
 pub const CATCH_RADIUS: f32 = 0.75;
+/// Radius of a monster's or a wanderer's body: what the panel and `delve
+/// sim` count overlaps with (two bodies closer than twice this).
+pub const BODY_RADIUS: f32 = 0.35;
+/// The radius ORCA avoids with: four tenths over the body's, because its
+/// answers lie on the edge of what is permitted and, in a jam against a
+/// wall, the least-violating velocity crosses it by a little. On 4,000
+/// ticks of `levels/crossing.txt`, seeds 1-6: a skin of a tenth left
+/// 80-410 overlapping pairs; three tenths 0-2 once monsters sent home no
+/// longer land on anyone (a jam of two in a hall's corner); four tenths
+/// none.
+pub const AVOID_RADIUS: f32 = BODY_RADIUS * 1.4;
+/// ORCA's settings for monsters and wanderers: collisions with each other
+/// foreseen 1.5 s ahead, with walls 0.5 s ahead, among the 10 nearest
+/// within 3 cells.
+pub const ORCA: OrcaParams =
+    OrcaParams { time_horizon: 1.5, obstacle_horizon: 0.5, neighbour_dist: 3.0, max_neighbours: 10, dt: super::DT };
+/// ORCA agents veer this far right of where they want to go (radians), so
+/// that two groups meeting head-on pass each other on one side instead of
+/// stalling face to face.
+pub const KEEP_RIGHT: f32 = 0.1;
 /// A monster moves on to its next waypoint within this distance.
 pub const ARRIVAL_RADIUS: f32 = 0.5;
 /// A monster brakes within this distance of its last waypoint.

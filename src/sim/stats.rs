@@ -74,6 +74,14 @@ pub struct Counters {
     pub max_wait: u64,
     /// Times a monster caught the player.
     pub catches: u64,
+    /// Pairs of monsters and wanderers closer than the sum of their
+    /// radii, summed over ticks.
+    pub overlaps: u64,
+    /// The smallest time to collision between a monster or wanderer and a
+    /// neighbour, in seconds, within ORCA's horizon; `None` when none.
+    pub min_time_to_collision: Option<f32>,
+    /// Time spent choosing ORCA velocities (wall clock: observation only).
+    pub orca_micros: f64,
 }
 
 impl Counters {
@@ -96,6 +104,12 @@ impl Counters {
         self.wait_ticks += o.wait_ticks;
         self.max_wait = self.max_wait.max(o.max_wait);
         self.catches += o.catches;
+        self.overlaps += o.overlaps;
+        self.min_time_to_collision = match (self.min_time_to_collision, o.min_time_to_collision) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.orca_micros += o.orca_micros;
     }
 
     /// One search as a span of its own, so that it merges into a tick by
@@ -213,6 +227,14 @@ impl Stats {
         }
     }
 
+    /// Counts the crowd's state at the end of the tick: overlapping pairs,
+    /// the smallest time to collision, and the time ORCA took.
+    pub fn record_crowd(&mut self, overlaps: u64, min_time_to_collision: Option<f32>, orca_micros: f64) {
+        self.current.overlaps += overlaps;
+        self.current.min_time_to_collision = min_time_to_collision;
+        self.current.orca_micros += orca_micros;
+    }
+
     /// Counts a catch of the player.
     pub fn record_catch(&mut self) {
         self.current.catches += 1;
@@ -299,5 +321,18 @@ mod tests {
         s.end_tick(2);
         assert_eq!((s.total.budget_waits, s.total.wait_ticks, s.total.max_wait), (2, 4, 3));
         assert_eq!(s.queued, 2);
+    }
+
+    #[test]
+    fn crowd_figures_sum_overlaps_and_keep_the_smallest_time() {
+        let mut s = Stats::default();
+        s.record_crowd(2, Some(0.8), 10.0);
+        s.end_tick(0);
+        s.record_crowd(1, None, 5.0);
+        s.end_tick(0);
+        s.record_crowd(0, Some(1.2), 5.0);
+        s.end_tick(0);
+        assert_eq!((s.window.overlaps, s.window.min_time_to_collision, s.window.orca_micros), (3, Some(0.8), 20.0));
+        assert_eq!(s.last_tick.min_time_to_collision, Some(1.2));
     }
 }

@@ -8,17 +8,20 @@ use super::events::Sense;
 use super::events::{Event, Log, Stamped};
 use super::hash::StateHasher;
 use super::hunt::{Hunter, Scene};
+use super::landing::{LANDING_REACH, landing};
 use super::mind::Awareness;
 use super::pace::{Run, Walk, is_move};
 use super::perceive::{Hearing, Percept, sees};
 use super::rng::{Stream, stream};
 use super::rules::{GRACE_TICKS, Goal, Outcome, Rules};
-use super::settings::Settings;
-use super::species::{CATCH_RADIUS, FLOCK_RADIUS, Species};
+use super::settings::{Avoidance, Settings};
+use super::species::{AVOID_RADIUS, BODY_RADIUS, CATCH_RADIUS, FLOCK_RADIUS, KEEP_RIGHT, ORCA, Species};
 use super::stats::Stats;
 use crate::grid::{Cell, DIRECTIONS, Grid, Tile, line_of_sight};
 use crate::level::Level;
-use crate::steer::{Body, SpatialHash, Vec2, cell_at, cell_center, move_body};
+use crate::steer::{
+    Agent, Body, Orca, SpatialHash, Vec2, Walls, cell_at, cell_center, crowd_check, move_body, resolve_walls,
+};
 use rand::RngExt;
 use rand_pcg::Pcg32;
 
@@ -110,6 +113,53 @@ struct Work {
     hash: SpatialHash,
     scratch: Scratch,
     hearing: Hearing,
+    crowd: Crowd,
+}
+
+/// What ORCA and the crowd figures need from tick to tick.
+#[derive(Debug)]
+struct Crowd {
+    orca: Orca,
+    /// The grid's walls as segments, and the grid version they were made
+    /// from (built on first use under ORCA, again when a door changes).
+    walls: Option<(u64, Walls)>,
+    /// The monsters and wanderers as ORCA agents, and their creature
+    /// indices.
+    agents: Vec<Agent>,
+    creature_of: Vec<usize>,
+    velocities: Vec<Vec2>,
+    hash: SpatialHash,
+    ids: Vec<u32>,
+}
+
+impl Crowd {
+    fn new() -> Crowd {
+        Crowd {
+            orca: Orca::new(ORCA),
+            walls: None,
+            agents: Vec::new(),
+            creature_of: Vec::new(),
+            velocities: Vec::new(),
+            hash: SpatialHash::new(ORCA.neighbour_dist),
+            ids: Vec::new(),
+        }
+    }
+
+    /// One ORCA step for the agents gathered, against the walls of `grid`
+    /// (rebuilt when its version changed).
+    fn step(&mut self, grid: &Grid) {
+        if self.walls.as_ref().is_none_or(|(v, _)| *v != grid.version()) {
+            self.walls = Some((grid.version(), Walls::from_grid(grid)));
+        }
+        let walls = &self.walls.as_ref().expect("just built").1;
+        self.orca.step(&self.agents, walls, &mut self.velocities);
+    }
+}
+
+/// The kinds that avoid each other with ORCA when it is on, and whose
+/// overlaps are counted.
+fn in_crowd(kind: Kind) -> bool {
+    matches!(kind, Kind::Monster | Kind::Wanderer)
 }
 
 impl World {
@@ -162,6 +212,7 @@ impl World {
                 hash: SpatialHash::new(FLOCK_RADIUS),
                 scratch: Scratch::default(),
                 hearing: Hearing::default(),
+                crowd: Crowd::new(),
             },
         };
         let markers = [
@@ -540,15 +591,35 @@ impl World {
             hash: &w.hash,
             player: self.player.cell,
             player_vel,
+            orca: self.settings.avoidance == Avoidance::Orca,
         };
+        let crowd = &mut w.crowd;
+        crowd.agents.clear();
+        crowd.creature_of.clear();
         for (i, c) in self.creatures.iter_mut().enumerate() {
             // One draw per creature per tick, used or not, so that a
             // creature changing behaviour never shifts another's randomness.
             let r = self.wander_rng.random_range(-1.0f32..=1.0);
             let raw = behave::force(c, i, &senses, r, &mut w.scratch);
             let force = c.smoother.smooth(raw, Species::of(c.kind).smoothing);
-            move_body(&mut c.body, force, DT, &self.grid);
+            if senses.orca && in_crowd(c.kind) {
+                // The velocity steering asks for is ORCA's preferred one.
+                let mut wish = c.body;
+                wish.integrate(force, DT);
+                crowd.agents.push(Agent {
+                    pos: c.body.pos,
+                    vel: c.body.vel,
+                    radius: AVOID_RADIUS,
+                    max_speed: c.body.max_speed,
+                    preferred: wish.vel.rotated(KEEP_RIGHT),
+                });
+                crowd.creature_of.push(i);
+            } else {
+                move_body(&mut c.body, force, DT, &self.grid);
+            }
         }
+        let orca_micros = if senses.orca { self.avoid() } else { 0.0 };
+        self.count_crowd(orca_micros);
         self.catch();
         self.stats.end_tick(self.hunter.queue.len());
         if let Goal::Survive { ticks } = self.rules.goal
@@ -558,6 +629,41 @@ impl World {
             self.event(Event::GoalReached);
             self.end(Outcome::Won);
         }
+    }
+
+    /// Moves the ORCA agents gathered this tick at the velocities ORCA
+    /// chooses for them; returns the microseconds it took.
+    fn avoid(&mut self) -> f64 {
+        let crowd = &mut self.work.crowd;
+        let start = std::time::Instant::now();
+        crowd.step(&self.grid);
+        let micros = start.elapsed().as_secs_f64() * 1e6;
+        for (&i, &v) in crowd.creature_of.iter().zip(&crowd.velocities) {
+            let body = &mut self.creatures[i].body;
+            let prev = body.pos;
+            body.vel = v;
+            body.pos += v * DT;
+            resolve_walls(body, prev, &self.grid);
+        }
+        micros
+    }
+
+    /// Records the crowd's overlaps and smallest time to collision at the
+    /// end of the tick (observation only), with ORCA's time.
+    fn count_crowd(&mut self, orca_micros: f64) {
+        let crowd = &mut self.work.crowd;
+        crowd.agents.clear();
+        crowd.agents.extend(self.creatures.iter().filter(|c| in_crowd(c.kind)).map(|c| Agent {
+            pos: c.body.pos,
+            vel: c.body.vel,
+            radius: BODY_RADIUS,
+            max_speed: c.body.max_speed,
+            preferred: c.body.vel,
+        }));
+        crowd.hash.rebuild(crowd.agents.iter().map(|a| a.pos));
+        let (overlaps, ttc) =
+            crowd_check(&crowd.agents, &crowd.hash, ORCA.neighbour_dist, ORCA.time_horizon, &mut crowd.ids);
+        self.stats.record_crowd(overlaps, ttc, orca_micros);
     }
 
     /// Every monster's perception of the player this tick, and its mind
@@ -614,8 +720,9 @@ impl World {
                 self.hunter.drop_forgotten(&self.creatures);
             }
         }
+        let spot = self.landing(i);
         let c = &mut self.creatures[i];
-        c.body = Body::new(c.home, c.body.max_speed, c.body.max_force);
+        c.body = Body::new(spot, c.body.max_speed, c.body.max_force);
         c.smoother = Default::default();
         self.grace = GRACE_TICKS;
         self.lives = self.lives.map(|n| n.saturating_sub(1));
@@ -624,6 +731,22 @@ impl World {
         if self.lives == Some(0) {
             self.end(Outcome::Lost);
         }
+    }
+
+    /// Where creature `i`, sent home, lands: its post, or the nearest
+    /// cell to it that no other creature is within two avoidance radii of
+    /// (see [`landing`]).
+    fn landing(&self, i: usize) -> Vec2 {
+        let post = cell_at(self.creatures[i].home);
+        let near = |p: Vec2| {
+            let reach = (LANDING_REACH + 1) as f32;
+            (p.x - cell_center(post).x).abs() <= reach && (p.y - cell_center(post).y).abs() <= reach
+        };
+        let others: Vec<Vec2> = (self.creatures.iter().enumerate())
+            .filter(|&(j, o)| j != i && near(o.body.pos))
+            .map(|(_, o)| o.body.pos)
+            .collect();
+        cell_center(landing(&self.grid, post, &others, 2.0 * AVOID_RADIUS))
     }
 
     /// Ends the session: the world stops here.
@@ -774,3 +897,6 @@ fn hash_creature(h: &mut StateHasher, c: &Creature) {
     h.bool(m.searching_since.is_some());
     h.u64(m.searching_since.unwrap_or(0));
 }
+
+#[cfg(test)]
+mod tests;

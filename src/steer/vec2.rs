@@ -33,6 +33,14 @@ impl Vec2 {
         Vec2 { x, y }
     }
 
+    /// This vector turned by `angle` radians (from +x toward +y: clockwise
+    /// on screen, where y grows downwards), through `libm` so that every
+    /// platform turns it the same.
+    pub fn rotated(self, angle: f32) -> Vec2 {
+        let (s, c) = (libm::sinf(angle), libm::cosf(angle));
+        Vec2::new(self.x * c - self.y * s, self.x * s + self.y * c)
+    }
+
     /// Euclidean length.
     pub fn length(self) -> f32 {
         self.length_squared().sqrt()

@@ -76,7 +76,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(&[Char('D')], "4 or 8 neighbours"),
     bind(&[Char('['), Char(']')], "weight of weighted A* -/+ 0.25 (1 to 10)"),
     bind(&[Char('R')], "next repath policy"),
-    bind(&[Char('S')], "smoothing (string pulling) on or off"),
+    bind(&[Char('S'), Char('V')], "smoothing on/off; avoidance separation/orca"),
     bind(&[Char('O'), Char('F')], "next overlay; field of view (fog) on or off"),
     Binding {
         keys: &[Tab, BackTab, Char('C')],
@@ -139,6 +139,7 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
         Char(']') => weight(s.weight, WEIGHT_STEP),
         Char('R') => set(Setting::Repath(settings.repath.next())),
         Char('S') => set(Setting::Smoothing(!settings.smoothing)),
+        Char('V') => set(Setting::Avoidance(settings.avoidance.next())),
         Char('O') => ui(Ui::Overlay),
         Char('F') => ui(Ui::Fov),
         Tab => ui(Ui::NextMonster),
@@ -303,6 +304,8 @@ mod tests {
         assert_eq!(press_n(Char('R'), RepathPolicy::ALL.len()), d);
         assert_eq!(press_n(Char('D'), 2), d);
         assert_eq!(press_n(Char('S'), 2), d);
+        assert_eq!(press_n(Char('V'), 2), d);
+        assert_eq!(press_n(Char('V'), 1).avoidance, crate::sim::Avoidance::Orca);
         assert_ne!(press_n(Char('E'), 1), d);
     }
 

@@ -133,8 +133,19 @@ impl<'a> Panel<'a> {
             pair(kind(Kind::Fleeing), kind(Kind::Boid)),
             Line::from(format!("Catches {:<8}seed {}", world.stats().total.catches, world.seed())),
         ];
+        lines.push(self.crowd());
         lines.extend(self.watched());
         lines
+    }
+
+    /// Over the last second, among monsters and wanderers: overlapping
+    /// pairs, the smallest time to collision and ORCA's time per tick
+    /// (the avoidance itself is named in the block's title).
+    fn crowd(&self) -> Line<'static> {
+        let w = &self.world.stats().window;
+        let ttc = w.min_time_to_collision.map_or("-".to_string(), |t| format!("{t:.1}s"));
+        let micros = if w.ticks > 0 { w.orca_micros / w.ticks as f64 } else { 0.0 };
+        format!("{:<9}{:>4}/s ttc {ttc:<5}{micros:>5.0}µs", "Overlaps", num(w.overlaps)).into()
     }
 
     /// The watched monster, its state of mind and why, and its last search.
@@ -224,7 +235,10 @@ impl Widget for Panel<'_> {
         ])
         .areas(area);
         Paragraph::new(settings).block(block(" Settings ".into())).render(top, buf);
-        Paragraph::new(world).block(block(format!(" World: {} ", shown(self.world.name())))).render(bottom, buf);
+        // The avoidance (key V) decides the overlaps in this block, so it
+        // is named in its title, as the open list is in the search's.
+        let title = format!(" World: {} · {} ", shown(self.world.name()), self.world.settings().avoidance);
+        Paragraph::new(world).block(block(title)).render(bottom, buf);
 
         // The open-list update decides the stale pops below, so it is
         // named here rather than in a settings row of its own (one more
@@ -236,9 +250,9 @@ impl Widget for Panel<'_> {
         let inner = search_block.inner(middle);
         search_block.render(middle, buf);
         // The figures come first; the sparkline and the gauge follow when
-        // at least four rows are left, the sparkline taking any spare rows.
+        // at least three rows are left, the sparkline taking any spare rows.
         let figures = search.len() as u16;
-        if inner.height < figures + 4 {
+        if inner.height < figures + 3 {
             Paragraph::new(search).render(inner, buf);
             return;
         }
@@ -401,6 +415,9 @@ mod tests {
                     // pops it decides.
                     Setting::Open(_) => false,
                     Setting::Reopen(_) => false,
+                    // Named in the world block's title, above the
+                    // overlaps it decides.
+                    Setting::Avoidance(_) => false,
                 };
                 assert!(right, "{k:?}, listed for {label}, sets {setting:?}");
             }
@@ -415,7 +432,7 @@ mod tests {
         assert_eq!(text[8], "└────────────────────────────────┘");
         assert_eq!(text[9], "┌ Search · lazy ─────────────────┐");
         assert_eq!(text[12], "│µs/search    12.5               │");
-        assert_eq!(text[17], "┌ World: dungeon ────────────────┐");
+        assert_eq!(text[17], "┌ World: dungeon · separation ───┐");
         let catches = format!("│Catches {:<8}seed 1          │", played(300).stats().total.catches);
         assert_eq!(text[21], catches);
         let world = played(300);

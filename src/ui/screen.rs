@@ -229,7 +229,7 @@ mod tests {
             "D         4 or 8 neighbours",
             "[ ]       weight of weighted A* -/+ 0.25 (1 to 10)",
             "R         next repath policy",
-            "S         smoothing (string pulling) on or off",
+            "S V       smoothing on/off; avoidance separation/orca",
             "O F       next overlay; field of view (fog) on or off",
             "Tab⇧Tab C watch next / previous monster; camera on it",
             "Space .   pause or resume; one tick while paused",

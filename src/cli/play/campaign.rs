@@ -11,6 +11,7 @@ const SHIPPED: &[(&str, &str)] = &[
     ("arena", include_str!("../../../levels/arena.txt")),
     ("big", include_str!("../../../levels/big.txt")),
     ("cave", include_str!("../../../levels/cave.txt")),
+    ("crossing", include_str!("../../../levels/crossing.txt")),
     ("dungeon", include_str!("../../../levels/dungeon.txt")),
     ("keep", include_str!("../../../levels/keep.txt")),
     ("maze", include_str!("../../../levels/maze.txt")),
