@@ -8,7 +8,9 @@
 
 mod engine;
 mod graph;
+mod grid_cache;
 mod grid_graph;
+mod jps;
 mod open;
 mod settings;
 mod smooth;

@@ -101,6 +101,7 @@ fn reference_counters(grid: &Grid, from: Cell, to: Cell, s: &SearchSettings) -> 
         Algorithm::AStar => (1.0, 1.0),
         Algorithm::Greedy => (0.0, 1.0),
         Algorithm::Weighted => (1.0, s.weight),
+        Algorithm::Jps | Algorithm::JpsPlus => unreachable!("jump point searches search another graph"),
     };
     let uses_h = hw > 0.0 || s.tie == TieBreak::LowH;
     let h = |n: NodeId| if uses_h { graph.heuristic(n) } else { 0.0 };
@@ -252,7 +253,7 @@ proptest! {
     #[test]
     fn counters_match_a_textbook_lazy_deletion_search(c in case(), w in 1.0f64..4.0, reopen in any::<bool>()) {
         let mut planner = GridPlanner::new();
-        for &algorithm in Algorithm::ALL {
+        for &algorithm in Algorithm::ALL.iter().filter(|a| !a.jumps()) {
             for &heuristic in Heuristic::ALL {
                 for &tie in TieBreak::ALL {
                     let s = SearchSettings { algorithm, heuristic, tie, neighbors: c.neighbors, weight: w, reopen, open: OpenUpdate::Lazy };
@@ -306,6 +307,36 @@ proptest! {
                             let best = reference_cost(&c.grid, c.from, c.to, c.neighbors).unwrap();
                             prop_assert!(close(o.cost, best));
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Jump point searches find A*'s cost to the last bit, along a legal
+    /// cell path, under every tie-break and open-list update; where they
+    /// cannot run (weighted cells, 4 neighbours) they say so and are A*.
+    #[test]
+    fn jump_point_searches_cost_what_astar_costs(c in case()) {
+        let mut planner = GridPlanner::new();
+        for &algorithm in Algorithm::ALL.iter().filter(|a| a.jumps()) {
+            for &tie in TieBreak::ALL {
+                for &open in OpenUpdate::ALL {
+                    let astar = SearchSettings { tie, open, neighbors: c.neighbors, ..SearchSettings::default() };
+                    let a = planner.plan(&c.grid, c.from, c.to, &astar).unwrap();
+                    let astar_path = planner.path().to_vec();
+                    let s = SearchSettings { algorithm, ..astar };
+                    let j = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
+                    prop_assert_eq!((j.found, j.cost), (a.found, a.cost), "{}", s);
+                    let fallback = c.weighted && c.grid.uniform_cost().is_none() || c.neighbors == Neighbors::Four;
+                    prop_assert_eq!(j.stats.ran_astar, fallback, "{}", s);
+                    if fallback {
+                        prop_assert_eq!(SearchStats { micros: 0.0, ran_astar: false, ..j.stats }, SearchStats { micros: 0.0, ..a.stats });
+                        prop_assert_eq!(planner.path(), &astar_path[..]);
+                    } else if j.found {
+                        prop_assert_eq!(walk_cost(&c.grid, planner.path(), c.neighbors), j.cost, "{}", s);
+                        prop_assert_eq!(planner.path().first(), Some(&c.from));
+                        prop_assert_eq!(planner.path().last(), Some(&c.to));
                     }
                 }
             }

@@ -51,6 +51,18 @@ pub struct SearchStats {
     pub violations: u64,
     /// Wall-clock time of the query in microseconds (statistics only).
     pub micros: f64,
+    /// Cells a jump point search looked at while jumping (0 for the
+    /// others, which look at each cell they generate).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub scanned: u64,
+    /// A jump point search asked for where it cannot run (4 neighbours,
+    /// weighted cells): A* answered instead.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ran_astar: bool,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The answer to one query. The path itself is [`Searcher::path`].
@@ -211,7 +223,7 @@ impl Searcher {
         // Coefficient of h in f; greedy orders by h alone.
         let hw = match algo {
             Algorithm::Bfs | Algorithm::Dijkstra => 0.0,
-            Algorithm::AStar | Algorithm::Greedy => 1.0,
+            Algorithm::AStar | Algorithm::Jps | Algorithm::JpsPlus | Algorithm::Greedy => 1.0,
             Algorithm::Weighted => query.weight,
         };
         let gw = if greedy { 0.0 } else { 1.0 };
@@ -261,10 +273,12 @@ impl Searcher {
             let gu = records.g[u as usize];
             let hu = if count_violations { h(u) } else { 0.0 };
             let open = &mut self.open;
+            let parent = records.parent[u as usize];
             // Inlined into the graph's successor loop: it runs for every
             // edge, and a call per edge would reload all its captures.
-            graph.successors(
+            graph.successors_from(
                 u,
+                parent,
                 #[inline(always)]
                 |v, cost| {
                     debug_assert!(cost > 0.0 && cost.is_finite(), "edge {u}->{v} has cost {cost}");

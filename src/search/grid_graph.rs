@@ -2,7 +2,9 @@
 //! queries with reusable buffers.
 
 use super::engine::{Outcome, Query, Searcher, Visit};
-use super::settings::{Heuristic, SearchSettings, TieBreak};
+use super::grid_cache::GridCache;
+use super::jps::{JumpGraph, WalkBits, fill_in};
+use super::settings::{Algorithm, Heuristic, SearchSettings, TieBreak};
 use super::{Graph, NodeId};
 use crate::grid::{Cell, DIAGONAL, DIRECTIONS, Grid, Neighbors};
 
@@ -157,11 +159,16 @@ pub enum PlanError {
     Blocked { end: Endpoint, cell: Cell },
 }
 
-/// Answers cell-to-cell queries on grids, keeping its buffers between them.
+/// Answers cell-to-cell queries on grids, keeping its buffers between them,
+/// and, for jump point search, the walkability bits of the last grid it
+/// searched (rebuilt for another grid, repaired when cells change).
 #[derive(Debug, Default)]
 pub struct GridPlanner {
     searcher: Searcher,
     cells: Vec<Cell>,
+    bits: GridCache<WalkBits>,
+    /// Build (or repair) time of the per-grid data the last query used.
+    preprocess_micros: f64,
 }
 
 impl GridPlanner {
@@ -182,16 +189,41 @@ impl GridPlanner {
             }
         }
         let graph = GridGraph::new(grid, settings.neighbors, settings.heuristic, from, to);
-        let query = Query {
+        let mut query = Query {
             algorithm: settings.algorithm,
             tie: settings.tie,
             weight: settings.weight,
             reopen: settings.reopen,
             open: settings.open,
         };
-        let outcome = self.searcher.search(&graph, grid.node(from), grid.node(to), &query);
-        self.cells.extend(self.searcher.path().iter().map(|&n| grid.cell_of(n)));
+        let (start, goal) = (grid.node(from), grid.node(to));
+        self.preprocess_micros = 0.0;
+        if !settings.algorithm.jumps() {
+            let outcome = self.searcher.search(&graph, start, goal, &query);
+            self.cells.extend(self.searcher.path().iter().map(|&n| grid.cell_of(n)));
+            return Ok(outcome);
+        }
+        // Jump point searches are A* over jump points, where they can run.
+        query.algorithm = Algorithm::AStar;
+        let Some(cost) = grid.uniform_cost().filter(|_| settings.neighbors == Neighbors::Eight) else {
+            let mut outcome = self.searcher.search(&graph, start, goal, &query);
+            outcome.stats.ran_astar = true;
+            self.cells.extend(self.searcher.path().iter().map(|&n| grid.cell_of(n)));
+            return Ok(outcome);
+        };
+        let bits = self.bits.get(grid);
+        let jumps = JumpGraph::new(grid, graph, bits, goal, cost);
+        let mut outcome = self.searcher.search(&jumps, start, goal, &query);
+        outcome.stats.scanned = jumps.scanned();
+        self.preprocess_micros = self.bits.micros();
+        fill_in(grid.stride(), self.searcher.path(), |n| self.cells.push(grid.cell_of(n)));
         Ok(outcome)
+    }
+
+    /// Microseconds spent building (or, after cells changed, repairing) the
+    /// per-grid data the last query used: 0 for the algorithms without any.
+    pub fn preprocess_micros(&self) -> f64 {
+        self.preprocess_micros
     }
 
     /// The last query's path, start and goal included (empty if none).
