@@ -32,9 +32,9 @@ mod data;
 #[path = "support/timing.rs"]
 mod timing;
 
-use data::{files_with, movingai_dir};
+use data::{even_sample, files_with, movingai_dir};
 use delve::grid::{Cell, DIRECTIONS, Grid};
-use delve::level::{Level, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
+use delve::level::{Level, OPTIMAL_TOLERANCE, load_scenarios};
 use delve::search::{GridPlanner, OpenUpdate, SearchSettings, TieBreak};
 use std::cell::Cell as Counter;
 use std::hint::black_box;
@@ -151,7 +151,7 @@ fn bench_map(dir: &Path, scen: &Path) -> Row {
     });
     let (mut ours, mut idiomatic, mut tuned) = ([Vec::new(), Vec::new()], Vec::new(), Vec::new());
     let (mut expanded, crate_expanded) = (0u64, Counter::new(0u64));
-    for sc in &even_sample(&scenarios) {
+    for sc in &even_sample(&scenarios, SAMPLE) {
         let [lazy, fast] = [0, 1].map(|way| {
             let o = timed(&mut ours[way], || planner.plan(&level.grid, sc.start, sc.goal, &settings[way]));
             o.expect("scenario endpoints are walkable")
@@ -187,15 +187,6 @@ fn bench_map(dir: &Path, scen: &Path) -> Row {
         delve_mexp,
         crate_mexp: crate_expanded.get() as f64 / tuned_total,
     }
-}
-
-/// At most [`SAMPLE`] scenarios evenly spread over the file, the last
-/// (longest) always included.
-fn even_sample(all: &[Scenario]) -> Vec<Scenario> {
-    if all.len() <= SAMPLE {
-        return all.to_vec();
-    }
-    (0..SAMPLE).map(|i| all[i * (all.len() - 1) / (SAMPLE - 1)].clone()).collect()
 }
 
 /// A node as the crate's documentation writes one.

@@ -1,0 +1,142 @@
+//! Jump point search (online and with its table) against delve's A* on the
+//! Moving AI maps in ../shared/movingai (or `$DELVE_MOVINGAI`): the same
+//! scenarios, side by side, in one run.
+//!
+//! A* runs as the reference measured it: lazy deletion, fifo ties,
+//! octile distance, 8 neighbours without corner cutting. Each query runs
+//! every algorithm in turn through one `GridPlanner` per algorithm (so each
+//! keeps its per-grid data, built once per map and not timed), and so they
+//! see the same machine load. The optimal ones must return A*'s cost to
+//! the last bit, and A* the file's optimal length; any difference aborts
+//! the run. Times are whole `plan` calls, path filling included.
+//!
+//! Columns per algorithm: µs per query (median / mean), mean expansions
+//! (jump points for JPS), mean cells scanned while jumping, and the
+//! speedup: A*'s mean time over its mean time. The last line is the
+//! geometric mean of the speedups over the maps. Run with
+//! `cargo bench --bench jps`.
+
+#[path = "../tests/support/data.rs"]
+mod data;
+#[path = "support/timing.rs"]
+mod timing;
+
+use data::{even_sample, files_with, movingai_dir_if_present};
+use delve::level::{Level, OPTIMAL_TOLERANCE, load_scenarios};
+use delve::search::{Algorithm, GridPlanner, SearchSettings};
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Instant;
+use timing::{mean, median};
+
+/// Scenarios per map: an even sample across the file (sorted by length),
+/// always ending with the longest.
+const SAMPLE: usize = 250;
+
+/// The algorithms compared with A*, in column order.
+const RIVALS: [Algorithm; 2] = [Algorithm::Jps, Algorithm::JpsPlus];
+
+fn main() {
+    let Some(dir) = movingai_dir_if_present("the jump point search bench") else { return };
+    let files = files_with(&dir, "scen");
+    print!("{:<15} {:>4} {:>15}", "map", "n", "astar µs");
+    for a in RIVALS {
+        print!(" | {:<6} {:>15} {:>8} {:>9} {:>7}", a.name(), "µs med/mean", "expanded", "scanned", "speedup");
+    }
+    println!(" | {:>9}", "astar exp");
+    let mut logs = [0.0; RIVALS.len()];
+    for scen in &files {
+        let r = bench_map(&dir, scen);
+        print!("{:<15} {:>4} {:>7.1}/{:<7.1}", r.map, r.queries, r.astar.0, r.astar.1);
+        for (k, rival) in r.rivals.iter().enumerate() {
+            let speedup = r.astar.1 / rival.micros.1;
+            logs[k] += speedup.ln();
+            print!(
+                " | {:<6} {:>7.1}/{:<7.1} {:>8.0} {:>9.0} {:>6.2}x",
+                "", rival.micros.0, rival.micros.1, rival.expanded, rival.scanned, speedup
+            );
+        }
+        println!(" | {:>9.0}", r.astar_expanded);
+    }
+    let n = files.len() as f64;
+    for (k, a) in RIVALS.iter().enumerate() {
+        println!("{}: {:.2}x delve's A* (geometric mean of the per-map speedups)", a.name(), (logs[k] / n).exp());
+    }
+    println!("costs identical to A*'s on every query; speedup = A* mean µs / mean µs");
+}
+
+/// One algorithm's figures on one map.
+struct Figures {
+    /// (median, mean) µs per query.
+    micros: (f64, f64),
+    expanded: f64,
+    scanned: f64,
+}
+
+struct Row {
+    map: String,
+    queries: usize,
+    astar: (f64, f64),
+    astar_expanded: f64,
+    rivals: Vec<Figures>,
+}
+
+/// Times `run` once, in µs, appending to `times`.
+fn timed<T>(times: &mut Vec<f64>, run: impl FnOnce() -> T) -> T {
+    let t = Instant::now();
+    let out = black_box(run());
+    times.push(t.elapsed().as_secs_f64() * 1e6);
+    out
+}
+
+fn bench_map(dir: &Path, scen: &Path) -> Row {
+    let scenarios = load_scenarios(scen).unwrap_or_else(|e| panic!("{e}"));
+    let level = Level::load(&dir.join(&scenarios[0].map)).unwrap_or_else(|e| panic!("{e}"));
+    let grid = &level.grid;
+    let astar = SearchSettings::default();
+    let mut planners: Vec<GridPlanner> = (0..=RIVALS.len()).map(|_| GridPlanner::new()).collect();
+    let sample = even_sample(&scenarios, SAMPLE);
+    // Per-grid data is built by a first query, outside the timing.
+    for (p, &a) in planners[1..].iter_mut().zip(&RIVALS) {
+        let sc = &sample[0];
+        p.plan(grid, sc.start, sc.goal, &SearchSettings { algorithm: a, ..astar }).expect("walkable endpoints");
+    }
+    let mut times = vec![Vec::new(); RIVALS.len() + 1];
+    let mut expanded = vec![0u64; RIVALS.len() + 1];
+    let mut scanned = vec![0u64; RIVALS.len() + 1];
+    for sc in &sample {
+        let a = timed(&mut times[0], || planners[0].plan(grid, sc.start, sc.goal, &astar)).expect("walkable endpoints");
+        assert!(a.found && (a.cost - sc.optimal).abs() <= OPTIMAL_TOLERANCE, "{}: A* {}", scen.display(), a.cost);
+        expanded[0] += a.stats.expanded;
+        for (k, &algorithm) in RIVALS.iter().enumerate() {
+            let s = SearchSettings { algorithm, ..astar };
+            let o = timed(&mut times[k + 1], || planners[k + 1].plan(grid, sc.start, sc.goal, &s)).unwrap();
+            assert_eq!(
+                o.cost.to_bits(),
+                a.cost.to_bits(),
+                "{}: {} -> {}: {algorithm} {} vs A* {}",
+                scen.display(),
+                sc.start,
+                sc.goal,
+                o.cost,
+                a.cost
+            );
+            expanded[k + 1] += o.stats.expanded;
+            scanned[k + 1] += o.stats.scanned;
+        }
+    }
+    let n = sample.len() as f64;
+    let mut figures = (0..=RIVALS.len()).map(|k| Figures {
+        micros: (median(&mut times[k]), mean(&times[k])),
+        expanded: expanded[k] as f64 / n,
+        scanned: scanned[k] as f64 / n,
+    });
+    let first = figures.next().expect("A*'s figures");
+    Row {
+        map: level.name.clone(),
+        queries: sample.len(),
+        astar: first.micros,
+        astar_expanded: first.expanded,
+        rivals: figures.collect(),
+    }
+}
