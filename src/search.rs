@@ -11,6 +11,7 @@ mod graph;
 mod grid_cache;
 mod grid_graph;
 mod jps;
+mod jps_plus;
 mod open;
 mod settings;
 mod smooth;

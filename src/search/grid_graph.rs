@@ -4,6 +4,7 @@
 use super::engine::{Outcome, Query, Searcher, Visit};
 use super::grid_cache::GridCache;
 use super::jps::{JumpGraph, WalkBits, fill_in};
+use super::jps_plus::{JumpTable, TableGraph};
 use super::settings::{Algorithm, Heuristic, SearchSettings, TieBreak};
 use super::{Graph, NodeId};
 use crate::grid::{Cell, DIAGONAL, DIRECTIONS, Grid, Neighbors};
@@ -160,13 +161,15 @@ pub enum PlanError {
 }
 
 /// Answers cell-to-cell queries on grids, keeping its buffers between them,
-/// and, for jump point search, the walkability bits of the last grid it
-/// searched (rebuilt for another grid, repaired when cells change).
+/// and, for jump point search, the walkability bits or the jump table of
+/// the last grid it searched (rebuilt for another grid, repaired where
+/// cells changed).
 #[derive(Debug, Default)]
 pub struct GridPlanner {
     searcher: Searcher,
     cells: Vec<Cell>,
     bits: GridCache<WalkBits>,
+    table: GridCache<JumpTable>,
     /// Build (or repair) time of the per-grid data the last query used.
     preprocess_micros: f64,
 }
@@ -211,11 +214,18 @@ impl GridPlanner {
             self.cells.extend(self.searcher.path().iter().map(|&n| grid.cell_of(n)));
             return Ok(outcome);
         };
-        let bits = self.bits.get(grid);
-        let jumps = JumpGraph::new(grid, graph, bits, goal, cost);
-        let mut outcome = self.searcher.search(&jumps, start, goal, &query);
-        outcome.stats.scanned = jumps.scanned();
-        self.preprocess_micros = self.bits.micros();
+        let outcome = if settings.algorithm == Algorithm::JpsPlus {
+            let jumps = TableGraph::new(grid, graph, self.table.get(grid), goal, cost);
+            let outcome = self.searcher.search(&jumps, start, goal, &query);
+            self.preprocess_micros = self.table.micros();
+            outcome
+        } else {
+            let jumps = JumpGraph::new(grid, graph, self.bits.get(grid), goal, cost);
+            let mut outcome = self.searcher.search(&jumps, start, goal, &query);
+            outcome.stats.scanned = jumps.scanned();
+            self.preprocess_micros = self.bits.micros();
+            outcome
+        };
         fill_in(grid.stride(), self.searcher.path(), |n| self.cells.push(grid.cell_of(n)));
         Ok(outcome)
     }

@@ -1,0 +1,312 @@
+//! JPS+ (Rabin 2015): jump point search whose jumps are read from a table
+//! built once per grid instead of scanned at query time.
+//!
+//! For every cell and each of the eight directions the table holds the
+//! distance to the next jump point that way (positive), or minus the
+//! number of steps possible before a wall or a blocked diagonal (zero or
+//! negative). Jump points are those of online JPS ([`super::jps`]): a
+//! straight jump stops where a wall beside the line forces a turn; a
+//! diagonal one where a straight component of the move, read from the
+//! table, reaches a jump point. The goal is not in the table, so a query
+//! adds it (Rabin's target check): a straight jump that passes the goal
+//! stops on it, and a diagonal jump that crosses the goal's row or column
+//! while the goal lies ahead in both axes stops there, so that the straight
+//! jump from that cell can reach it.
+//!
+//! A door that opens or closes changes the forced turns in its row and
+//! column and their neighbours, so those straight entries are recomputed
+//! (three rows and three columns); a diagonal entry depends on its own few
+//! cells and on the entry one step further along its diagonal, so only the
+//! diagonal entries next to those rows and columns are recomputed, each
+//! change carried back along its diagonal until an entry comes out as it
+//! was. The rest of the table is untouched.
+
+use super::grid_cache::Derived;
+use super::grid_graph::GridGraph;
+use super::jps::pruned_moves;
+use super::{Graph, NodeId, TieBreak};
+use crate::grid::{DIAGONAL, DIRECTIONS, Grid};
+
+/// Above this share of changed cells (1 in `REBUILD_SHARE`), a repair
+/// rebuilds the whole table instead.
+const REBUILD_SHARE: usize = 64;
+
+/// The jump distances of every cell of a grid, in [`DIRECTIONS`] order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct JumpTable {
+    /// Padded width (the grid's stride) and height.
+    width: usize,
+    height: usize,
+    walkable: Vec<bool>,
+    jumps: Vec<[i16; 8]>,
+}
+
+/// Index in [`DIRECTIONS`] of the move (dx, dy).
+const fn dir(dx: isize, dy: isize) -> usize {
+    match (dx, dy) {
+        (1, 0) => 0,
+        (-1, 0) => 1,
+        (0, 1) => 2,
+        (0, -1) => 3,
+        (1, 1) => 4,
+        (-1, 1) => 5,
+        (1, -1) => 6,
+        _ => 7,
+    }
+}
+
+/// One more step than `next`, the entry one step further on: a jump point
+/// stays a jump point one step further away, and so does a wall.
+fn extend(next: i16) -> i16 {
+    if next > 0 { next + 1 } else { next - 1 }
+}
+
+impl Derived for JumpTable {
+    fn build(grid: &Grid) -> JumpTable {
+        let (width, height) = (grid.stride(), grid.height() + 2);
+        let mut t = JumpTable {
+            width,
+            height,
+            walkable: grid.costs().iter().map(|&c| c != 0).collect(),
+            jumps: vec![[0; 8]; width * height],
+        };
+        for (k, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+            let (dx, dy) = (dx as isize, dy as isize);
+            // Each entry reads the one a step further on: sweep from there.
+            let ys: Vec<usize> = if dy > 0 { (1..height - 1).rev().collect() } else { (1..height - 1).collect() };
+            let xs: Vec<usize> = if dx > 0 { (1..width - 1).rev().collect() } else { (1..width - 1).collect() };
+            for &y in &ys {
+                for &x in &xs {
+                    let i = y * width + x;
+                    t.jumps[i][k] = t.entry(i, dx, dy);
+                }
+            }
+        }
+        t
+    }
+
+    fn repair(&mut self, grid: &Grid, changed: &[usize]) {
+        if changed.len() * REBUILD_SHARE > self.jumps.len() {
+            *self = JumpTable::build(grid);
+            return;
+        }
+        for &i in changed {
+            self.walkable[i] = grid.costs()[i] != 0;
+        }
+        let (w, h) = (self.width, self.height);
+        // Straight entries: rows y - 1 ..= y + 1 (east, west) and columns
+        // x - 1 ..= x + 1 (south, north) of every changed cell, each line
+        // swept from its far end.
+        for &i in changed {
+            let (x, y) = (i % w, i / w);
+            for row in y.saturating_sub(1).max(1)..=(y + 1).min(h - 2) {
+                for k in [0, 1] {
+                    let (dx, _) = DIRECTIONS[k];
+                    let xs: Vec<usize> = if dx > 0 { (1..w - 1).rev().collect() } else { (1..w - 1).collect() };
+                    for x in xs {
+                        self.jumps[row * w + x][k] = self.entry(row * w + x, dx as isize, 0);
+                    }
+                }
+            }
+            for col in x.saturating_sub(1).max(1)..=(x + 1).min(w - 2) {
+                for k in [2, 3] {
+                    let (_, dy) = DIRECTIONS[k];
+                    let ys: Vec<usize> = if dy > 0 { (1..h - 1).rev().collect() } else { (1..h - 1).collect() };
+                    for y in ys {
+                        self.jumps[y * w + col][k] = self.entry(y * w + col, 0, dy as isize);
+                    }
+                }
+            }
+        }
+        // Diagonal entries whose own inputs may have changed: those within
+        // two rows or two columns of a changed cell. Each is recomputed in
+        // sweep order, and a changed one carries back along its diagonal.
+        let mut seeds = Vec::new();
+        for &i in changed {
+            let (x, y) = (i % w, i / w);
+            for row in y.saturating_sub(2).max(1)..=(y + 2).min(h - 2) {
+                seeds.extend((1..w - 1).map(|x| row * w + x));
+            }
+            for col in x.saturating_sub(2).max(1)..=(x + 2).min(w - 2) {
+                seeds.extend((1..h - 1).map(|y| y * w + col));
+            }
+        }
+        for (k, &(dx, dy)) in DIRECTIONS.iter().enumerate().skip(4) {
+            let (dx, dy) = (dx as isize, dy as isize);
+            // Sweep order: the cell a step further on comes first.
+            seeds.sort_unstable_by_key(|&i| (-(dy * (i / w) as isize), -(dx * (i % w) as isize)));
+            seeds.dedup();
+            for &seed in &seeds {
+                let mut i = seed;
+                loop {
+                    let entry = self.entry(i, dx, dy);
+                    if entry == self.jumps[i][k] {
+                        break;
+                    }
+                    self.jumps[i][k] = entry;
+                    i = i.wrapping_add_signed(-(dx + dy * w as isize));
+                    if !(1..w - 1).contains(&(i % w)) || !(1..h - 1).contains(&(i / w)) {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl JumpTable {
+    /// The entry of cell `i` for the move (dx, dy), from the walkability
+    /// around it and the entries one step further on.
+    fn entry(&self, i: usize, dx: isize, dy: isize) -> i16 {
+        let w = self.width as isize;
+        let walk = |ox: isize, oy: isize| self.walkable[i.wrapping_add_signed(ox + oy * w)];
+        let next = i.wrapping_add_signed(dx + dy * w);
+        if dx == 0 || dy == 0 {
+            if !walk(dx, dy) {
+                return 0;
+            }
+            // Does the cell a step on force a turn? Moving along x, a side
+            // cell (a row up or down) is open while the one behind it is
+            // not; along y likewise with columns.
+            let forced = [1, -1].into_iter().any(|side| {
+                let (sx, sy, bx, by) = if dy == 0 { (dx, side, 0, side) } else { (side, dy, side, 0) };
+                walk(sx, sy) && !walk(bx, by)
+            });
+            if forced { 1 } else { extend(self.jumps[next][dir(dx, dy)]) }
+        } else {
+            if !(walk(dx, 0) && walk(0, dy) && walk(dx, dy)) {
+                return 0;
+            }
+            let t = &self.jumps[next];
+            if t[dir(dx, 0)] > 0 || t[dir(0, dy)] > 0 { 1 } else { extend(t[dir(dx, dy)]) }
+        }
+    }
+}
+
+/// One query's jump graph read from a [`JumpTable`].
+pub(crate) struct TableGraph<'a> {
+    cells: GridGraph<'a>,
+    costs: &'a [u8],
+    table: &'a JumpTable,
+    width: usize,
+    goal: (usize, usize),
+    straight: f64,
+    diagonal: f64,
+}
+
+impl<'a> TableGraph<'a> {
+    /// `cells` must be built on `grid`, whose walkable cells all cost
+    /// `cost`, and `table` from `grid` as it is now.
+    pub(crate) fn new(grid: &'a Grid, cells: GridGraph<'a>, table: &'a JumpTable, goal: NodeId, cost: u8) -> Self {
+        let width = grid.stride();
+        let goal = goal as usize;
+        TableGraph {
+            cells,
+            costs: grid.costs(),
+            table,
+            width,
+            goal: (goal % width, goal / width),
+            straight: f64::from(cost),
+            diagonal: f64::from(cost) * DIAGONAL,
+        }
+    }
+}
+
+impl Graph for TableGraph<'_> {
+    fn node_count(&self) -> usize {
+        self.cells.node_count()
+    }
+
+    fn successors(&self, node: NodeId, visit: impl FnMut(NodeId, f64)) {
+        self.successors_from(node, node, visit);
+    }
+
+    #[inline]
+    fn successors_from(&self, node: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
+        let (i, w) = (node as usize, self.width);
+        let (x, y) = (i % w, i / w);
+        let p = parent as usize;
+        let (dx, dy) = ((x as isize - (p % w) as isize).signum(), (y as isize - (p / w) as isize).signum());
+        let walk = |ox: isize, oy: isize| self.costs[i.wrapping_add_signed(ox + oy * w as isize)] != 0;
+        let moves = pruned_moves(dx, dy, walk);
+        let jumps = &self.table.jumps[i];
+        // How far the goal lies ahead along each axis.
+        let (gx, gy) = (self.goal.0 as isize - x as isize, self.goal.1 as isize - y as isize);
+        for (k, &(mx, my)) in DIRECTIONS.iter().enumerate() {
+            if moves >> k & 1 == 0 {
+                continue;
+            }
+            let (mx, my) = (mx as isize, my as isize);
+            let d = jumps[k] as isize;
+            let reach = d.abs();
+            let (ahead_x, ahead_y) = (gx * mx, gy * my);
+            let (steps, cost) = if mx == 0 || my == 0 {
+                // The goal on this line, ahead, before the jump ends.
+                let (along, across) = if my == 0 { (ahead_x, gy) } else { (ahead_y, gx) };
+                let to_goal = (across == 0 && along > 0 && along <= reach).then_some(along);
+                (to_goal.or((d > 0).then_some(d)), self.straight)
+            } else {
+                // The goal's row or column, crossed before the jump ends
+                // (and before its jump point, which comes first otherwise).
+                let target = ahead_x.min(ahead_y);
+                let to_target =
+                    (ahead_x > 0 && ahead_y > 0 && target <= reach && !(d > 0 && d < target)).then_some(target);
+                (to_target.or((d > 0).then_some(d)), self.diagonal)
+            };
+            if let Some(n) = steps {
+                let to = i.wrapping_add_signed((mx + my * w as isize) * n);
+                visit(to as NodeId, n as f64 * cost);
+            }
+        }
+    }
+
+    fn heuristic(&self, node: NodeId) -> f64 {
+        self.cells.heuristic(node)
+    }
+
+    fn tie_key(&self, node: NodeId, h: f64, tie: TieBreak) -> u32 {
+        self.cells.tie_key(node, h, tie)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Cell, Tile};
+
+    fn grid(rows: &[&str]) -> Grid {
+        let tiles: Vec<Tile> =
+            rows.iter().flat_map(|r| r.chars().map(|c| if c == '#' { Tile::Wall } else { Tile::Floor(1) })).collect();
+        Grid::new(rows[0].len(), rows.len(), &tiles)
+    }
+
+    #[test]
+    fn entries_count_to_jump_points_and_walls() {
+        let g = grid(&["..#...", "......", "......"]);
+        let t = JumpTable::build(&g);
+        let at = |x, y| t.jumps[g.node(Cell::new(x, y)) as usize];
+        // East along row 1: at x = 3 the cell above is open and the one
+        // above behind it (x = 2) is a wall: a forced turn.
+        assert_eq!(at(0, 1)[dir(1, 0)], 3);
+        // Row 2 has no forced turn: 5 steps to the border.
+        assert_eq!(at(0, 2)[dir(1, 0)], -5);
+        // Into a wall at once.
+        assert_eq!(at(1, 0)[dir(1, 0)], 0);
+        // South-east from (0, 0): (1, 1) has its east component reaching
+        // the jump point at (3, 1).
+        assert_eq!(at(0, 0)[dir(1, 1)], 1);
+    }
+
+    #[test]
+    fn repairs_equal_a_fresh_build() {
+        let mut g = grid(&["..#.....", "........", "...#....", "........", ".#......"]);
+        let mut t = JumpTable::build(&g);
+        for (x, y) in [(4, 1), (2, 0), (6, 3), (4, 1), (0, 4)] {
+            let c = Cell::new(x, y);
+            let tile = if g.is_walkable(c) { Tile::DoorClosed } else { Tile::DoorOpen };
+            g.set_tile(c, tile);
+            t.repair(&g, &[g.node(c) as usize]);
+            assert_eq!(t, JumpTable::build(&g), "after toggling {c}");
+        }
+    }
+}
