@@ -19,5 +19,7 @@ mod smooth;
 pub use engine::{Outcome, Query, SearchStats, Searcher, Visit};
 pub use graph::{Graph, NodeId};
 pub use grid_graph::{Endpoint, GridGraph, GridPlanner, PlanError};
-pub use settings::{Algorithm, Heuristic, MAX_WEIGHT, MIN_WEIGHT, OpenUpdate, SearchSettings, TieBreak, UnknownName};
+pub use settings::{
+    Algorithm, Heuristic, JUMPS_NEED, MAX_WEIGHT, MIN_WEIGHT, OpenUpdate, SearchSettings, TieBreak, UnknownName,
+};
 pub use smooth::string_pull;

@@ -183,3 +183,22 @@ fn sim_json_is_deterministic() {
     let c = json(&delve(&["sim", "levels/arena.txt", "--seed", "8", "--ticks", "300", "--monsters", "3", "--json"]));
     assert_ne!(a["hash"], c["hash"]);
 }
+
+#[test]
+fn jump_point_searches_answer_as_astar_or_say_why_not() {
+    let cost = |algo: &str| {
+        let o = delve(&["path", "levels/maze.txt", "--algo", algo, "--json"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        json(&o)
+    };
+    let astar = cost("astar");
+    for algo in ["jps", "jps+"] {
+        let v = cost(algo);
+        assert_eq!(v["cost"], astar["cost"], "{algo}");
+        assert_eq!(v["ran_astar"], false, "{algo}");
+        assert!(v["preprocess_micros"].as_f64().is_some(), "{algo}");
+    }
+    assert!(cost("jps")["scanned"].as_u64().unwrap() > 0);
+    let o = delve(&["path", "levels/maze.txt", "--algo", "jps", "--neighbors", "4"]);
+    assert!(stdout(&o).contains("jps: needs 8 neighbours and one entry cost on every walkable cell; ran astar instead"));
+}

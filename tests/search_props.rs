@@ -343,6 +343,30 @@ proptest! {
         }
     }
 
+    /// One planner keeps its jump table (and bits) across door changes:
+    /// after every toggle, the repaired table answers as A* does.
+    #[test]
+    fn jump_tables_follow_door_changes(c in case(), toggles in proptest::collection::vec((0usize..14, 0usize..14), 1..12)) {
+        let mut grid = c.grid.clone();
+        let mut planners = [GridPlanner::new(), GridPlanner::new(), GridPlanner::new()];
+        for (x, y) in toggles {
+            let cell = Cell::new((x % grid.width()) as i32, (y % grid.height()) as i32);
+            if cell != c.from && cell != c.to {
+                let tile = if grid.is_walkable(cell) { Tile::DoorClosed } else { Tile::DoorOpen };
+                grid.set_tile(cell, tile);
+            }
+            let astar = SearchSettings::default();
+            let a = planners[0].plan(&grid, c.from, c.to, &astar).unwrap();
+            for (p, algorithm) in planners[1..].iter_mut().zip([Algorithm::Jps, Algorithm::JpsPlus]) {
+                let j = p.plan(&grid, c.from, c.to, &SearchSettings { algorithm, ..astar }).unwrap();
+                prop_assert_eq!((j.found, j.cost), (a.found, a.cost), "{} after toggling {}", algorithm, cell);
+                if j.found && !j.stats.ran_astar {
+                    prop_assert_eq!(walk_cost(&grid, p.path(), Neighbors::Eight), j.cost);
+                }
+            }
+        }
+    }
+
     #[test]
     fn smoothed_paths_keep_sight_and_ends(c in case()) {
         let mut planner = GridPlanner::new();

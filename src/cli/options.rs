@@ -10,7 +10,7 @@ const DEFAULT: SearchSettings = SearchSettings::DEFAULT;
 /// `--open`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
-    /// Search algorithm: bfs|dijkstra|astar|greedy|weighted
+    /// Search algorithm: bfs|dijkstra|astar|greedy|weighted|jps|jps+ (jps and jps+ run A* on 4 neighbours or weighted cells)
     #[arg(long = "algo", value_name = "ALGO", default_value_t = DEFAULT.algorithm)]
     pub algorithm: Algorithm,
     /// Heuristic, scaled by the cheapest entry cost: manhattan|euclidean|octile|chebyshev|zero

@@ -3,7 +3,7 @@
 
 use super::{CliError, SearchArgs};
 use crate::level::{Level, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
-use crate::search::{GridPlanner, SearchSettings};
+use crate::search::{GridPlanner, JUMPS_NEED, SearchSettings, SearchStats};
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -48,8 +48,19 @@ struct Run {
     scenario: Scenario,
     cost: Option<f64>,
     expanded: u64,
+    scanned: u64,
     micros: f64,
+    ran_astar: bool,
     verdict: Verdict,
+}
+
+impl Run {
+    /// The path's cost over the file's optimal length (1 for an empty
+    /// query); `None` when no path was found.
+    fn ratio(&self) -> Option<f64> {
+        let optimal = self.scenario.optimal;
+        self.cost.map(|c| if optimal > 0.0 { c / optimal } else { 1.0 })
+    }
 }
 
 /// Totals over a scenario file.
@@ -61,11 +72,19 @@ struct Summary {
     failed: usize,
     mean_expanded: f64,
     mean_micros: f64,
+    /// Mean and largest cost / optimal length over the paths found.
+    mean_ratio: f64,
+    worst_ratio: f64,
+    /// Build time of the per-grid data the searches used (jump tables).
+    preprocess_micros: f64,
+    /// Whether a jump point search had to run A* (see [`JUMPS_NEED`]).
+    ran_astar: bool,
 }
 
 impl Summary {
-    fn of(runs: &[Run]) -> Summary {
+    fn of(runs: &[Run], preprocess_micros: f64) -> Summary {
         let n = runs.len();
+        let ratios: Vec<f64> = runs.iter().filter_map(Run::ratio).collect();
         let count = |v| runs.iter().filter(|r| r.verdict == v).count();
         let mean = |f: fn(&Run) -> f64| if n == 0 { 0.0 } else { runs.iter().map(f).sum::<f64>() / n as f64 };
         Summary {
@@ -75,28 +94,35 @@ impl Summary {
             failed: count(Verdict::Failed),
             mean_expanded: mean(|r| r.expanded as f64),
             mean_micros: mean(|r| r.micros),
+            mean_ratio: if ratios.is_empty() { 0.0 } else { ratios.iter().sum::<f64>() / ratios.len() as f64 },
+            worst_ratio: ratios.iter().copied().fold(0.0, f64::max),
+            preprocess_micros,
+            ran_astar: runs.iter().any(|r| r.ran_astar),
         }
     }
 }
 
-/// Runs every scenario of `scenarios` on `map` with `settings`.
-fn run_scenarios(map: &Level, scenarios: &[Scenario], settings: &SearchSettings) -> Vec<Run> {
+/// Runs every scenario of `scenarios` on `map` with `settings`; also
+/// returns the build time of the per-grid data the searches used.
+fn run_scenarios(map: &Level, scenarios: &[Scenario], settings: &SearchSettings) -> (Vec<Run>, f64) {
     let mut planner = GridPlanner::new();
-    scenarios
+    let runs = scenarios
         .iter()
         .map(|sc| {
-            let (cost, expanded, micros) = match planner.plan(&map.grid, sc.start, sc.goal, settings) {
-                Ok(o) => (o.found.then_some(o.cost), o.stats.expanded, o.stats.micros),
-                Err(_) => (None, 0, 0.0),
+            let (cost, stats) = match planner.plan(&map.grid, sc.start, sc.goal, settings) {
+                Ok(o) => (o.found.then_some(o.cost), o.stats),
+                Err(_) => (None, SearchStats::default()),
             };
             let verdict = match cost {
                 None => Verdict::Failed,
                 Some(c) if (c - sc.optimal).abs() <= OPTIMAL_TOLERANCE => Verdict::Optimal,
                 Some(_) => Verdict::Suboptimal,
             };
-            Run { scenario: sc.clone(), cost, expanded, micros, verdict }
+            let (expanded, scanned, micros, ran_astar) = (stats.expanded, stats.scanned, stats.micros, stats.ran_astar);
+            Run { scenario: sc.clone(), cost, expanded, scanned, micros, ran_astar, verdict }
         })
-        .collect()
+        .collect();
+    (runs, planner.preprocess_micros())
 }
 
 /// Runs `delve scen`, writing its answer to `out`.
@@ -123,8 +149,8 @@ pub fn scen(args: &ScenArgs, out: &mut impl Write) -> Result<(), CliError> {
         )));
     }
     let settings = args.search.settings();
-    let runs = run_scenarios(&map, &scenarios, &settings);
-    let summary = Summary::of(&runs);
+    let (runs, preprocess_micros) = run_scenarios(&map, &scenarios, &settings);
+    let summary = Summary::of(&runs, preprocess_micros);
     let written = if args.json {
         write_json(out, &runs, &summary)
     } else {
@@ -150,6 +176,7 @@ fn write_json(out: &mut impl Write, runs: &[Run], s: &Summary) -> std::io::Resul
             "optimal_length": sc.optimal,
             "cost": r.cost,
             "expanded": r.expanded,
+            "scanned": r.scanned,
             "micros": r.micros,
             "verdict": r.verdict.name(),
         });
@@ -162,6 +189,10 @@ fn write_json(out: &mut impl Write, runs: &[Run], s: &Summary) -> std::io::Resul
         "failed": s.failed,
         "mean_expanded": s.mean_expanded,
         "mean_micros": s.mean_micros,
+        "mean_ratio": s.mean_ratio,
+        "worst_ratio": s.worst_ratio,
+        "preprocess_micros": s.preprocess_micros,
+        "ran_astar": s.ran_astar,
     });
     writeln!(out, "{summary}")
 }
@@ -184,6 +215,14 @@ fn write_table(
     writeln!(out, "  failed         {:>8}", s.failed)?;
     writeln!(out, "  mean expanded  {:>12.1}", s.mean_expanded)?;
     writeln!(out, "  mean µs/search {:>12.1}", s.mean_micros)?;
+    writeln!(out, "  cost / optimal {:>12.4} mean, {:.4} worst", s.mean_ratio, s.worst_ratio)?;
+    if settings.algorithm.jumps() {
+        if s.ran_astar {
+            writeln!(out, "  {}: {JUMPS_NEED}", settings.algorithm)?;
+        } else {
+            writeln!(out, "  grid data built in {:.1} µs", s.preprocess_micros)?;
+        }
+    }
     let misses: Vec<_> = runs.iter().enumerate().filter(|(_, r)| r.verdict != Verdict::Optimal).collect();
     for (i, r) in misses.iter().take(LISTED) {
         let sc = &r.scenario;

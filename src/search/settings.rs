@@ -102,6 +102,9 @@ impl Heuristic {
     }
 }
 
+/// Why a jump point search ran A* instead: what the user sees.
+pub const JUMPS_NEED: &str = "needs 8 neighbours and one entry cost on every walkable cell; ran astar instead";
+
 /// Smallest accepted weight for weighted A*.
 pub const MIN_WEIGHT: f64 = 1.0;
 /// Largest accepted weight: beyond it weighted A* is greedy search in all
