@@ -16,8 +16,11 @@
 //! Harabor & Grastien's 2014 variant: a diagonal move has no forced
 //! neighbours, and a straight move east at (x, y) is forced to turn north
 //! where (x − 1, y − 1) is a wall and (x, y − 1) is not (and likewise
-//! south); a diagonal jump stops at a cell from which one of its two
-//! straight components reaches a jump point or the goal.
+//! south); a diagonal jump passes cells from which one of its two
+//! straight components reaches a jump point or the goal. As in their 2014
+//! paper, those diagonal cells are not nodes: the jump goes on to the end
+//! of the diagonal and its successors are the ends of those straight
+//! jumps, so an edge is a diagonal run then a straight one.
 //!
 //! Straight jumps are the hot loop and read walkability as bits: a line of
 //! cells (a row, or a column in the transposed copy; each also mirrored, so
@@ -27,8 +30,8 @@
 //! cell before it is a wall (`side & !(side << 1)` in scan order). This is
 //! how warthog, the research reference, scans.
 //!
-//! Costs are exactly A*'s: a jump of k straight (diagonal) steps costs
-//! k·c (k·c·√2), with c the shared entry cost and √2 the dyadic
+//! Costs are exactly A*'s: an edge of k diagonal and m straight steps
+//! costs k·c·√2 + m·c, with c the shared entry cost and √2 the dyadic
 //! [`DIAGONAL`]. Every such product and every sum of them is an exact
 //! binary fraction on maps within [`crate::grid::MAX_SIDE`] (at most 34
 //! significant bits each), so it equals, bit for bit, the sum of single
@@ -154,10 +157,18 @@ impl WalkBits {
     }
 }
 
-/// Unit steps of a move from `(ax, ay)` toward `(bx, by)`.
+/// The last move of an edge from padded index `a` to `b`, on a grid
+/// `width` wide: an edge is a diagonal run then a straight one (either
+/// possibly empty), so it ends diagonally when both legs are equal and
+/// straight along the longer axis otherwise. (0, 0) when `a == b`.
 #[inline(always)]
-fn direction(ax: usize, ay: usize, bx: usize, by: usize) -> (isize, isize) {
-    ((bx as isize - ax as isize).signum(), (by as isize - ay as isize).signum())
+pub(crate) fn arrival(width: usize, a: usize, b: usize) -> (isize, isize) {
+    let (dx, dy) = ((b % width) as isize - (a % width) as isize, (b / width) as isize - (a / width) as isize);
+    match dx.abs().cmp(&dy.abs()) {
+        std::cmp::Ordering::Equal => (dx.signum(), dy.signum()),
+        std::cmp::Ordering::Greater => (dx.signum(), 0),
+        std::cmp::Ordering::Less => (0, dy.signum()),
+    }
 }
 
 /// Bit k (0..8) set for each move of [`DIRECTIONS`] to try from a node
@@ -253,29 +264,41 @@ impl<'a> JumpGraph<'a> {
         forced.then_some(end - pos)
     }
 
-    /// Steps from (x, y) in the diagonal direction (dx, dy) to the first
-    /// cell that is the goal or from which a straight component reaches a
-    /// jump point or the goal, if any before the diagonal is blocked.
+    /// Walks from (x, y) in the diagonal direction (dx, dy) until the
+    /// diagonal is blocked, visiting from each cell on the way the goal (if
+    /// it is that cell) and the ends of its two straight jumps (if they
+    /// reach a jump point or the goal), with their costs from (x, y).
+    ///
+    /// This is Harabor & Grastien's 2014 refinement: the diagonal cell
+    /// where a straight jump turns off is not made a node of its own (its
+    /// only successors would be those two jumps and the rest of the
+    /// diagonal, which this walk covers), so half the nodes are never
+    /// pushed, and the straight scans from it are not done twice.
     #[inline]
-    fn jump_diagonal(&self, x: usize, y: usize, dx: isize, dy: isize) -> Option<usize> {
-        let (mut x, mut y) = (x, y);
+    fn jump_diagonal(&self, x: usize, y: usize, dx: isize, dy: isize, mut visit: impl FnMut(usize, f64)) {
+        let w = self.width as isize;
+        let (mut cx, mut cy) = (x, y);
         let mut steps = 0;
         loop {
-            let (nx, ny) = (x.wrapping_add_signed(dx), y.wrapping_add_signed(dy));
-            if !(self.walk(nx, y) && self.walk(x, ny) && self.walk(nx, ny)) {
-                self.scanned.set(self.scanned.get() + steps as u64);
-                return None;
+            let (nx, ny) = (cx.wrapping_add_signed(dx), cy.wrapping_add_signed(dy));
+            if !(self.walk(nx, cy) && self.walk(cx, ny) && self.walk(nx, ny)) {
+                break;
             }
-            (x, y) = (nx, ny);
+            (cx, cy) = (nx, ny);
             steps += 1;
-            if (x, y) == self.goal
-                || self.jump_straight(x, y, dx, 0).is_some()
-                || self.jump_straight(x, y, 0, dy).is_some()
-            {
-                self.scanned.set(self.scanned.get() + steps as u64);
-                return Some(steps);
+            let here = cy * self.width + cx;
+            let g = steps as f64 * self.diagonal;
+            if (cx, cy) == self.goal {
+                visit(here, g);
+                break;
+            }
+            for (sx, sy) in [(dx, 0), (0, dy)] {
+                if let Some(n) = self.jump_straight(cx, cy, sx, sy) {
+                    visit(here.wrapping_add_signed((sx + sy * w) * n as isize), g + n as f64 * self.straight);
+                }
             }
         }
+        self.scanned.set(self.scanned.get() + steps as u64);
     }
 }
 
@@ -292,7 +315,7 @@ impl Graph for JumpGraph<'_> {
     fn successors_from(&self, node: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
         let (i, w) = (node as usize, self.width);
         let (x, y) = (i % w, i / w);
-        let (dx, dy) = direction(parent as usize % w, parent as usize / w, x, y);
+        let (dx, dy) = arrival(w, parent as usize, i);
         let walk = |ox: isize, oy: isize| self.walk(x.wrapping_add_signed(ox), y.wrapping_add_signed(oy));
         let moves = pruned_moves(dx, dy, walk);
         for (k, &(mx, my)) in DIRECTIONS.iter().enumerate() {
@@ -300,14 +323,11 @@ impl Graph for JumpGraph<'_> {
                 continue;
             }
             let (mx, my) = (mx as isize, my as isize);
-            let (steps, cost) = if mx == 0 || my == 0 {
-                (self.jump_straight(x, y, mx, my), self.straight)
-            } else {
-                (self.jump_diagonal(x, y, mx, my), self.diagonal)
-            };
-            if let Some(n) = steps {
+            if mx != 0 && my != 0 {
+                self.jump_diagonal(x, y, mx, my, |to, cost| visit(to as NodeId, cost));
+            } else if let Some(n) = self.jump_straight(x, y, mx, my) {
                 let to = i.wrapping_add_signed((mx + my * w as isize) * n as isize);
-                visit(to as NodeId, n as f64 * cost);
+                visit(to as NodeId, n as f64 * self.straight);
             }
         }
     }
@@ -322,17 +342,23 @@ impl Graph for JumpGraph<'_> {
 }
 
 /// Fills in the cells between consecutive jump points of `path` (padded
-/// indices; each pair on one straight or diagonal line) into `out`.
+/// indices on a grid `width` wide) into `out`: each edge is a diagonal run
+/// then a straight one.
 pub(crate) fn fill_in(width: usize, path: &[NodeId], mut out: impl FnMut(NodeId)) {
     let Some(&first) = path.first() else { return };
     out(first);
     for pair in path.windows(2) {
         let (a, b) = (pair[0] as usize, pair[1] as usize);
-        let (dx, dy) = direction(a % width, a / width, b % width, b / width);
-        let step = dx + dy * width as isize;
+        let (dx, dy) = ((b % width) as isize - (a % width) as isize, (b / width) as isize - (a / width) as isize);
+        let diagonal = dx.abs().min(dy.abs());
         let mut i = a;
+        for _ in 0..diagonal {
+            i = i.wrapping_add_signed(dx.signum() + dy.signum() * width as isize);
+            out(i as NodeId);
+        }
+        let (sx, sy) = arrival(width, i, b);
         while i != b {
-            i = i.wrapping_add_signed(step);
+            i = i.wrapping_add_signed(sx + sy * width as isize);
             out(i as NodeId);
         }
     }
@@ -377,13 +403,13 @@ mod tests {
         let jg = JumpGraph::new(&g, cells, &bits, g.node(t), 1);
         let mut seen = Vec::new();
         jg.successors(g.node(s), |v, c| seen.push((g.cell_of(v), c)));
-        // East reaches no jump point; south neither; the diagonal stops at
-        // (2, 2), in line with the goal, after two steps.
-        assert_eq!(seen, vec![(Cell::new(2, 2), 2.0 * DIAGONAL)]);
+        // East reaches no jump point; south neither; the diagonal reaches
+        // the goal's row at (2, 2) after two steps, and the goal from there.
+        assert_eq!(seen, vec![(t, 2.0 * DIAGONAL + 3.0)]);
         let mut path = Vec::new();
-        fill_in(g.stride(), &[g.node(s), g.node(Cell::new(2, 2)), g.node(t)], |n| path.push(g.cell_of(n)));
-        assert_eq!(path.len(), 6);
-        assert_eq!(path[2], Cell::new(2, 2));
+        fill_in(g.stride(), &[g.node(s), g.node(t)], |n| path.push(g.cell_of(n)));
+        let want: Vec<Cell> = [(0, 0), (1, 1), (2, 2), (3, 2), (4, 2), (5, 2)].map(|(x, y)| Cell::new(x, y)).to_vec();
+        assert_eq!(path, want);
         assert!(jg.scanned() > 0);
     }
 }

@@ -10,8 +10,10 @@
 //! table, reaches a jump point. The goal is not in the table, so a query
 //! adds it (Rabin's target check): a straight jump that passes the goal
 //! stops on it, and a diagonal jump that crosses the goal's row or column
-//! while the goal lies ahead in both axes stops there, so that the straight
-//! jump from that cell can reach it.
+//! while the goal lies ahead in both axes reaches it from there if the
+//! straight run to it is open. As in online JPS, diagonal jump points are
+//! not nodes: a diagonal move runs from one to the next to the end of the
+//! diagonal, and its successors are the ends of their straight jumps.
 //!
 //! A door that opens or closes changes the forced turns in its row and
 //! column and their neighbours, so those straight entries are recomputed
@@ -23,7 +25,7 @@
 
 use super::grid_cache::Derived;
 use super::grid_graph::GridGraph;
-use super::jps::pruned_moves;
+use super::jps::{arrival, pruned_moves};
 use super::{Graph, NodeId, TieBreak};
 use crate::grid::{DIAGONAL, DIRECTIONS, Grid};
 
@@ -212,6 +214,60 @@ impl<'a> TableGraph<'a> {
     }
 }
 
+impl TableGraph<'_> {
+    /// How far the goal lies from cell `i` along x and y, counted in the
+    /// move's direction (mx, my) (positive: ahead).
+    #[inline(always)]
+    fn ahead(&self, i: usize, mx: isize, my: isize) -> (isize, isize) {
+        let w = self.width;
+        ((self.goal.0 as isize - (i % w) as isize) * mx, (self.goal.1 as isize - (i / w) as isize) * my)
+    }
+
+    /// The successors of cell `i` in diagonal direction k = (mx, my): the
+    /// diagonal runs from jump point to jump point of the table, and each
+    /// one's two straight jumps are visited, as is the goal where the
+    /// diagonal crosses its row or column and a straight run reaches it.
+    /// The diagonal jump points are not nodes (see [`super::jps`]).
+    #[inline]
+    fn diagonal_jumps(&self, i: usize, k: usize, mx: isize, my: isize, visit: &mut impl FnMut(NodeId, f64)) {
+        let w = self.width as isize;
+        let table = &self.table.jumps;
+        let (sx, sy) = (dir(mx, 0), dir(0, my));
+        let (mut base, mut steps) = (i, 0);
+        loop {
+            let d = table[base][k] as isize;
+            let (gx, gy) = self.ahead(base, mx, my);
+            let cross = gx.min(gy);
+            if gx > 0 && gy > 0 && cross <= d.abs() {
+                // The diagonal meets the goal's column (or row) here; the
+                // goal is the rest of the way straight on, if open.
+                let cell = base.wrapping_add_signed((mx + my * w) * cross);
+                let (rest, s) = if gx > gy { (gx - gy, sx) } else { (gy - gx, sy) };
+                if rest <= (table[cell][s] as isize).abs() {
+                    let g = (steps + cross) as f64 * self.diagonal + rest as f64 * self.straight;
+                    visit(self.goal_node(), g);
+                }
+            }
+            if d <= 0 {
+                return;
+            }
+            base = base.wrapping_add_signed((mx + my * w) * d);
+            steps += d;
+            let g = steps as f64 * self.diagonal;
+            for (s, step) in [(sx, mx), (sy, my * w)] {
+                let e = table[base][s] as isize;
+                if e > 0 {
+                    visit(base.wrapping_add_signed(step * e) as NodeId, g + e as f64 * self.straight);
+                }
+            }
+        }
+    }
+
+    fn goal_node(&self) -> NodeId {
+        (self.goal.1 * self.width + self.goal.0) as NodeId
+    }
+}
+
 impl Graph for TableGraph<'_> {
     fn node_count(&self) -> usize {
         self.cells.node_count()
@@ -224,38 +280,27 @@ impl Graph for TableGraph<'_> {
     #[inline]
     fn successors_from(&self, node: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
         let (i, w) = (node as usize, self.width);
-        let (x, y) = (i % w, i / w);
-        let p = parent as usize;
-        let (dx, dy) = ((x as isize - (p % w) as isize).signum(), (y as isize - (p / w) as isize).signum());
+        let (dx, dy) = arrival(w, parent as usize, i);
         let walk = |ox: isize, oy: isize| self.costs[i.wrapping_add_signed(ox + oy * w as isize)] != 0;
         let moves = pruned_moves(dx, dy, walk);
-        let jumps = &self.table.jumps[i];
-        // How far the goal lies ahead along each axis.
-        let (gx, gy) = (self.goal.0 as isize - x as isize, self.goal.1 as isize - y as isize);
+        let table = &self.table.jumps;
         for (k, &(mx, my)) in DIRECTIONS.iter().enumerate() {
             if moves >> k & 1 == 0 {
                 continue;
             }
             let (mx, my) = (mx as isize, my as isize);
-            let d = jumps[k] as isize;
-            let reach = d.abs();
-            let (ahead_x, ahead_y) = (gx * mx, gy * my);
-            let (steps, cost) = if mx == 0 || my == 0 {
-                // The goal on this line, ahead, before the jump ends.
-                let (along, across) = if my == 0 { (ahead_x, gy) } else { (ahead_y, gx) };
-                let to_goal = (across == 0 && along > 0 && along <= reach).then_some(along);
-                (to_goal.or((d > 0).then_some(d)), self.straight)
-            } else {
-                // The goal's row or column, crossed before the jump ends
-                // (and before its jump point, which comes first otherwise).
-                let target = ahead_x.min(ahead_y);
-                let to_target =
-                    (ahead_x > 0 && ahead_y > 0 && target <= reach && !(d > 0 && d < target)).then_some(target);
-                (to_target.or((d > 0).then_some(d)), self.diagonal)
-            };
-            if let Some(n) = steps {
+            if mx != 0 && my != 0 {
+                self.diagonal_jumps(i, k, mx, my, &mut visit);
+                continue;
+            }
+            let d = table[i][k] as isize;
+            // The goal on this line, ahead, before the jump ends.
+            let (gx, gy) = self.ahead(i, mx, my);
+            let (along, across) = if my == 0 { (gx, gy) } else { (gy, gx) };
+            let to_goal = (across == 0 && along > 0 && along <= d.abs()).then_some(along);
+            if let Some(n) = to_goal.or((d > 0).then_some(d)) {
                 let to = i.wrapping_add_signed((mx + my * w as isize) * n);
-                visit(to as NodeId, n as f64 * cost);
+                visit(to as NodeId, n as f64 * self.straight);
             }
         }
     }
