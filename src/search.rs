@@ -10,6 +10,7 @@ mod engine;
 mod graph;
 mod grid_cache;
 mod grid_graph;
+mod hpa;
 mod jps;
 mod jps_plus;
 mod open;
@@ -19,6 +20,7 @@ mod smooth;
 pub use engine::{Outcome, Query, SearchStats, Searcher, Visit};
 pub use graph::{Graph, NodeId};
 pub use grid_graph::{Endpoint, GridGraph, GridPlanner, PlanError};
+pub use hpa::DEFAULT_CLUSTER_SIZE;
 pub use settings::{
     Algorithm, Heuristic, JUMPS_NEED, MAX_WEIGHT, MIN_WEIGHT, OpenUpdate, SearchSettings, TieBreak, UnknownName,
 };

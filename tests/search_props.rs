@@ -101,7 +101,7 @@ fn reference_counters(grid: &Grid, from: Cell, to: Cell, s: &SearchSettings) -> 
         Algorithm::AStar => (1.0, 1.0),
         Algorithm::Greedy => (0.0, 1.0),
         Algorithm::Weighted => (1.0, s.weight),
-        Algorithm::Jps | Algorithm::JpsPlus => unreachable!("jump point searches search another graph"),
+        Algorithm::Jps | Algorithm::JpsPlus | Algorithm::Hpa => unreachable!("these search other graphs"),
     };
     let uses_h = hw > 0.0 || s.tie == TieBreak::LowH;
     let h = |n: NodeId| if uses_h { graph.heuristic(n) } else { 0.0 };
@@ -253,7 +253,7 @@ proptest! {
     #[test]
     fn counters_match_a_textbook_lazy_deletion_search(c in case(), w in 1.0f64..4.0, reopen in any::<bool>()) {
         let mut planner = GridPlanner::new();
-        for &algorithm in Algorithm::ALL.iter().filter(|a| !a.jumps()) {
+        for &algorithm in Algorithm::ALL.iter().filter(|&&a| !a.jumps() && a != Algorithm::Hpa) {
             for &heuristic in Heuristic::ALL {
                 for &tie in TieBreak::ALL {
                     let s = SearchSettings { algorithm, heuristic, tie, neighbors: c.neighbors, weight: w, reopen, open: OpenUpdate::Lazy };
@@ -363,6 +363,41 @@ proptest! {
                 if j.found && !j.stats.ran_astar {
                     prop_assert_eq!(walk_cost(&grid, p.path(), Neighbors::Eight), j.cost);
                 }
+            }
+        }
+    }
+
+    /// HPA* finds a path exactly when one exists, on any moves and costs,
+    /// for any cluster size, and keeps doing so as doors open and close
+    /// (its abstraction repaired, not rebuilt); the path is legal and its
+    /// cost is what walking it costs, never below the optimum.
+    #[test]
+    fn hpa_finds_a_path_whenever_one_exists(
+        c in case(),
+        cluster in 2usize..7,
+        toggles in proptest::collection::vec((0usize..14, 0usize..14), 0..8),
+    ) {
+        let mut grid = c.grid.clone();
+        let mut planner = GridPlanner::new();
+        planner.set_cluster_size(cluster);
+        let s = SearchSettings { algorithm: Algorithm::Hpa, neighbors: c.neighbors, ..SearchSettings::default() };
+        for step in 0..=toggles.len() {
+            if step > 0 {
+                let (x, y) = toggles[step - 1];
+                let cell = Cell::new((x % grid.width()) as i32, (y % grid.height()) as i32);
+                if cell != c.from && cell != c.to {
+                    let tile = if grid.is_walkable(cell) { Tile::DoorClosed } else { Tile::DoorOpen };
+                    grid.set_tile(cell, tile);
+                }
+            }
+            let best = reference_cost(&grid, c.from, c.to, c.neighbors);
+            let o = planner.plan(&grid, c.from, c.to, &s).unwrap();
+            prop_assert_eq!(o.found, best.is_some(), "step {}", step);
+            if let Some(best) = best {
+                prop_assert!(close(walk_cost(&grid, planner.path(), c.neighbors), o.cost));
+                prop_assert!(o.cost >= best - 1e-9, "{} below the optimum {}", o.cost, best);
+                prop_assert_eq!(planner.path().first(), Some(&c.from));
+                prop_assert_eq!(planner.path().last(), Some(&c.to));
             }
         }
     }

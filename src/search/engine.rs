@@ -172,6 +172,14 @@ impl Searcher {
         marks.filter_map(|(n, &mark)| Some((n as NodeId, visit(mark)?))).collect()
     }
 
+    /// The cost of the cheapest route to `node` if the last query closed
+    /// it (Dijkstra toward an unreachable goal settles every reachable
+    /// node).
+    pub fn settled_cost(&self, node: NodeId) -> Option<f64> {
+        let i = node as usize;
+        (self.records.mark.get(i) == Some(&((self.stamp << 1) | 1))).then(|| self.records.g[i])
+    }
+
     /// Runs one query from `start` to `goal`.
     ///
     /// # Panics
@@ -223,7 +231,9 @@ impl Searcher {
         // Coefficient of h in f; greedy orders by h alone.
         let hw = match algo {
             Algorithm::Bfs | Algorithm::Dijkstra => 0.0,
-            Algorithm::AStar | Algorithm::Jps | Algorithm::JpsPlus | Algorithm::Greedy => 1.0,
+            // The grid planner runs jump point searches and HPA* as A* over
+            // their own graphs.
+            Algorithm::AStar | Algorithm::Jps | Algorithm::JpsPlus | Algorithm::Hpa | Algorithm::Greedy => 1.0,
             Algorithm::Weighted => query.weight,
         };
         let gw = if greedy { 0.0 } else { 1.0 };

@@ -7,7 +7,9 @@ use std::time::Instant;
 /// Something computed from a grid that can be brought up to date when
 /// some cells change.
 pub(crate) trait Derived {
-    fn build(grid: &Grid) -> Self;
+    /// What else the data depends on (`()` for most).
+    type Config: Copy + PartialEq + std::fmt::Debug;
+    fn build(grid: &Grid, config: Self::Config) -> Self;
     /// Brings `self`, built from an earlier version of `grid`, up to date;
     /// `changed` holds the padded indices of the cells whose entry cost
     /// changed since.
@@ -18,9 +20,10 @@ pub(crate) trait Derived {
 /// query on the same grid reuses it, a query after cells changed repairs
 /// it, a query on another grid rebuilds it.
 #[derive(Debug)]
-pub(crate) struct GridCache<T> {
-    /// (identity, version) of the grid `data` describes.
+pub(crate) struct GridCache<T: Derived> {
+    /// (identity, version) of the grid `data` describes, and its config.
     key: Option<(u64, u64)>,
+    config: Option<T::Config>,
     /// That grid's entry costs, to find what changed.
     costs: Vec<u8>,
     data: Option<T>,
@@ -29,16 +32,21 @@ pub(crate) struct GridCache<T> {
     micros: f64,
 }
 
-impl<T> Default for GridCache<T> {
+impl<T: Derived> Default for GridCache<T> {
     fn default() -> Self {
-        GridCache { key: None, costs: Vec::new(), data: None, changed: Vec::new(), micros: 0.0 }
+        GridCache { key: None, config: None, costs: Vec::new(), data: None, changed: Vec::new(), micros: 0.0 }
     }
 }
 
 impl<T: Derived> GridCache<T> {
-    /// The data for `grid` as it is now.
-    pub(crate) fn get(&mut self, grid: &Grid) -> &T {
+    /// The data for `grid` as it is now, built with `config`.
+    pub(crate) fn get(&mut self, grid: &Grid, config: T::Config) -> &T {
         let key = (grid.identity(), grid.version());
+        if self.config != Some(config) {
+            self.data = None;
+            self.key = None;
+            self.config = Some(config);
+        }
         if self.key != Some(key) {
             let began = Instant::now();
             let costs = grid.costs();
@@ -48,7 +56,7 @@ impl<T: Derived> GridCache<T> {
                     diff(&self.costs, costs, &mut self.changed);
                     data.repair(grid, &self.changed);
                 }
-                _ => self.data = Some(T::build(grid)),
+                _ => self.data = Some(T::build(grid, config)),
             }
             self.costs.clear();
             self.costs.extend_from_slice(costs);
@@ -87,7 +95,8 @@ mod tests {
     }
 
     impl Derived for Probe {
-        fn build(_: &Grid) -> Self {
+        type Config = u8;
+        fn build(_: &Grid, _: u8) -> Self {
             Probe { builds: 1, repaired: Vec::new() }
         }
         fn repair(&mut self, _: &Grid, changed: &[usize]) {
@@ -99,17 +108,20 @@ mod tests {
     fn builds_once_repairs_changes_and_rebuilds_for_another_grid() {
         let mut g = Grid::filled(40, 3, Tile::Floor(1));
         let mut cache = GridCache::<Probe>::default();
-        assert_eq!(cache.get(&g).builds, 1);
+        assert_eq!(cache.get(&g, 0).builds, 1);
         g.set_tile(Cell::new(35, 1), Tile::Wall);
         g.set_tile(Cell::new(2, 0), Tile::Wall);
-        let p = cache.get(&g);
+        let p = cache.get(&g, 0);
         assert_eq!(
             (p.builds, p.repaired.clone()),
             (1, vec![g.node(Cell::new(2, 0)) as usize, g.node(Cell::new(35, 1)) as usize])
         );
         // A clone is another grid: built afresh.
         let other = g.clone();
-        let p = cache.get(&other);
+        let p = cache.get(&other, 0);
         assert!(p.repaired.is_empty());
+        // Another config is built afresh too.
+        g.set_tile(Cell::new(1, 1), Tile::Wall);
+        assert!(cache.get(&g, 1).repaired.is_empty());
     }
 }

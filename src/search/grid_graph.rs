@@ -3,6 +3,7 @@
 
 use super::engine::{Outcome, Query, Searcher, Visit};
 use super::grid_cache::GridCache;
+use super::hpa::HpaPlanner;
 use super::jps::{JumpGraph, WalkBits, fill_in};
 use super::jps_plus::{JumpTable, TableGraph};
 use super::settings::{Algorithm, Heuristic, SearchSettings, TieBreak};
@@ -170,6 +171,11 @@ pub struct GridPlanner {
     cells: Vec<Cell>,
     bits: GridCache<WalkBits>,
     table: GridCache<JumpTable>,
+    hpa: HpaPlanner,
+    /// Padded indices of an HPA* path.
+    hpa_path: Vec<usize>,
+    /// Whether the last query was HPA*, whose searches are not the grid's.
+    abstract_search: bool,
     /// Build (or repair) time of the per-grid data the last query used.
     preprocess_micros: f64,
 }
@@ -201,6 +207,13 @@ impl GridPlanner {
         };
         let (start, goal) = (grid.node(from), grid.node(to));
         self.preprocess_micros = 0.0;
+        self.abstract_search = settings.algorithm == Algorithm::Hpa;
+        if self.abstract_search {
+            let outcome = self.hpa.plan(grid, start as usize, goal as usize, settings, &mut self.hpa_path);
+            self.preprocess_micros = self.hpa.preprocess_micros();
+            self.cells.extend(self.hpa_path.iter().map(|&n| grid.cell_of(n as u32)));
+            return Ok(outcome);
+        }
         if !settings.algorithm.jumps() {
             let outcome = self.searcher.search(&graph, start, goal, &query);
             self.cells.extend(self.searcher.path().iter().map(|&n| grid.cell_of(n)));
@@ -215,12 +228,12 @@ impl GridPlanner {
             return Ok(outcome);
         };
         let outcome = if settings.algorithm == Algorithm::JpsPlus {
-            let jumps = TableGraph::new(grid, graph, self.table.get(grid), goal, cost);
+            let jumps = TableGraph::new(grid, graph, self.table.get(grid, ()), goal, cost);
             let outcome = self.searcher.search(&jumps, start, goal, &query);
             self.preprocess_micros = self.table.micros();
             outcome
         } else {
-            let jumps = JumpGraph::new(grid, graph, self.bits.get(grid), goal, cost);
+            let jumps = JumpGraph::new(grid, graph, self.bits.get(grid, ()), goal, cost);
             let mut outcome = self.searcher.search(&jumps, start, goal, &query);
             outcome.stats.scanned = jumps.scanned();
             self.preprocess_micros = self.bits.micros();
@@ -242,8 +255,17 @@ impl GridPlanner {
     }
 
     /// Cells the last query generated on `grid` (the grid it ran on),
-    /// closed or still open.
+    /// closed or still open (none for HPA*, which searches clusters and
+    /// an abstract graph).
     pub fn visited<'a>(&'a self, grid: &'a Grid) -> impl Iterator<Item = (Cell, Visit)> + 'a {
-        self.searcher.visited().into_iter().map(|(n, v)| (grid.cell_of(n), v))
+        let cells = if self.abstract_search { Vec::new() } else { self.searcher.visited() };
+        cells.into_iter().map(|(n, v)| (grid.cell_of(n), v))
+    }
+
+    /// The side of HPA*'s clusters, in cells (at least 2; default
+    /// [`super::DEFAULT_CLUSTER_SIZE`]). Changing it rebuilds the
+    /// abstraction at the next HPA* query.
+    pub fn set_cluster_size(&mut self, cells: usize) {
+        self.hpa.cluster = Some(cells.max(2));
     }
 }

@@ -116,7 +116,9 @@ pub(crate) struct WalkBits {
 }
 
 impl Derived for WalkBits {
-    fn build(grid: &Grid) -> WalkBits {
+    type Config = ();
+
+    fn build(grid: &Grid, _: ()) -> WalkBits {
         WalkBits::new(grid)
     }
 

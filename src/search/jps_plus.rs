@@ -64,7 +64,9 @@ fn extend(next: i16) -> i16 {
 }
 
 impl Derived for JumpTable {
-    fn build(grid: &Grid) -> JumpTable {
+    type Config = ();
+
+    fn build(grid: &Grid, _: ()) -> JumpTable {
         let (width, height) = (grid.stride(), grid.height() + 2);
         let mut t = JumpTable {
             width,
@@ -89,7 +91,7 @@ impl Derived for JumpTable {
 
     fn repair(&mut self, grid: &Grid, changed: &[usize]) {
         if changed.len() * REBUILD_SHARE > self.jumps.len() {
-            *self = JumpTable::build(grid);
+            *self = JumpTable::build(grid, ());
             return;
         }
         for &i in changed {
@@ -328,7 +330,7 @@ mod tests {
     #[test]
     fn entries_count_to_jump_points_and_walls() {
         let g = grid(&["..#...", "......", "......"]);
-        let t = JumpTable::build(&g);
+        let t = JumpTable::build(&g, ());
         let at = |x, y| t.jumps[g.node(Cell::new(x, y)) as usize];
         // East along row 1: at x = 3 the cell above is open and the one
         // above behind it (x = 2) is a wall: a forced turn.
@@ -345,13 +347,13 @@ mod tests {
     #[test]
     fn repairs_equal_a_fresh_build() {
         let mut g = grid(&["..#.....", "........", "...#....", "........", ".#......"]);
-        let mut t = JumpTable::build(&g);
+        let mut t = JumpTable::build(&g, ());
         for (x, y) in [(4, 1), (2, 0), (6, 3), (4, 1), (0, 4)] {
             let c = Cell::new(x, y);
             let tile = if g.is_walkable(c) { Tile::DoorClosed } else { Tile::DoorOpen };
             g.set_tile(c, tile);
             t.repair(&g, &[g.node(c) as usize]);
-            assert_eq!(t, JumpTable::build(&g), "after toggling {c}");
+            assert_eq!(t, JumpTable::build(&g, ()), "after toggling {c}");
         }
     }
 }

@@ -29,6 +29,9 @@ named_enum! {
         /// Jump point search reading each cell's jumps from a table built
         /// once per grid (Rabin's JPS+) and repaired where a door changes.
         JpsPlus => "jps+",
+        /// Hierarchical A* (Botea et al. 2004): A* over cluster entrances,
+        /// refined into cells and smoothed. Near-optimal, not optimal.
+        Hpa => "hpa",
     }
 }
 
@@ -193,7 +196,7 @@ mod tests {
         let err = "astra".parse::<Algorithm>().unwrap_err();
         assert_eq!(
             err.to_string(),
-            "unknown algorithm 'astra' (expected one of: bfs|dijkstra|astar|greedy|weighted|jps|jps+)"
+            "unknown algorithm 'astra' (expected one of: bfs|dijkstra|astar|greedy|weighted|jps|jps+|hpa)"
         );
     }
 
