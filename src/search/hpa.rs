@@ -33,7 +33,7 @@ use super::grid_cache::{Derived, GridCache};
 use super::grid_graph::GridGraph;
 use super::settings::{Algorithm, SearchSettings};
 use super::{Graph, NodeId, TieBreak};
-use crate::grid::{Cell, DIRECTIONS, Grid, Neighbors};
+use crate::grid::{Cell, DIAGONAL, DIRECTIONS, Grid, Neighbors};
 use std::time::Instant;
 
 /// Default side of a cluster, in cells.
@@ -91,10 +91,32 @@ pub(crate) struct Abstraction {
     edges: Vec<Vec<(u32, f64)>>,
 }
 
+/// Splits padded indices into (x, y) with a multiply and a shift, as
+/// [`GridGraph`] does (a division per edge would cost more than the rest
+/// of the search).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Split {
+    stride: u64,
+    /// ⌊2⁴⁰ / stride⌋ + 1: exact for indices below 2⁴⁰ / stride.
+    magic: u64,
+}
+
+impl Split {
+    fn new(stride: usize) -> Split {
+        Split { stride: stride as u64, magic: (1u64 << 40) / stride as u64 + 1 }
+    }
+
+    #[inline(always)]
+    fn xy(self, i: usize) -> (usize, usize) {
+        let y = (i as u64 * self.magic) >> 40;
+        ((i as u64 - y * self.stride) as usize, y as usize)
+    }
+}
+
 /// A grid graph cut to one rectangle.
 struct Within<'a> {
     cells: GridGraph<'a>,
-    stride: usize,
+    split: Split,
     rect: Rect,
 }
 
@@ -105,12 +127,16 @@ impl Graph for Within<'_> {
 
     fn successors(&self, node: NodeId, mut visit: impl FnMut(NodeId, f64)) {
         let r = self.rect;
-        self.cells.successors(node, |v, c| {
-            let (x, y) = (v as usize % self.stride, v as usize / self.stride);
-            if (r.x0..=r.x1).contains(&x) && (r.y0..=r.y1).contains(&y) {
-                visit(v, c);
-            }
-        });
+        self.cells.successors(
+            node,
+            #[inline(always)]
+            |v, c| {
+                let (x, y) = self.split.xy(v as usize);
+                if (r.x0..=r.x1).contains(&x) && (r.y0..=r.y1).contains(&y) {
+                    visit(v, c);
+                }
+            },
+        );
     }
 
     fn heuristic(&self, node: NodeId) -> f64 {
@@ -266,7 +292,11 @@ fn inside(grid: &Grid, neighbors: Neighbors, rect: Rect, from: usize, goal: usiz
     let stride = grid.stride();
     let cell = |i: usize| Cell::new((i % stride) as i32 - 1, (i / stride) as i32 - 1);
     let heuristic = if neighbors == Neighbors::Eight { super::Heuristic::Octile } else { super::Heuristic::Manhattan };
-    Within { cells: GridGraph::new(grid, neighbors, heuristic, cell(from), cell(goal)), stride, rect }
+    Within {
+        cells: GridGraph::new(grid, neighbors, heuristic, cell(from), cell(goal)),
+        split: Split::new(stride),
+        rect,
+    }
 }
 
 impl Derived for Abstraction {
@@ -364,6 +394,7 @@ struct Linked<'a> {
     cells: [usize; 2],
     settings: &'a SearchSettings,
     goal_cell: (usize, usize),
+    split: Split,
     scale: f64,
 }
 
@@ -401,10 +432,9 @@ impl Graph for Linked<'_> {
     }
 
     fn heuristic(&self, node: NodeId) -> f64 {
-        let i = self.cell(node);
-        let w = self.abs.stride;
-        let dx = (i % w).abs_diff(self.goal_cell.0) as f64;
-        let dy = (i / w).abs_diff(self.goal_cell.1) as f64;
+        let (x, y) = self.split.xy(self.cell(node));
+        let dx = x.abs_diff(self.goal_cell.0) as f64;
+        let dy = y.abs_diff(self.goal_cell.1) as f64;
         self.settings.heuristic.distance(dx, dy) * self.scale
     }
 }
@@ -418,6 +448,8 @@ pub(crate) struct HpaPlanner {
     local: Searcher,
     global: Searcher,
     goal_links: Vec<f64>,
+    /// Scratch for smoothing: path positions by padded index.
+    at: Vec<u32>,
     pub(crate) cluster: Option<usize>,
 }
 
@@ -491,12 +523,25 @@ impl HpaPlanner {
         self.goal_links.clear();
         self.goal_links.resize(abs.cells.len(), f64::INFINITY);
         if goal_node == n + 1 {
-            for &e in &abs.entrances[cg] {
-                let graph = inside(grid, shape.neighbors, abs.rect(cg), e, goal);
-                let o = self.local.search(&graph, e as NodeId, goal as NodeId, &local_query);
-                add(&o.stats);
-                if o.found {
-                    self.goal_links[abs.node_of[e] as usize] = o.cost;
+            if grid.uniform_cost().is_some() {
+                // Moves cost the same both ways: one Dijkstra from the goal
+                // gives every entrance's cost to it.
+                let graph = inside(grid, shape.neighbors, abs.rect(cg), goal, goal);
+                let q = Query { algorithm: Algorithm::Dijkstra, ..local_query };
+                add(&self.local.search(&graph, goal as NodeId, 0, &q).stats);
+                for &e in &abs.entrances[cg] {
+                    if let Some(c) = self.local.settled_cost(e as NodeId) {
+                        self.goal_links[abs.node_of[e] as usize] = c;
+                    }
+                }
+            } else {
+                for &e in &abs.entrances[cg] {
+                    let graph = inside(grid, shape.neighbors, abs.rect(cg), e, goal);
+                    let o = self.local.search(&graph, e as NodeId, goal as NodeId, &local_query);
+                    add(&o.stats);
+                    if o.found {
+                        self.goal_links[abs.node_of[e] as usize] = o.cost;
+                    }
                 }
             }
         }
@@ -509,6 +554,7 @@ impl HpaPlanner {
             cells: [start, goal],
             settings,
             goal_cell: (goal % grid.stride(), goal / grid.stride()),
+            split: Split::new(grid.stride()),
             scale: f64::from(grid.min_entry_cost()),
         };
         let o = if start_node == goal_node {
@@ -544,7 +590,7 @@ impl HpaPlanner {
         let Some((_, cells)) = best else {
             return Outcome { found: start == goal, cost: 0.0, stats };
         };
-        smooth(grid, shape.neighbors, shape.cluster, &cells, out);
+        smooth(grid, shape.neighbors, 4 * shape.cluster, &cells, &mut self.at, out);
         let cost = path_cost(grid, out);
         stats.micros = began.elapsed().as_secs_f64() * 1e6;
         Outcome { found: true, cost, stats }
@@ -552,56 +598,63 @@ impl HpaPlanner {
 }
 
 /// Botea's post-processing: from each cell of `path`, straight runs in
-/// each direction (as far as they stay legal, up to 4 × `reach` cells)
-/// that meet the path further on replace the stretch between when they
-/// cost less. Writes the result to `out`.
-fn smooth(grid: &Grid, neighbors: Neighbors, reach: usize, path: &[usize], out: &mut Vec<usize>) {
+/// each direction (as far as they stay legal, up to `reach` cells) that
+/// meet the path further on replace the stretch between when they cost
+/// less. Writes the result to `out`; `at` is scratch space, one slot per
+/// padded index.
+fn smooth(grid: &Grid, neighbors: Neighbors, reach: usize, path: &[usize], at: &mut Vec<u32>, out: &mut Vec<usize>) {
     out.clear();
     let Some(&first) = path.first() else { return };
+    let costs = grid.costs();
+    at.resize(costs.len(), u32::MAX);
     // Position of each cell on the path (the last, should one repeat) and
     // the cost of the path up to it.
-    let mut at = std::collections::HashMap::with_capacity(path.len());
     for (k, &i) in path.iter().enumerate() {
-        at.insert(i, k);
+        at[i] = k as u32;
     }
     let mut prefix = vec![0.0; path.len()];
     for k in 1..path.len() {
         prefix[k] = prefix[k - 1] + path_cost(grid, &path[k - 1..=k]);
     }
     let stride = grid.stride() as isize;
-    // Rays longer than a few clusters rarely pay and would make smoothing
-    // quadratic on open maps.
-    let longest = path.len().min(4 * reach);
+    let moves: Vec<(isize, isize)> =
+        DIRECTIONS[..neighbors.count()].iter().map(|&(dx, dy)| (dx as isize, dy as isize)).collect();
     out.push(first);
     let mut k = 0;
     while k + 1 < path.len() {
         // The straight run from cell k reaching farthest along the path
-        // for less than the path pays; else the next cell.
-        let mut next = (k + 1, Vec::new());
-        let from = grid.cell_of(path[k] as u32);
-        for &(dx, dy) in &DIRECTIONS[..neighbors.count()] {
-            let (mut c, mut cost, mut run) = (from, 0.0, Vec::new());
-            while run.len() < longest {
-                let Some(step) = grid.step_cost(c, dx, dy) else { break };
-                c = Cell::new(c.x + dx, c.y + dy);
-                cost += step;
-                let i = (path[k] as isize + (dx as isize + dy as isize * stride) * (run.len() as isize + 1)) as usize;
-                run.push(i);
-                if let Some(&j) = at.get(&i)
-                    && j > next.0
-                    && cost < prefix[j] - prefix[k]
-                {
-                    next = (j, run.clone());
+        // for less than the path pays: (path index, step, run length).
+        let mut best = (k + 1, 0, 0);
+        for &(dx, dy) in &moves {
+            let step = dx + dy * stride;
+            let factor = if dx != 0 && dy != 0 { DIAGONAL } else { 1.0 };
+            let (mut i, mut cost) = (path[k], 0.0);
+            for len in 1..=reach {
+                let next = i.wrapping_add_signed(step);
+                let legal = costs[next] != 0
+                    && (factor == 1.0
+                        || (costs[i.wrapping_add_signed(dx)] != 0 && costs[i.wrapping_add_signed(dy * stride)] != 0));
+                if !legal {
+                    break;
+                }
+                i = next;
+                cost += f64::from(costs[i]) * factor;
+                let j = at[i] as usize;
+                if j != u32::MAX as usize && j > best.0 && cost < prefix[j] - prefix[k] {
+                    best = (j, step, len);
                 }
             }
         }
-        if next.1.is_empty() {
+        let (j, step, len) = best;
+        if len == 0 {
             out.push(path[k + 1]);
-            k += 1;
         } else {
-            out.extend_from_slice(&next.1);
-            k = next.0;
+            out.extend((1..=len).map(|n| path[k].wrapping_add_signed(step * n as isize)));
         }
+        k = j;
+    }
+    for &i in path {
+        at[i] = u32::MAX;
     }
 }
 
