@@ -67,9 +67,18 @@ fn main() {
             logs[k][0] += speedup.ln();
             logs[k][1] += (r.astar.0 / rival.micros.0).ln();
             print!(
-                " | {:<6} {:>7.1}/{:<7.1} {:>8.0} {:>9.0} {:>6.2}x",
-                "", rival.micros.0, rival.micros.1, rival.expanded, rival.scanned, speedup
+                " | {:<4} {:>7.1}/{:<7.1} {:>8.0} {:>7.0} {:>6.2}x {:>5.1}x",
+                "",
+                rival.micros.0,
+                rival.micros.1,
+                rival.expanded,
+                rival.scanned,
+                speedup,
+                r.astar.0 / rival.micros.0
             );
+            if rival.ratio.1 > 0.0 {
+                print!(" cost {:.4}/{:.3}", rival.ratio.0, rival.ratio.1);
+            }
         }
         println!(" | {:>9.0}", r.astar_expanded);
     }
