@@ -32,7 +32,6 @@ const fn costs(factor: f64) -> [f64; 10] {
 /// neighbour index is always inside the array and no bounds check is needed.
 pub struct GridGraph<'a> {
     costs: &'a [u8],
-    stride: usize,
     neighbors: Neighbors,
     heuristic: Heuristic,
     /// The grid's cheapest entry cost: the heuristic's scale.
@@ -41,8 +40,30 @@ pub struct GridGraph<'a> {
     goal: Cell,
     /// Index offsets of the eight directions, in [`DIRECTIONS`] order.
     offsets: [isize; 8],
-    /// Reciprocal of the stride for [`GridGraph::cell`].
+    split: Split,
+}
+
+/// Splits padded indices into (x, y) with a multiply and a shift: a
+/// hardware division costs more than the rest of an h, or of an edge.
+/// `magic` = ⌊2⁴⁰/stride⌋ + 1 is exact for indices below 2⁴⁰/stride, far
+/// above any map's node count.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Split {
+    stride: u64,
     magic: u64,
+}
+
+impl Split {
+    pub(crate) fn new(stride: usize) -> Split {
+        Split { stride: stride as u64, magic: (1u64 << 40) / stride as u64 + 1 }
+    }
+
+    /// Padded (x, y) of padded index `i`.
+    #[inline(always)]
+    pub(crate) fn xy(self, i: usize) -> (usize, usize) {
+        let y = (i as u64 * self.magic) >> 40;
+        ((i as u64 - y * self.stride) as usize, y as usize)
+    }
 }
 
 impl<'a> GridGraph<'a> {
@@ -50,26 +71,20 @@ impl<'a> GridGraph<'a> {
         let stride = grid.stride();
         GridGraph {
             costs: grid.costs(),
-            stride,
             neighbors,
             heuristic,
             scale: f64::from(grid.min_entry_cost()),
             start,
             goal,
             offsets: DIRECTIONS.map(|(dx, dy)| dx as isize + dy as isize * stride as isize),
-            magic: (1u64 << 40) / stride as u64 + 1,
+            split: Split::new(stride),
         }
     }
 
-    /// The cell of a node id. Divides by the stride with a multiply and a
-    /// shift (a hardware division costs more than the rest of an h):
-    /// `magic` = ⌊2⁴⁰/stride⌋ + 1 is exact for ids below 2⁴⁰/stride, far
-    /// above any map's node count.
+    /// The cell of a node id.
     #[inline(always)]
     fn cell(&self, node: NodeId) -> Cell {
-        let i = u64::from(node);
-        let y = (i * self.magic) >> 40;
-        let x = i - y * self.stride as u64;
+        let (x, y) = self.split.xy(node as usize);
         Cell::new(x as i32 - 1, y as i32 - 1)
     }
 }

@@ -30,7 +30,7 @@
 
 use super::engine::{Outcome, Query, SearchStats, Searcher};
 use super::grid_cache::{Derived, GridCache};
-use super::grid_graph::GridGraph;
+use super::grid_graph::{GridGraph, Split};
 use super::settings::{Algorithm, SearchSettings};
 use super::{Graph, NodeId, TieBreak};
 use crate::grid::{Cell, DIAGONAL, DIRECTIONS, Grid, Neighbors};
@@ -89,28 +89,6 @@ pub(crate) struct Abstraction {
     node_of: Vec<u32>,
     cells: Vec<usize>,
     edges: Vec<Vec<(u32, f64)>>,
-}
-
-/// Splits padded indices into (x, y) with a multiply and a shift, as
-/// [`GridGraph`] does (a division per edge would cost more than the rest
-/// of the search).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct Split {
-    stride: u64,
-    /// ⌊2⁴⁰ / stride⌋ + 1: exact for indices below 2⁴⁰ / stride.
-    magic: u64,
-}
-
-impl Split {
-    fn new(stride: usize) -> Split {
-        Split { stride: stride as u64, magic: (1u64 << 40) / stride as u64 + 1 }
-    }
-
-    #[inline(always)]
-    fn xy(self, i: usize) -> (usize, usize) {
-        let y = (i as u64 * self.magic) >> 40;
-        ((i as u64 - y * self.stride) as usize, y as usize)
-    }
 }
 
 /// A grid graph cut to one rectangle.

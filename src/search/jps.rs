@@ -39,7 +39,7 @@
 //! multiple), so JPS and A* report one float for the optimum.
 
 use super::grid_cache::Derived;
-use super::grid_graph::GridGraph;
+use super::grid_graph::{GridGraph, Split};
 use super::{Graph, NodeId, TieBreak};
 use crate::grid::{DIAGONAL, DIRECTIONS, Grid};
 use std::cell::Cell as Counter;
@@ -158,13 +158,13 @@ impl WalkBits {
     }
 }
 
-/// The last move of an edge from padded index `a` to `b`, on a grid
-/// `width` wide: an edge is a diagonal run then a straight one (either
-/// possibly empty), so it ends diagonally when both legs are equal and
-/// straight along the longer axis otherwise. (0, 0) when `a == b`.
+/// The last move of an edge from padded (x, y) `a` to `b`: an edge is a
+/// diagonal run then a straight one (either possibly empty), so it ends
+/// diagonally when both legs are equal and straight along the longer axis
+/// otherwise. (0, 0) when `a == b`.
 #[inline(always)]
-pub(crate) fn arrival(width: usize, a: usize, b: usize) -> (isize, isize) {
-    let (dx, dy) = ((b % width) as isize - (a % width) as isize, (b / width) as isize - (a / width) as isize);
+pub(crate) fn arrival(a: (usize, usize), b: (usize, usize)) -> (isize, isize) {
+    let (dx, dy) = (b.0 as isize - a.0 as isize, b.1 as isize - a.1 as isize);
     match dx.abs().cmp(&dy.abs()) {
         std::cmp::Ordering::Equal => (dx.signum(), dy.signum()),
         std::cmp::Ordering::Greater => (dx.signum(), 0),
@@ -210,6 +210,7 @@ pub(crate) struct JumpGraph<'a> {
     costs: &'a [u8],
     bits: &'a WalkBits,
     width: usize,
+    split: Split,
     goal: (usize, usize),
     /// Cost of one straight and one diagonal step.
     straight: f64,
@@ -228,6 +229,7 @@ impl<'a> JumpGraph<'a> {
             costs: grid.costs(),
             bits,
             width,
+            split: Split::new(width),
             goal: (goal % width, goal / width),
             straight: f64::from(cost),
             diagonal: f64::from(cost) * DIAGONAL,
@@ -309,8 +311,8 @@ impl Graph for JumpGraph<'_> {
     #[inline]
     fn successors_from(&self, node: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
         let (i, w) = (node as usize, self.width);
-        let (x, y) = (i % w, i / w);
-        let (dx, dy) = arrival(w, parent as usize, i);
+        let (x, y) = self.split.xy(i);
+        let (dx, dy) = arrival(self.split.xy(parent as usize), (x, y));
         let walk = |ox: isize, oy: isize| self.walk(x.wrapping_add_signed(ox), y.wrapping_add_signed(oy));
         let moves = pruned_moves(dx, dy, walk);
         for (k, &(mx, my)) in DIRECTIONS.iter().enumerate() {
@@ -354,7 +356,7 @@ pub(crate) fn fill_in(width: usize, path: &[NodeId], mut out: impl FnMut(NodeId)
             i = i.wrapping_add_signed(dx.signum() + dy.signum() * width as isize);
             out(i as NodeId);
         }
-        let (sx, sy) = arrival(width, i, b);
+        let (sx, sy) = arrival((i % width, i / width), (b % width, b / width));
         while i != b {
             i = i.wrapping_add_signed(sx + sy * width as isize);
             out(i as NodeId);

@@ -24,7 +24,7 @@
 //! was. The rest of the table is untouched.
 
 use super::grid_cache::Derived;
-use super::grid_graph::GridGraph;
+use super::grid_graph::{GridGraph, Split};
 use super::jps::{arrival, pruned_moves};
 use super::{Graph, NodeId, TieBreak};
 use crate::grid::{DIAGONAL, DIRECTIONS, Grid};
@@ -193,6 +193,7 @@ pub(crate) struct TableGraph<'a> {
     costs: &'a [u8],
     table: &'a JumpTable,
     width: usize,
+    split: Split,
     goal: (usize, usize),
     straight: f64,
     diagonal: f64,
@@ -209,6 +210,7 @@ impl<'a> TableGraph<'a> {
             costs: grid.costs(),
             table,
             width,
+            split: Split::new(width),
             goal: (goal % width, goal / width),
             straight: f64::from(cost),
             diagonal: f64::from(cost) * DIAGONAL,
@@ -217,12 +219,11 @@ impl<'a> TableGraph<'a> {
 }
 
 impl TableGraph<'_> {
-    /// How far the goal lies from cell `i` along x and y, counted in the
-    /// move's direction (mx, my) (positive: ahead).
+    /// How far the goal lies from padded (x, y) along x and y, counted in
+    /// the move's direction (mx, my) (positive: ahead).
     #[inline(always)]
-    fn ahead(&self, i: usize, mx: isize, my: isize) -> (isize, isize) {
-        let w = self.width;
-        ((self.goal.0 as isize - (i % w) as isize) * mx, (self.goal.1 as isize - (i / w) as isize) * my)
+    fn ahead(&self, (x, y): (usize, usize), mx: isize, my: isize) -> (isize, isize) {
+        ((self.goal.0 as isize - x as isize) * mx, (self.goal.1 as isize - y as isize) * my)
     }
 
     /// The successors of cell `i` in diagonal direction k = (mx, my): the
@@ -231,14 +232,22 @@ impl TableGraph<'_> {
     /// diagonal crosses its row or column and a straight run reaches it.
     /// The diagonal jump points are not nodes (see [`super::jps`]).
     #[inline]
-    fn diagonal_jumps(&self, i: usize, k: usize, mx: isize, my: isize, visit: &mut impl FnMut(NodeId, f64)) {
+    fn diagonal_jumps(
+        &self,
+        i: usize,
+        (x, y): (usize, usize),
+        k: usize,
+        mx: isize,
+        my: isize,
+        visit: &mut impl FnMut(NodeId, f64),
+    ) {
         let w = self.width as isize;
         let table = &self.table.jumps;
         let (sx, sy) = (dir(mx, 0), dir(0, my));
         let (mut base, mut steps) = (i, 0);
         loop {
             let d = table[base][k] as isize;
-            let (gx, gy) = self.ahead(base, mx, my);
+            let (gx, gy) = self.ahead((x.wrapping_add_signed(mx * steps), y.wrapping_add_signed(my * steps)), mx, my);
             let cross = gx.min(gy);
             if gx > 0 && gy > 0 && cross <= d.abs() {
                 // The diagonal meets the goal's column (or row) here; the
@@ -282,7 +291,8 @@ impl Graph for TableGraph<'_> {
     #[inline]
     fn successors_from(&self, node: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
         let (i, w) = (node as usize, self.width);
-        let (dx, dy) = arrival(w, parent as usize, i);
+        let (x, y) = self.split.xy(i);
+        let (dx, dy) = arrival(self.split.xy(parent as usize), (x, y));
         let walk = |ox: isize, oy: isize| self.costs[i.wrapping_add_signed(ox + oy * w as isize)] != 0;
         let moves = pruned_moves(dx, dy, walk);
         let table = &self.table.jumps;
@@ -292,12 +302,12 @@ impl Graph for TableGraph<'_> {
             }
             let (mx, my) = (mx as isize, my as isize);
             if mx != 0 && my != 0 {
-                self.diagonal_jumps(i, k, mx, my, &mut visit);
+                self.diagonal_jumps(i, (x, y), k, mx, my, &mut visit);
                 continue;
             }
             let d = table[i][k] as isize;
             // The goal on this line, ahead, before the jump ends.
-            let (gx, gy) = self.ahead(i, mx, my);
+            let (gx, gy) = self.ahead((x, y), mx, my);
             let (along, across) = if my == 0 { (gx, gy) } else { (gy, gx) };
             let to_goal = (across == 0 && along > 0 && along <= d.abs()).then_some(along);
             if let Some(n) = to_goal.or((d > 0).then_some(d)) {
