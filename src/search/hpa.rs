@@ -17,7 +17,8 @@
 //! smooths the cell path: from each cell, straight 8-neighbour (or
 //! 4-neighbour) runs that meet the path further on replace the stretch
 //! between when they cost less (Botea's post-processing). Start and goal in
-//! one cluster also try the route inside it, and the cheaper wins.
+//! one cluster or touching ones also try the route inside those, and the
+//! cheaper wins.
 //!
 //! Every transition run is represented, so the abstract graph connects
 //! whatever the grid connects (a diagonal step between clusters needs both
@@ -471,10 +472,14 @@ impl HpaPlanner {
         };
         let local_query = Query { tie: settings.tie, open: settings.open, ..Query::default() };
         let (cs, cg) = (abs.cluster_of(start), abs.cluster_of(goal));
-        // Inside one cluster, the route within it is a candidate.
+        // Start and goal in one cluster or in touching ones: the route
+        // inside those clusters is a candidate. (Short routes suffer most
+        // from crossing borders at transitions.)
         let mut best: Option<(f64, Vec<usize>)> = None;
-        if cs == cg {
-            let graph = inside(grid, shape.neighbors, abs.rect(cs), start, goal);
+        let (rs, rg) = (abs.rect(cs), abs.rect(cg));
+        if (cs % abs.across).abs_diff(cg % abs.across) <= 1 && (cs / abs.across).abs_diff(cg / abs.across) <= 1 {
+            let both = Rect { x0: rs.x0.min(rg.x0), y0: rs.y0.min(rg.y0), x1: rs.x1.max(rg.x1), y1: rs.y1.max(rg.y1) };
+            let graph = inside(grid, shape.neighbors, both, start, goal);
             let o = self.local.search(&graph, start as NodeId, goal as NodeId, &local_query);
             add(&o.stats);
             if o.found {
