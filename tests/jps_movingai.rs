@@ -1,6 +1,7 @@
 //! Jump point searches cost exactly what A* costs, to the last bit, on
 //! every Moving AI scenario in ../shared/movingai (or `$DELVE_MOVINGAI`),
-//! along legal cell paths.
+//! along legal cell paths; HPA* finds every path, legal, never below the
+//! optimum.
 //!
 //! Debug builds (`cargo test`) run an even sample of each file, always
 //! including its longest scenario; `cargo test --release` runs them all.
@@ -49,4 +50,27 @@ fn jump_point_searches_cost_what_astar_costs_on_every_scenario() {
         }
     }
     assert!(checked > 1000, "only {checked} searches checked");
+}
+
+#[test]
+fn hpa_finds_every_scenario_path() {
+    let Some(dir) = movingai_dir_if_present("the Moving AI HPA* check") else { return };
+    let settings = SearchSettings { algorithm: Algorithm::Hpa, ..SearchSettings::default() };
+    let mut planner = GridPlanner::new();
+    let mut checked = 0;
+    for scen in files_with(&dir, "scen") {
+        let scenarios = load_scenarios(&scen).unwrap();
+        let map = Level::load(&dir.join(&scenarios[0].map)).unwrap();
+        let longest = scenarios.len() - 1;
+        for (i, sc) in scenarios.iter().enumerate().filter(|&(i, _)| i % step() == 0 || i == longest) {
+            let o = planner.plan(&map.grid, sc.start, sc.goal, &settings).unwrap();
+            let path = planner.path();
+            let at = format!("{} scenario {} ({} -> {})", scen.display(), i + 1, sc.start, sc.goal);
+            assert!(o.found && o.cost >= sc.optimal - OPTIMAL_TOLERANCE, "{at}: {} vs {}", o.cost, sc.optimal);
+            assert_eq!((path.first(), path.last()), (Some(&sc.start), Some(&sc.goal)), "{at}");
+            assert!((walk_cost(&map.grid, path) - o.cost).abs() <= OPTIMAL_TOLERANCE, "{at}: the cell path");
+            checked += 1;
+        }
+    }
+    assert!(checked > 500, "only {checked} searches checked");
 }
