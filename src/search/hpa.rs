@@ -435,12 +435,11 @@ pub(crate) struct HpaPlanner {
 /// Cost of walking `path` (padded indices) step by step.
 fn path_cost(grid: &Grid, path: &[usize]) -> f64 {
     let c = |i: usize| grid.cell_of(i as u32);
-    path.windows(2)
-        .map(|w| {
-            let (a, b) = (c(w[0]), c(w[1]));
-            grid.step_cost(a, b.x - a.x, b.y - a.y).expect("a legal step")
-        })
-        .sum()
+    // A fold from +0.0: an empty `sum` of floats is -0.0.
+    path.windows(2).fold(0.0, |total, w| {
+        let (a, b) = (c(w[0]), c(w[1]));
+        total + grid.step_cost(a, b.x - a.x, b.y - a.y).expect("a legal step")
+    })
 }
 
 impl HpaPlanner {
@@ -471,6 +470,13 @@ impl HpaPlanner {
             stats.max_open = stats.max_open.max(s.max_open);
         };
         let local_query = Query { tie: settings.tie, open: settings.open, ..Query::default() };
+        if start == goal {
+            // Nothing to link or refine: the search that pops the start.
+            let graph = inside(grid, shape.neighbors, abs.rect(abs.cluster_of(start)), start, goal);
+            let o = self.local.search(&graph, start as NodeId, goal as NodeId, &local_query);
+            out.push(start);
+            return o;
+        }
         let (cs, cg) = (abs.cluster_of(start), abs.cluster_of(goal));
         // Start and goal in one cluster or in touching ones: the route
         // inside those clusters is a candidate. (Short routes suffer most

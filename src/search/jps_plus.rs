@@ -307,8 +307,10 @@ impl Graph for TableGraph<'_> {
             }
             let d = table[i][k] as isize;
             // The goal on this line, ahead, before the jump ends.
+            // Ahead along the move; off the line across it (any sign).
             let (gx, gy) = self.ahead((x, y), mx, my);
-            let (along, across) = if my == 0 { (gx, gy) } else { (gy, gx) };
+            let (off_x, off_y) = self.ahead((x, y), 1, 1);
+            let (along, across) = if my == 0 { (gx, off_y) } else { (gy, off_x) };
             let to_goal = (across == 0 && along > 0 && along <= d.abs()).then_some(along);
             if let Some(n) = to_goal.or((d > 0).then_some(d)) {
                 let to = i.wrapping_add_signed((mx + my * w as isize) * n);
@@ -352,6 +354,20 @@ mod tests {
         // South-east from (0, 0): (1, 1) has its east component reaching
         // the jump point at (3, 1).
         assert_eq!(at(0, 0)[dir(1, 1)], 1);
+    }
+
+    #[test]
+    fn the_goal_is_reached_across_a_diagonal_and_never_off_its_line() {
+        let g = grid(&[".....", "....."]);
+        let t = JumpTable::build(&g, ());
+        let (s, goal) = (Cell::new(0, 0), Cell::new(3, 1));
+        let cells = GridGraph::new(&g, crate::grid::Neighbors::Eight, crate::search::Heuristic::Octile, s, goal);
+        let jumps = TableGraph::new(&g, cells, &t, g.node(goal), 1);
+        let mut seen = Vec::new();
+        jumps.successors(g.node(s), |v, c| seen.push((g.cell_of(v), c)));
+        // East passes the goal's column on row 0, not its cell: nothing;
+        // south-east crosses row 1 at (1, 1), from which the goal is 2 on.
+        assert_eq!(seen, vec![(goal, DIAGONAL + 2.0)]);
     }
 
     #[test]
