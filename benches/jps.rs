@@ -27,10 +27,8 @@ mod timing;
 use data::{even_sample, files_with, movingai_dir_if_present};
 use delve::level::{Level, OPTIMAL_TOLERANCE, load_scenarios};
 use delve::search::{Algorithm, GridPlanner, SearchSettings};
-use std::hint::black_box;
 use std::path::Path;
-use std::time::Instant;
-use timing::{mean, median};
+use timing::{mean, median, timed};
 
 /// Scenarios per map: an even sample across the file (sorted by length),
 /// always ending with the longest.
@@ -110,14 +108,6 @@ struct Row {
     astar: (f64, f64),
     astar_expanded: f64,
     rivals: Vec<Figures>,
-}
-
-/// Times `run` once, in µs, appending to `times`.
-fn timed<T>(times: &mut Vec<f64>, run: impl FnOnce() -> T) -> T {
-    let t = Instant::now();
-    let out = black_box(run());
-    times.push(t.elapsed().as_secs_f64() * 1e6);
-    out
 }
 
 fn bench_map(dir: &Path, scen: &Path) -> Row {

@@ -37,10 +37,8 @@ use delve::grid::{Cell, DIRECTIONS, Grid};
 use delve::level::{Level, OPTIMAL_TOLERANCE, load_scenarios};
 use delve::search::{GridPlanner, OpenUpdate, SearchSettings, TieBreak};
 use std::cell::Cell as Counter;
-use std::hint::black_box;
 use std::path::Path;
-use std::time::Instant;
-use timing::{mean, median};
+use timing::{mean, median, timed};
 
 /// Scenarios per map: an even sample across the file (sorted by length),
 /// always ending with the longest.
@@ -129,14 +127,6 @@ struct Row {
     /// Million expansions per second: delve lazy, delve decrease-key.
     delve_mexp: [f64; 2],
     crate_mexp: f64,
-}
-
-/// Times `run` once, in µs, appending to `times`.
-fn timed<T>(times: &mut Vec<f64>, run: impl FnOnce() -> T) -> T {
-    let t = Instant::now();
-    let out = black_box(run());
-    times.push(t.elapsed().as_secs_f64() * 1e6);
-    out
 }
 
 fn bench_map(dir: &Path, scen: &Path) -> Row {

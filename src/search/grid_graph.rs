@@ -4,8 +4,8 @@
 use super::engine::{Outcome, Query, Searcher, Visit};
 use super::grid_cache::GridCache;
 use super::hpa::HpaPlanner;
-use super::jps::{JumpGraph, WalkBits, fill_in};
-use super::jps_plus::{JumpTable, TableGraph};
+use super::jps::{JumpGraph, JumpQuery, Scan, WalkBits, fill_in};
+use super::jps_plus::{JumpTable, Table};
 use super::settings::{Algorithm, Heuristic, SearchSettings, TieBreak};
 use super::{Graph, NodeId};
 use crate::grid::{Cell, DIAGONAL, DIRECTIONS, Grid, Neighbors};
@@ -243,14 +243,16 @@ impl GridPlanner {
             return Ok(outcome);
         };
         let outcome = if settings.algorithm == Algorithm::JpsPlus {
-            let jumps = TableGraph::new(grid, graph, self.table.get(grid, ()), goal, cost);
+            let jump_query = JumpQuery::new(grid, graph, goal, cost);
+            let jumps = JumpGraph { query: jump_query, jumps: Table { table: self.table.get(grid, ()) } };
             let outcome = self.searcher.search(&jumps, start, goal, &query);
             self.preprocess_micros = self.table.micros();
             outcome
         } else {
-            let jumps = JumpGraph::new(grid, graph, self.bits.get(grid, ()), goal, cost);
+            let jump_query = JumpQuery::new(grid, graph, goal, cost);
+            let jumps = JumpGraph { query: jump_query, jumps: Scan::new(self.bits.get(grid, ())) };
             let mut outcome = self.searcher.search(&jumps, start, goal, &query);
-            outcome.stats.scanned = jumps.scanned();
+            outcome.stats.scanned = jumps.jumps.scanned();
             self.preprocess_micros = self.bits.micros();
             outcome
         };

@@ -649,14 +649,9 @@ fn smooth(grid: &Grid, neighbors: Neighbors, reach: usize, path: &[usize], at: &
 
 #[cfg(test)]
 mod tests {
+    use super::super::jps::test_grid as grid;
     use super::*;
     use crate::grid::Tile;
-
-    fn grid(rows: &[&str]) -> Grid {
-        let tiles: Vec<Tile> =
-            rows.iter().flat_map(|r| r.chars().map(|c| if c == '#' { Tile::Wall } else { Tile::Floor(1) })).collect();
-        Grid::new(rows[0].len(), rows.len(), &tiles)
-    }
 
     const SHAPE: Shape = Shape { neighbors: Neighbors::Eight, cluster: 4 };
 

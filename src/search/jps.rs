@@ -202,39 +202,110 @@ pub(crate) fn pruned_moves(dx: isize, dy: isize, walk: impl Fn(isize, isize) -> 
     }
 }
 
-/// One query's jump graph: nodes are the grid's padded indices, edges the
-/// jumps from a node in the directions left after pruning.
-pub(crate) struct JumpGraph<'a> {
-    /// Heuristic, tie keys and node count, as A* has them.
+/// What a jump graph knows of one query besides its jumps: the grid as A*
+/// sees it (heuristic, tie keys), the goal and the cost of a step.
+pub(crate) struct JumpQuery<'a> {
     cells: GridGraph<'a>,
     costs: &'a [u8],
-    bits: &'a WalkBits,
-    width: usize,
+    /// Padded width (the grid's stride).
+    pub(crate) width: usize,
     split: Split,
-    goal: (usize, usize),
+    /// Padded (x, y) of the goal.
+    pub(crate) goal: (usize, usize),
     /// Cost of one straight and one diagonal step.
-    straight: f64,
-    diagonal: f64,
+    pub(crate) straight: f64,
+    pub(crate) diagonal: f64,
+}
+
+impl<'a> JumpQuery<'a> {
+    /// `cells` must be built on `grid`, whose walkable cells all cost
+    /// `cost`.
+    pub(crate) fn new(grid: &'a Grid, cells: GridGraph<'a>, goal: NodeId, cost: u8) -> Self {
+        let width = grid.stride();
+        let split = Split::new(width);
+        JumpQuery {
+            cells,
+            costs: grid.costs(),
+            width,
+            split,
+            goal: split.xy(goal as usize),
+            straight: f64::from(cost),
+            diagonal: f64::from(cost) * DIAGONAL,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn walk(&self, x: usize, y: usize) -> bool {
+        self.costs[y * self.width + x] != 0
+    }
+}
+
+/// How one kind of jump point search finds the successors of a node in
+/// one unpruned direction.
+pub(crate) trait Jumps {
+    /// Visits the successors of padded index `i`, at padded `xy`, in move
+    /// `k` of [`DIRECTIONS`], `step` = (mx, my), with their costs from `i`.
+    fn jump(
+        &self,
+        q: &JumpQuery,
+        i: usize,
+        xy: (usize, usize),
+        k: usize,
+        step: (isize, isize),
+        visit: &mut impl FnMut(NodeId, f64),
+    );
+}
+
+/// One query's jump graph: nodes are the grid's padded indices, edges the
+/// jumps `J` finds from a node in the directions left after pruning.
+pub(crate) struct JumpGraph<'a, J> {
+    pub(crate) query: JumpQuery<'a>,
+    pub(crate) jumps: J,
+}
+
+impl<J: Jumps> Graph for JumpGraph<'_, J> {
+    fn node_count(&self) -> usize {
+        self.query.cells.node_count()
+    }
+
+    fn successors(&self, node: NodeId, visit: impl FnMut(NodeId, f64)) {
+        self.successors_from(node, node, visit);
+    }
+
+    #[inline]
+    fn successors_from(&self, node: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
+        let q = &self.query;
+        let i = node as usize;
+        let (x, y) = q.split.xy(i);
+        let (dx, dy) = arrival(q.split.xy(parent as usize), (x, y));
+        let walk = |ox: isize, oy: isize| q.walk(x.wrapping_add_signed(ox), y.wrapping_add_signed(oy));
+        let moves = pruned_moves(dx, dy, walk);
+        for (k, &(mx, my)) in DIRECTIONS.iter().enumerate() {
+            if moves >> k & 1 != 0 {
+                self.jumps.jump(q, i, (x, y), k, (mx as isize, my as isize), &mut visit);
+            }
+        }
+    }
+
+    fn heuristic(&self, node: NodeId) -> f64 {
+        self.query.cells.heuristic(node)
+    }
+
+    fn tie_key(&self, node: NodeId, h: f64, tie: TieBreak) -> u32 {
+        self.query.cells.tie_key(node, h, tie)
+    }
+}
+
+/// Online JPS: jumps scanned in the walkability bits.
+pub(crate) struct Scan<'a> {
+    pub(crate) bits: &'a WalkBits,
     scanned: Counter<u64>,
 }
 
-impl<'a> JumpGraph<'a> {
-    /// `cells` must be built on `grid`, whose walkable cells all cost
-    /// `cost`, and `bits` from `grid` as it is now.
-    pub(crate) fn new(grid: &'a Grid, cells: GridGraph<'a>, bits: &'a WalkBits, goal: NodeId, cost: u8) -> Self {
-        let width = grid.stride();
-        let goal = goal as usize;
-        JumpGraph {
-            cells,
-            costs: grid.costs(),
-            bits,
-            width,
-            split: Split::new(width),
-            goal: (goal % width, goal / width),
-            straight: f64::from(cost),
-            diagonal: f64::from(cost) * DIAGONAL,
-            scanned: Counter::new(0),
-        }
+impl<'a> Scan<'a> {
+    /// `bits` must be built from the query's grid as it is now.
+    pub(crate) fn new(bits: &'a WalkBits) -> Self {
+        Scan { bits, scanned: Counter::new(0) }
     }
 
     /// Cells looked at so far.
@@ -242,17 +313,12 @@ impl<'a> JumpGraph<'a> {
         self.scanned.get()
     }
 
-    #[inline(always)]
-    fn walk(&self, x: usize, y: usize) -> bool {
-        self.costs[y * self.width + x] != 0
-    }
-
     /// Steps from (x, y) in the straight direction (dx, dy) to the first
     /// jump point or the goal, if any before a wall.
     #[inline]
-    fn jump_straight(&self, x: usize, y: usize, dx: isize, dy: isize) -> Option<usize> {
+    fn jump_straight(&self, q: &JumpQuery, x: usize, y: usize, dx: isize, dy: isize) -> Option<usize> {
         let b = self.bits;
-        let (gx, gy) = self.goal;
+        let (gx, gy) = q.goal;
         let (lines, line, pos, goal_line, goal_pos) = match (dx, dy) {
             (1, _) => (&b.east, y, x, gy, gx),
             (-1, _) => (&b.west, y, b.width - 1 - x, gy, b.width - 1 - gx),
@@ -277,19 +343,19 @@ impl<'a> JumpGraph<'a> {
     /// end: fewer nodes, but on the Moving AI maps the extra scanning cost
     /// more than the nodes saved (Aftershock 60% slower).
     #[inline]
-    fn jump_diagonal(&self, x: usize, y: usize, dx: isize, dy: isize) -> Option<usize> {
+    fn jump_diagonal(&self, q: &JumpQuery, x: usize, y: usize, dx: isize, dy: isize) -> Option<usize> {
         let (mut x, mut y) = (x, y);
         let mut steps = 0;
         let found = loop {
             let (nx, ny) = (x.wrapping_add_signed(dx), y.wrapping_add_signed(dy));
-            if !(self.walk(nx, y) && self.walk(x, ny) && self.walk(nx, ny)) {
+            if !(q.walk(nx, y) && q.walk(x, ny) && q.walk(nx, ny)) {
                 break None;
             }
             (x, y) = (nx, ny);
             steps += 1;
-            if (x, y) == self.goal
-                || self.jump_straight(x, y, dx, 0).is_some()
-                || self.jump_straight(x, y, 0, dy).is_some()
+            if (x, y) == q.goal
+                || self.jump_straight(q, x, y, dx, 0).is_some()
+                || self.jump_straight(q, x, y, 0, dy).is_some()
             {
                 break Some(steps);
             }
@@ -299,45 +365,26 @@ impl<'a> JumpGraph<'a> {
     }
 }
 
-impl Graph for JumpGraph<'_> {
-    fn node_count(&self) -> usize {
-        self.cells.node_count()
-    }
-
-    fn successors(&self, node: NodeId, visit: impl FnMut(NodeId, f64)) {
-        self.successors_from(node, node, visit);
-    }
-
-    #[inline]
-    fn successors_from(&self, node: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
-        let (i, w) = (node as usize, self.width);
-        let (x, y) = self.split.xy(i);
-        let (dx, dy) = arrival(self.split.xy(parent as usize), (x, y));
-        let walk = |ox: isize, oy: isize| self.walk(x.wrapping_add_signed(ox), y.wrapping_add_signed(oy));
-        let moves = pruned_moves(dx, dy, walk);
-        for (k, &(mx, my)) in DIRECTIONS.iter().enumerate() {
-            if moves >> k & 1 == 0 {
-                continue;
-            }
-            let (mx, my) = (mx as isize, my as isize);
-            let (steps, cost) = if mx == 0 || my == 0 {
-                (self.jump_straight(x, y, mx, my), self.straight)
-            } else {
-                (self.jump_diagonal(x, y, mx, my), self.diagonal)
-            };
-            if let Some(n) = steps {
-                let to = i.wrapping_add_signed((mx + my * w as isize) * n as isize);
-                visit(to as NodeId, n as f64 * cost);
-            }
+impl Jumps for Scan<'_> {
+    #[inline(always)]
+    fn jump(
+        &self,
+        q: &JumpQuery,
+        i: usize,
+        (x, y): (usize, usize),
+        _: usize,
+        (mx, my): (isize, isize),
+        visit: &mut impl FnMut(NodeId, f64),
+    ) {
+        let (steps, cost) = if mx == 0 || my == 0 {
+            (self.jump_straight(q, x, y, mx, my), q.straight)
+        } else {
+            (self.jump_diagonal(q, x, y, mx, my), q.diagonal)
+        };
+        if let Some(n) = steps {
+            let to = i.wrapping_add_signed((mx + my * q.width as isize) * n as isize);
+            visit(to as NodeId, n as f64 * cost);
         }
-    }
-
-    fn heuristic(&self, node: NodeId) -> f64 {
-        self.cells.heuristic(node)
-    }
-
-    fn tie_key(&self, node: NodeId, h: f64, tie: TieBreak) -> u32 {
-        self.cells.tie_key(node, h, tie)
     }
 }
 
@@ -364,17 +411,22 @@ pub(crate) fn fill_in(width: usize, path: &[NodeId], mut out: impl FnMut(NodeId)
     }
 }
 
+/// A grid from rows of `#` (wall) and anything else (floor of cost 1),
+/// for the tests of the grid searches.
+#[cfg(test)]
+pub(crate) fn test_grid(rows: &[&str]) -> Grid {
+    use crate::grid::Tile;
+    let tiles: Vec<Tile> =
+        rows.iter().flat_map(|r| r.chars().map(|c| if c == '#' { Tile::Wall } else { Tile::Floor(1) })).collect();
+    Grid::new(rows[0].len(), rows.len(), &tiles)
+}
+
 #[cfg(test)]
 mod tests {
+    use super::test_grid as grid;
     use super::*;
-    use crate::grid::{Cell, Tile};
+    use crate::grid::Cell;
     use crate::search::Heuristic;
-
-    fn grid(rows: &[&str]) -> Grid {
-        let tiles: Vec<Tile> =
-            rows.iter().flat_map(|r| r.chars().map(|c| if c == '#' { Tile::Wall } else { Tile::Floor(1) })).collect();
-        Grid::new(rows[0].len(), rows.len(), &tiles)
-    }
 
     #[test]
     fn scans_stop_at_walls_and_forced_neighbours_across_words() {
@@ -400,7 +452,7 @@ mod tests {
         let bits = WalkBits::new(&g);
         let (s, t) = (Cell::new(0, 0), Cell::new(5, 2));
         let cells = GridGraph::new(&g, crate::grid::Neighbors::Eight, Heuristic::Octile, s, t);
-        let jg = JumpGraph::new(&g, cells, &bits, g.node(t), 1);
+        let jg = JumpGraph { query: JumpQuery::new(&g, cells, g.node(t), 1), jumps: Scan::new(&bits) };
         let mut seen = Vec::new();
         jg.successors(g.node(s), |v, c| seen.push((g.cell_of(v), c)));
         // East reaches no jump point; south neither; the diagonal stops at
@@ -410,6 +462,6 @@ mod tests {
         fill_in(g.stride(), &[g.node(s), g.node(t)], |n| path.push(g.cell_of(n)));
         let want: Vec<Cell> = [(0, 0), (1, 1), (2, 2), (3, 2), (4, 2), (5, 2)].map(|(x, y)| Cell::new(x, y)).to_vec();
         assert_eq!(path, want);
-        assert!(jg.scanned() > 0);
+        assert!(jg.jumps.scanned() > 0);
     }
 }

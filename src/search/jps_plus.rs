@@ -23,11 +23,10 @@
 //! change carried back along its diagonal until an entry comes out as it
 //! was. The rest of the table is untouched.
 
+use super::NodeId;
 use super::grid_cache::Derived;
-use super::grid_graph::{GridGraph, Split};
-use super::jps::{arrival, pruned_moves};
-use super::{Graph, NodeId, TieBreak};
-use crate::grid::{DIAGONAL, DIRECTIONS, Grid};
+use super::jps::{JumpQuery, Jumps};
+use crate::grid::{DIRECTIONS, Grid};
 
 /// Above this share of changed cells (1 in `REBUILD_SHARE`), a repair
 /// rebuilds the whole table instead.
@@ -187,157 +186,92 @@ impl JumpTable {
     }
 }
 
-/// One query's jump graph read from a [`JumpTable`].
-pub(crate) struct TableGraph<'a> {
-    cells: GridGraph<'a>,
-    costs: &'a [u8],
-    table: &'a JumpTable,
-    width: usize,
-    split: Split,
-    goal: (usize, usize),
-    straight: f64,
-    diagonal: f64,
+/// JPS+: jumps read from a [`JumpTable`].
+pub(crate) struct Table<'a> {
+    /// Built from the query's grid as it is now.
+    pub(crate) table: &'a JumpTable,
 }
 
-impl<'a> TableGraph<'a> {
-    /// `cells` must be built on `grid`, whose walkable cells all cost
-    /// `cost`, and `table` from `grid` as it is now.
-    pub(crate) fn new(grid: &'a Grid, cells: GridGraph<'a>, table: &'a JumpTable, goal: NodeId, cost: u8) -> Self {
-        let width = grid.stride();
-        let goal = goal as usize;
-        TableGraph {
-            cells,
-            costs: grid.costs(),
-            table,
-            width,
-            split: Split::new(width),
-            goal: (goal % width, goal / width),
-            straight: f64::from(cost),
-            diagonal: f64::from(cost) * DIAGONAL,
-        }
-    }
-}
-
-impl TableGraph<'_> {
+impl Table<'_> {
     /// How far the goal lies from padded (x, y) along x and y, counted in
     /// the move's direction (mx, my) (positive: ahead).
     #[inline(always)]
-    fn ahead(&self, (x, y): (usize, usize), mx: isize, my: isize) -> (isize, isize) {
-        ((self.goal.0 as isize - x as isize) * mx, (self.goal.1 as isize - y as isize) * my)
-    }
-
-    /// The successors of cell `i` in diagonal direction k = (mx, my): the
-    /// diagonal runs from jump point to jump point of the table, and each
-    /// one's two straight jumps are visited, as is the goal where the
-    /// diagonal crosses its row or column and a straight run reaches it.
-    /// The diagonal jump points are not nodes (see [`super::jps`]).
-    #[inline]
-    fn diagonal_jumps(
-        &self,
-        i: usize,
-        (x, y): (usize, usize),
-        k: usize,
-        mx: isize,
-        my: isize,
-        visit: &mut impl FnMut(NodeId, f64),
-    ) {
-        let w = self.width as isize;
-        let table = &self.table.jumps;
-        let (sx, sy) = (dir(mx, 0), dir(0, my));
-        let (mut base, mut steps) = (i, 0);
-        loop {
-            let d = table[base][k] as isize;
-            let (gx, gy) = self.ahead((x.wrapping_add_signed(mx * steps), y.wrapping_add_signed(my * steps)), mx, my);
-            let cross = gx.min(gy);
-            if gx > 0 && gy > 0 && cross <= d.abs() {
-                // The diagonal meets the goal's column (or row) here; the
-                // goal is the rest of the way straight on, if open.
-                let cell = base.wrapping_add_signed((mx + my * w) * cross);
-                let (rest, s) = if gx > gy { (gx - gy, sx) } else { (gy - gx, sy) };
-                if rest <= (table[cell][s] as isize).abs() {
-                    let g = (steps + cross) as f64 * self.diagonal + rest as f64 * self.straight;
-                    visit(self.goal_node(), g);
-                }
-            }
-            if d <= 0 {
-                return;
-            }
-            base = base.wrapping_add_signed((mx + my * w) * d);
-            steps += d;
-            let g = steps as f64 * self.diagonal;
-            for (s, step) in [(sx, mx), (sy, my * w)] {
-                let e = table[base][s] as isize;
-                if e > 0 {
-                    visit(base.wrapping_add_signed(step * e) as NodeId, g + e as f64 * self.straight);
-                }
-            }
-        }
-    }
-
-    fn goal_node(&self) -> NodeId {
-        (self.goal.1 * self.width + self.goal.0) as NodeId
+    fn ahead(q: &JumpQuery, (x, y): (usize, usize), mx: isize, my: isize) -> (isize, isize) {
+        ((q.goal.0 as isize - x as isize) * mx, (q.goal.1 as isize - y as isize) * my)
     }
 }
 
-impl Graph for TableGraph<'_> {
-    fn node_count(&self) -> usize {
-        self.cells.node_count()
-    }
-
-    fn successors(&self, node: NodeId, visit: impl FnMut(NodeId, f64)) {
-        self.successors_from(node, node, visit);
-    }
-
-    #[inline]
-    fn successors_from(&self, node: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
-        let (i, w) = (node as usize, self.width);
-        let (x, y) = self.split.xy(i);
-        let (dx, dy) = arrival(self.split.xy(parent as usize), (x, y));
-        let walk = |ox: isize, oy: isize| self.costs[i.wrapping_add_signed(ox + oy * w as isize)] != 0;
-        let moves = pruned_moves(dx, dy, walk);
-        let table = &self.table.jumps;
-        for (k, &(mx, my)) in DIRECTIONS.iter().enumerate() {
-            if moves >> k & 1 == 0 {
-                continue;
-            }
-            let (mx, my) = (mx as isize, my as isize);
-            if mx != 0 && my != 0 {
-                self.diagonal_jumps(i, (x, y), k, mx, my, &mut visit);
-                continue;
-            }
-            let d = table[i][k] as isize;
-            // The goal on this line, ahead, before the jump ends.
-            // Ahead along the move; off the line across it (any sign).
-            let (gx, gy) = self.ahead((x, y), mx, my);
-            let (off_x, off_y) = self.ahead((x, y), 1, 1);
-            let (along, across) = if my == 0 { (gx, off_y) } else { (gy, off_x) };
-            let to_goal = (across == 0 && along > 0 && along <= d.abs()).then_some(along);
-            if let Some(n) = to_goal.or((d > 0).then_some(d)) {
-                let to = i.wrapping_add_signed((mx + my * w as isize) * n);
-                visit(to as NodeId, n as f64 * self.straight);
+impl Jumps for Table<'_> {
+    #[inline(always)]
+    fn jump(
+        &self,
+        q: &JumpQuery,
+        i: usize,
+        xy: (usize, usize),
+        k: usize,
+        (mx, my): (isize, isize),
+        visit: &mut impl FnMut(NodeId, f64),
+    ) {
+        if mx != 0 && my != 0 {
+            // The successors of cell `i` in diagonal direction k = (mx, my): the
+            // diagonal runs from jump point to jump point of the table, and each
+            // one's two straight jumps are visited, as is the goal where the
+            // diagonal crosses its row or column and a straight run reaches it.
+            // The diagonal jump points are not nodes (see [`super::jps`]).
+            let (x, y) = xy;
+            let w = q.width as isize;
+            let table = &self.table.jumps;
+            let (sx, sy) = (dir(mx, 0), dir(0, my));
+            let (mut base, mut steps) = (i, 0);
+            loop {
+                let d = table[base][k] as isize;
+                let here = (x.wrapping_add_signed(mx * steps), y.wrapping_add_signed(my * steps));
+                let (gx, gy) = Table::ahead(q, here, mx, my);
+                let cross = gx.min(gy);
+                if gx > 0 && gy > 0 && cross <= d.abs() {
+                    // The diagonal meets the goal's column (or row) here; the
+                    // goal is the rest of the way straight on, if open.
+                    let cell = base.wrapping_add_signed((mx + my * w) * cross);
+                    let (rest, s) = if gx > gy { (gx - gy, sx) } else { (gy - gx, sy) };
+                    if rest <= (table[cell][s] as isize).abs() {
+                        let g = (steps + cross) as f64 * q.diagonal + rest as f64 * q.straight;
+                        visit((q.goal.1 * q.width + q.goal.0) as NodeId, g);
+                    }
+                }
+                if d <= 0 {
+                    return;
+                }
+                base = base.wrapping_add_signed((mx + my * w) * d);
+                steps += d;
+                let g = steps as f64 * q.diagonal;
+                for (s, step) in [(sx, mx), (sy, my * w)] {
+                    let e = table[base][s] as isize;
+                    if e > 0 {
+                        visit(base.wrapping_add_signed(step * e) as NodeId, g + e as f64 * q.straight);
+                    }
+                }
             }
         }
-    }
-
-    fn heuristic(&self, node: NodeId) -> f64 {
-        self.cells.heuristic(node)
-    }
-
-    fn tie_key(&self, node: NodeId, h: f64, tie: TieBreak) -> u32 {
-        self.cells.tie_key(node, h, tie)
+        let d = self.table.jumps[i][k] as isize;
+        // The goal on this line (not off it, either side), ahead, before
+        // the jump ends.
+        let (gx, gy) = Table::ahead(q, xy, mx, my);
+        let (off_x, off_y) = Table::ahead(q, xy, 1, 1);
+        let (along, across) = if my == 0 { (gx, off_y) } else { (gy, off_x) };
+        let to_goal = (across == 0 && along > 0 && along <= d.abs()).then_some(along);
+        if let Some(n) = to_goal.or((d > 0).then_some(d)) {
+            let to = i.wrapping_add_signed((mx + my * q.width as isize) * n);
+            visit(to as NodeId, n as f64 * q.straight);
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::jps::{JumpGraph, test_grid as grid};
     use super::*;
-    use crate::grid::{Cell, Tile};
-
-    fn grid(rows: &[&str]) -> Grid {
-        let tiles: Vec<Tile> =
-            rows.iter().flat_map(|r| r.chars().map(|c| if c == '#' { Tile::Wall } else { Tile::Floor(1) })).collect();
-        Grid::new(rows[0].len(), rows.len(), &tiles)
-    }
+    use crate::grid::{Cell, DIAGONAL, Tile};
+    use crate::search::{Graph, GridGraph};
 
     #[test]
     fn entries_count_to_jump_points_and_walls() {
@@ -362,7 +296,7 @@ mod tests {
         let t = JumpTable::build(&g, ());
         let (s, goal) = (Cell::new(0, 0), Cell::new(3, 1));
         let cells = GridGraph::new(&g, crate::grid::Neighbors::Eight, crate::search::Heuristic::Octile, s, goal);
-        let jumps = TableGraph::new(&g, cells, &t, g.node(goal), 1);
+        let jumps = JumpGraph { query: JumpQuery::new(&g, cells, g.node(goal), 1), jumps: Table { table: &t } };
         let mut seen = Vec::new();
         jumps.successors(g.node(s), |v, c| seen.push((g.cell_of(v), c)));
         // East passes the goal's column on row 0, not its cell: nothing;
