@@ -24,7 +24,7 @@ mod data;
 #[path = "support/timing.rs"]
 mod timing;
 
-use data::{even_sample, files_with, movingai_dir_if_present};
+use data::{even_sample, files_with, shared_movingai_or_skip};
 use delve::level::{Level, OPTIMAL_TOLERANCE, load_scenarios};
 use delve::search::{Algorithm, GridPlanner, SearchSettings};
 use std::path::Path;
@@ -40,7 +40,7 @@ const ROUNDS: usize = 3;
 const RIVALS: [Algorithm; 3] = [Algorithm::Jps, Algorithm::JpsPlus, Algorithm::Hpa];
 
 fn main() {
-    let Some(dir) = movingai_dir_if_present("the jump point search bench") else { return };
+    let Some(dir) = shared_movingai_or_skip("the jump point search bench") else { return };
     let files = files_with(&dir, "scen");
     print!("{:<15} {:>4} {:>15}", "map", "n", "astar µs");
     for a in RIVALS {

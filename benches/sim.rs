@@ -17,7 +17,7 @@ use delve::level::Level;
 use delve::replay::Spawns;
 use delve::replay::Start;
 use delve::replay::feed::{self, LiveFeed};
-use delve::sim::{Bot, RepathPolicy, Settings, TICKS_PER_SECOND};
+use delve::sim::{Bot, RepathPolicy, Rules, Settings, TICKS_PER_SECOND};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
@@ -118,6 +118,7 @@ fn run_one(spec: &str) {
             fleeing: 0,
             boid: boids.parse().expect("count"),
         },
+        rules: Rules::SANDBOX,
     };
     let mut world = start.world().expect("the big level holds a world");
     let mut bot = Bot::new(7);

@@ -32,7 +32,7 @@ mod data;
 #[path = "support/timing.rs"]
 mod timing;
 
-use data::{even_sample, files_with, movingai_dir};
+use data::{even_sample, files_with, shared_movingai_dir};
 use delve::grid::{Cell, DIRECTIONS, Grid};
 use delve::level::{Level, OPTIMAL_TOLERANCE, load_scenarios};
 use delve::search::{GridPlanner, OpenUpdate, SearchSettings, TieBreak};
@@ -50,7 +50,10 @@ const ORTHOGONAL: u64 = SCALE as u64;
 const DIAGONAL: u64 = 141_421_356;
 
 fn main() {
-    let dir = movingai_dir();
+    let Some(dir) = shared_movingai_dir() else {
+        eprintln!("vs_pathfinding needs the Moving AI benchmark maps in ../shared/movingai beside the repository");
+        std::process::exit(2);
+    };
     let files = files_with(&dir, "scen");
     println!("µs per query: median / mean; Mexp/s: million expansions per second; d-key: decrease-key");
     println!(

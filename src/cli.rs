@@ -7,6 +7,7 @@
 mod options;
 mod path;
 mod play;
+mod progress;
 mod replay;
 mod scen;
 mod session;
@@ -24,24 +25,39 @@ use crate::level::{Level, LevelError};
 use crate::replay::{RecordError, ReplayError, looks_like_replay};
 use crate::search::PlanError;
 use crate::signals::Signal;
+use crate::sim::WorldError;
 use std::path::PathBuf;
 
 /// Why a command could not give an answer: shown as one line, exit code 2.
 #[derive(Debug, thiserror::Error)]
+#[allow(missing_docs, reason = "each variant's fields are the values its doc and message name")]
 pub enum CliError {
+    /// A level, map or scenario file was refused.
     #[error(transparent)]
     Level(#[from] LevelError),
+    /// `delve path` asked for a start or goal the level's grid refuses.
     #[error("{file}: {source}")]
     Plan { file: PathBuf, source: PlanError },
+    /// A replay file was refused.
     #[error(transparent)]
     Replay(#[from] ReplayError),
+    /// A recording could not be made or finished.
     #[error(transparent)]
     Record(#[from] RecordError),
+    /// Flags that do not fit together, or an answer that cannot be written.
     #[error("{0}")]
     Usage(String),
+    /// The level cannot hold a world.
+    #[error("{}: {source}", file.display())]
+    World { file: PathBuf, source: WorldError },
     /// The terminal or a file behind a feed failed mid-session.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// The command's answer could not be written to its output (stdout for
+    /// the binary). A closed pipe is one of these too, which `main.rs`
+    /// ends quietly: the reader has all it wanted.
+    #[error("cannot write to stdout: {}", os_reason(.0))]
+    Output(std::io::Error),
     /// A signal stopped the session; what it recorded is kept in `kept`.
     #[error("interrupted by {signal}{}", kept_in(kept.as_deref()))]
     Interrupted { signal: Signal, kept: Option<PathBuf> },
@@ -55,6 +71,22 @@ impl CliError {
             CliError::Interrupted { signal, .. } => signal.exit_status(),
             _ => 2,
         }
+    }
+
+    /// Whether this is a write to a pipe whose reader has gone
+    /// (`delve scen F --json | head -1`).
+    pub fn is_closed_pipe(&self) -> bool {
+        matches!(self, CliError::Output(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+}
+
+/// An I/O error's reason without the " (os error 28)" the standard library
+/// adds, which says nothing more to a user.
+fn os_reason(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match (e.raw_os_error(), text.rfind(" (os error ")) {
+        (Some(_), Some(at)) => text[..at].to_string(),
+        _ => text,
     }
 }
 
@@ -71,7 +103,9 @@ fn kept_in(partial: Option<&std::path::Path>) -> String {
 pub fn load_level(path: Option<&PathBuf>) -> Result<Level, CliError> {
     let Some(p) = path else { return Ok(Level::embedded_default()) };
     Level::load(p).map_err(|e| {
-        if std::fs::read(p).is_ok_and(|text| looks_like_replay(&text)) {
+        // A file that could be read is a regular file of a level's size at
+        // most, safe to read again for the hint.
+        if !matches!(e, LevelError::Read(_)) && std::fs::read(p).is_ok_and(|text| looks_like_replay(&text)) {
             CliError::Usage(format!(
                 "{}: is a replay, not a level (play it with `delve replay {}`)",
                 p.display(),

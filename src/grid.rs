@@ -9,7 +9,7 @@
 
 mod sight;
 
-pub use sight::{line_of_sight, supercover};
+pub use sight::{first_blocked, line_of_sight, supercover};
 
 use crate::named::named_enum;
 use std::fmt;
@@ -18,11 +18,14 @@ use std::fmt;
 /// from 0. Signed so that neighbour arithmetic can step off the map.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell {
+    /// Column, from 0 at the left.
     pub x: i32,
+    /// Row, from 0 at the top.
     pub y: i32,
 }
 
 impl Cell {
+    /// The cell at column `x`, row `y`.
     pub const fn new(x: i32, y: i32) -> Self {
         Cell { x, y }
     }
@@ -52,6 +55,7 @@ impl std::str::FromStr for Cell {
 /// What stands on a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tile {
+    /// Blocks movement and sight.
     Wall,
     /// Walkable ground whose entry cost is 1–9.
     Floor(u8),
@@ -81,12 +85,15 @@ pub const WATER_COST: u8 = 5;
 named_enum! {
     /// 4- or 8-neighbour movement.
     Neighbors, "neighbour count" {
+        /// Orthogonal steps only.
         Four => "4",
+        /// Orthogonal and diagonal steps (no corner cutting).
         Eight => "8",
     }
 }
 
 impl Neighbors {
+    /// How many neighbours a cell has: 4 or 8.
     pub const fn count(self) -> usize {
         match self {
             Neighbors::Four => 4,
@@ -200,10 +207,12 @@ impl Grid {
         Grid::new(width, height, &vec![tile; width * height])
     }
 
+    /// Columns, the padding border not counted.
     pub fn width(&self) -> usize {
         self.width
     }
 
+    /// Rows, the padding border not counted.
     pub fn height(&self) -> usize {
         self.height
     }
@@ -221,6 +230,7 @@ impl Grid {
         self.identity.0
     }
 
+    /// Whether `cell` is on the map (the border is not).
     pub fn in_bounds(&self, cell: Cell) -> bool {
         cell.x >= 0 && cell.y >= 0 && (cell.x as usize) < self.width && (cell.y as usize) < self.height
     }
@@ -230,6 +240,7 @@ impl Grid {
         if self.in_bounds(cell) { self.tiles[self.index(cell)] } else { Tile::Wall }
     }
 
+    /// Whether a creature may stand on `cell`; never outside the map.
     pub fn is_walkable(&self, cell: Cell) -> bool {
         self.entry_cost(cell).is_some()
     }

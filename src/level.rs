@@ -1,8 +1,8 @@
 //! Levels: delve's own text format and Moving AI benchmark maps, read into a
 //! [`Grid`] plus where everything starts; and Moving AI scenario files.
 //!
-//! A file whose first line is `type octile` is a Moving AI map whatever its
-//! name; anything else is a delve level (format in `levels/README.md`).
+//! A file whose first line starts with the word `type` is a Moving AI map
+//! whatever its name (and then has to say `type octile`); anything else is a delve level (format in `levels/README.md`).
 //! Bad input never panics: it is a [`LevelError`] naming the file, line and
 //! column, shown as one line.
 
@@ -17,8 +17,11 @@ use std::path::Path;
 pub use error::{Axis, LevelError};
 pub use glyph::{marker, tile_glyph};
 pub use scenario::{OPTIMAL_TOLERANCE, Scenario, load_scenarios, parse_scenarios};
+pub use text::{MAX_LIVES, MAX_SURVIVE_SECONDS};
 
-use crate::grid::{Cell, Grid};
+use crate::grid::{Cell, Grid, MAX_SIDE};
+use crate::input::{Limit, read_text};
+use crate::sim::Goal;
 
 /// A map and where everything on it starts.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,18 +33,36 @@ pub struct Level {
     /// The whole file text exactly as read, so a replay can embed the level
     /// it was played on.
     pub source: String,
+    /// The tiles, with the markers' cells as floor.
     pub grid: Grid,
     /// The player start `@`, if any.
     pub player: Option<Cell>,
     /// Spawn cells, each list in row-major order.
     pub monsters: Vec<Cell>,
+    /// Wanderer spawn cells `w`.
     pub wanderers: Vec<Cell>,
+    /// Fleeing-creature spawn cells `f`.
     pub fleeing: Vec<Cell>,
+    /// Boid spawn cells `b`.
     pub boids: Vec<Cell>,
     /// The `S` and `G` markers `delve path` uses when no cells are given.
     pub start: Option<Cell>,
+    /// The `G` marker, if any.
     pub goal: Option<Cell>,
+    /// From `goal:`; `None` leaves the default to the game's rules.
+    pub objective: Option<Goal>,
+    /// From `lives:`; `None` leaves the default to the game's rules.
+    pub lives: Option<u32>,
 }
+
+/// The largest level file: a map of [`MAX_SIDE`] rows of [`MAX_SIDE`]
+/// cells with CRLF line ends, and as much again for metadata and comments.
+/// Larger files are refused before they are read, and so is larger level
+/// text from a replay.
+pub const MAX_LEVEL_BYTES: Limit = Limit {
+    bytes: 2 * MAX_SIDE as u64 * (MAX_SIDE as u64 + 2),
+    what: "a level (a 2048x2048 map and as much again for metadata and comments)",
+};
 
 /// The `name:` (and file stem in `levels/`) of the level embedded as the
 /// default.
@@ -55,12 +76,17 @@ impl Level {
     /// Reads a level or Moving AI map from its text; `origin` is the file
     /// name errors are reported against.
     pub fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
-        if movingai::is_octile(text) { movingai::parse(text, origin) } else { text::parse(text, origin) }
+        let bytes = text.len() as u64;
+        if bytes > MAX_LEVEL_BYTES.bytes {
+            let origin = origin.to_owned();
+            return Err(crate::input::ReadError::TooLarge { origin, bytes, limit: MAX_LEVEL_BYTES }.into());
+        }
+        if movingai::is_movingai(text) { movingai::parse(text, origin) } else { text::parse(text, origin) }
     }
 
     /// Reads the level or Moving AI map at `path`.
     pub fn load(path: &Path) -> Result<Level, LevelError> {
-        let (text, origin) = read(path)?;
+        let (text, origin) = read(path, MAX_LEVEL_BYTES)?;
         Level::parse(&text, &origin)
     }
 
@@ -96,6 +122,12 @@ impl Level {
         if !self.description.is_empty() {
             out += &format!("description: {}\n", self.description);
         }
+        if let Some(goal) = self.objective {
+            out += &format!("goal: {}\n", text::goal_text(goal));
+        }
+        if let Some(lives) = self.lives {
+            out += &format!("lives: {lives}\n");
+        }
         out.reserve((width + 1) * height);
         for row in map.chunks(width) {
             out.extend(row);
@@ -105,14 +137,10 @@ impl Level {
     }
 }
 
-/// Reads a file for a parser: its text and the name to report errors
-/// against.
-fn read(path: &Path) -> Result<(String, String), LevelError> {
-    let origin = path.display().to_string();
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok((text, origin)),
-        Err(io) => Err(LevelError::Io { origin, io }),
-    }
+/// Reads a file for a parser (a regular file of at most `limit` bytes,
+/// see [`read_text`]): its text and the name to report errors against.
+fn read(path: &Path, limit: Limit) -> Result<(String, String), LevelError> {
+    Ok((read_text(path, limit)?, path.display().to_string()))
 }
 
 /// The lines of `text` numbered from 1, without line endings (`\n` or
@@ -136,6 +164,7 @@ fn default_name(origin: &str) -> String {
 mod tests {
     use super::*;
     use crate::grid::Tile;
+    use crate::input::ReadError;
 
     #[test]
     fn embedded_default_parses() {
@@ -168,11 +197,26 @@ mod tests {
     fn unreadable_files_are_io_errors() {
         let missing = Path::new("levels/does-not-exist.txt");
         let e = Level::load(missing).unwrap_err();
-        assert!(matches!(e, LevelError::Io { .. }), "{e:?}");
+        assert!(matches!(e, LevelError::Read(ReadError::Io { .. })), "{e:?}");
         assert!(e.to_string().starts_with("levels/does-not-exist.txt: cannot read: "), "{e}");
         let e = load_scenarios(Path::new("src")).unwrap_err();
-        assert!(matches!(e, LevelError::Io { .. }), "{e:?}");
-        assert!(!e.to_string().contains('\n'));
+        assert_eq!(e.to_string(), "src: cannot read: a directory, not a regular file");
+    }
+
+    #[test]
+    fn level_text_above_the_limit_is_refused() {
+        let mut text = "; comment\n".repeat(MAX_LEVEL_BYTES.bytes as usize / 10);
+        text.push_str(".\n");
+        let e = Level::parse(&text, "big.txt").unwrap_err();
+        assert!(matches!(e, LevelError::Read(ReadError::TooLarge { .. })), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            "big.txt: cannot read: 8396802 bytes is more than a level (a 2048x2048 map and as much again for \
+             metadata and comments) can be (8396800 bytes at most)"
+        );
+        text.truncate(text.len() - 12);
+        text.push_str(".\n");
+        assert!(Level::parse(&text, "big.txt").is_ok());
     }
 
     #[test]

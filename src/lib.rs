@@ -4,12 +4,17 @@
 //! The library holds everything but the command line, layered so that each
 //! module only knows the ones below it (see the README's architecture part).
 
+#![warn(missing_docs)]
+
 pub mod cli;
 pub mod grid;
+pub mod input;
 pub mod level;
 mod named;
+pub mod nav;
 pub mod replay;
 pub mod search;
+pub mod shown;
 pub mod signals;
 pub mod sim;
 pub mod steer;

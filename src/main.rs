@@ -3,6 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use delve::cli;
+use delve::shown::shown;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -17,7 +18,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Play in the terminal: the default when no command is given
+    /// Play in the terminal (the campaign without a level): the default when no command is given
     Play(cli::PlayArgs),
     /// Run one search on a level and show the path and its statistics
     Path(cli::PathArgs),
@@ -34,54 +35,61 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(e) => return usage_error(e),
     };
-    // A bare `delve` plays the embedded level with every default.
+    // A bare `delve` plays the campaign with every default.
     let Some(command) = args.command.or_else(|| Cli::parse_from(["delve", "play"]).command) else {
         unreachable!("`delve play` parses as a command");
     };
     let done = |r: Result<(), cli::CliError>| r.map(|()| ExitCode::SUCCESS);
     match command {
-        // The game draws on the terminal itself, not through a buffer.
-        Command::Play(a) => finish(done(cli::play(&a)), Ok(())),
-        Command::Path(a) => buffered(|out| done(cli::path(&a, out))),
-        Command::Scen(a) => buffered(|out| done(cli::scen(&a, out))),
-        Command::Sim(a) => buffered(|out| done(cli::sim(&a, out))),
-        Command::Replay(a) => buffered(|out| cli::replay(&a, out)),
+        // The game draws on the terminal itself.
+        Command::Play(a) => finish(done(cli::play(&a))),
+        Command::Path(a) => to_stdout(|out| done(cli::path(&a, out))),
+        Command::Scen(a) => to_stdout(|out| done(cli::scen(&a, out))),
+        Command::Sim(a) => to_stdout(|out| done(cli::sim(&a, out))),
+        Command::Replay(a) => to_stdout(|out| cli::replay(&a, out)),
     }
 }
 
-/// Runs a command that writes its answer to a buffered stdout.
-fn buffered(
-    run: impl FnOnce(&mut io::BufWriter<io::StdoutLock<'static>>) -> Result<ExitCode, cli::CliError>,
-) -> ExitCode {
-    let mut out = io::BufWriter::new(io::stdout().lock());
+/// Runs a command that writes its answer to stdout. Stdout is
+/// line-buffered, so every line is written as it is made: a failed write
+/// (a full disk, a closed pipe) stops the command at the line that failed.
+fn to_stdout(run: impl FnOnce(&mut io::StdoutLock<'static>) -> Result<ExitCode, cli::CliError>) -> ExitCode {
+    let mut out = io::stdout().lock();
     let result = run(&mut out);
-    let flushed = out.flush();
-    finish(result, flushed)
+    let flushed = out.flush().map_err(cli::CliError::Output);
+    finish(result.and_then(|code| flushed.map(|()| code)))
 }
 
-/// The command's exit status, or 2 with its error as one line.
-fn finish(result: Result<ExitCode, cli::CliError>, flushed: io::Result<()>) -> ExitCode {
+/// The command's exit status, or its error as one line on stderr and the
+/// error's status (2, or 128 + a signal's number).
+/// A closed stdout pipe is no error to the user (the reader has what it
+/// wanted, as with `| head -1`): the command stops there, silently, with
+/// status 0.
+fn finish(result: Result<ExitCode, cli::CliError>) -> ExitCode {
     match result {
-        Ok(code) if flushed.is_ok() => code,
-        Ok(_) => ExitCode::from(2),
-        Err(e) => {
-            eprintln!("delve: {e}");
-            ExitCode::from(e.exit_status())
-        }
+        Ok(code) => code,
+        Err(e) if e.is_closed_pipe() => ExitCode::SUCCESS,
+        Err(e) => fail(&e.to_string(), e.exit_status()),
     }
+}
+
+/// Prints `message` as one line, control characters escaped (a file name
+/// may hold a newline or an escape sequence), and gives exit status
+/// `status`. Nothing is left to do when stderr itself cannot be written.
+fn fail(message: &str, status: u8) -> ExitCode {
+    let _ = writeln!(io::stderr(), "delve: {}", shown(message));
+    ExitCode::from(status)
 }
 
 /// Help and version print as clap formats them; a usage error is one line.
 fn usage_error(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind::{DisplayHelp, DisplayHelpOnMissingArgumentOrSubcommand, DisplayVersion};
     if matches!(e.kind(), DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand) {
-        let _ = e.print();
-        return ExitCode::SUCCESS;
+        let printed = e.print().and_then(|()| io::stdout().flush());
+        return finish(printed.map(|()| ExitCode::SUCCESS).map_err(cli::CliError::Output));
     }
-    eprintln!("delve: {}", one_line(&e.render().to_string()));
-    ExitCode::from(2)
+    fail(&one_line(&e.render().to_string()), 2)
 }
-
 /// Clap's message up to its first blank line (the usage and tip that
 /// follow are for a terminal, not a log), folded into one line: "the
 /// following required arguments were not provided: <FILE>".

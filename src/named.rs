@@ -8,8 +8,11 @@
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown {what} '{given}' (expected one of: {expected})")]
 pub struct UnknownName {
+    /// What was being named, e.g. `heuristic`.
     pub what: &'static str,
+    /// The name given.
     pub given: String,
+    /// The accepted names, comma-separated.
     pub expected: String,
 }
 

@@ -9,18 +9,22 @@
 
 mod app;
 mod clock;
+mod end;
 mod help;
 mod keys;
+mod log;
 mod map;
 mod overlay;
 mod palette;
 mod panel;
 mod run;
 mod screen;
+mod sight;
 #[cfg(test)]
 mod testing;
 
+pub use app::Exit;
 pub use clock::SPEED_RANGE;
 pub use overlay::{RAW_PATH, WAYPOINT};
 pub use palette::Palette;
-pub use run::play;
+pub use run::{Session, Terminal, play};

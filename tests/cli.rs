@@ -129,31 +129,191 @@ fn a_replay_given_as_a_level_gets_a_hint() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The scenario file shipped with the tests, relative to the repository.
+const FIXTURE_SCEN: &str = "tests/fixtures/movingai/rooms.map.scen";
+
+/// The scenario lines of a scenario file's text (not the version line).
+fn scenario_lines(text: &str) -> Vec<String> {
+    text.lines().skip(1).filter(|l| !l.trim().is_empty()).map(str::to_owned).collect()
+}
+
+/// A folder holding a copy of the fixture map and a scenario file of
+/// `lines` after the version line; returns it and the scenario file.
+fn scen_dir(lines: &[String]) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/movingai");
+    std::fs::copy(fixture.join("rooms.map"), dir.path().join("rooms.map")).unwrap();
+    let scen = dir.path().join("test.scen");
+    std::fs::write(&scen, format!("version 1\n{}\n", lines.join("\n"))).unwrap();
+    let scen = scen.to_str().unwrap().to_owned();
+    (dir, scen)
+}
+
+/// The fixture's scenario lines.
+fn fixture_lines() -> Vec<String> {
+    scenario_lines(
+        &std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURE_SCEN)).unwrap(),
+    )
+}
+
 #[test]
 fn scen_summary_is_the_last_json_line() {
-    let o = delve(&["scen", "../shared/movingai/arena.map.scen", "--json"]);
+    let n = fixture_lines().len();
+    let o = delve(&["scen", FIXTURE_SCEN, "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "", "no progress bar when stderr is not a terminal");
     let v = json(&o);
-    assert_eq!(v["scenarios"], 130);
-    assert_eq!(v["optimal"], 130);
+    assert_eq!(v["scenarios"], n);
+    assert_eq!(v["optimal"], n);
     assert_eq!(v["suboptimal"], 0);
+    assert_eq!(v["better_than_optimal"], 0);
     assert_eq!(v["failed"], 0);
     assert!(v["mean_expanded"].as_f64().unwrap() > 0.0);
     assert!(v.get("mean_micros").is_some());
-    assert_eq!(stdout(&o).lines().count(), 131);
+    assert_eq!(stdout(&o).lines().count(), n + 1);
     let last = stdout(&o).lines().last().unwrap_or("").to_string();
-    assert!(last.starts_with(r#"{"scenarios":130,"optimal":130,"suboptimal":0,"failed":0,"mean_expanded":"#), "{last}");
+    let head = format!(
+        r#"{{"scenarios":{n},"optimal":{n},"suboptimal":0,"better_than_optimal":0,"failed":0,"mean_expanded":"#
+    );
+    assert!(last.starts_with(&head), "{last}");
+    let first: serde_json::Value = serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
+    for key in [
+        "scenario",
+        "line",
+        "map",
+        "bucket",
+        "start",
+        "goal",
+        "optimal_length",
+        "cost",
+        "expanded",
+        "micros",
+        "verdict",
+    ] {
+        assert!(first.get(key).is_some(), "missing {key} in {first}");
+    }
+    assert_eq!((&first["scenario"], &first["line"], &first["map"]), (&1.into(), &2.into(), &"rooms.map".into()));
 }
 
 #[test]
 fn scen_counts_suboptimal_answers() {
-    let o = delve(&["scen", "../shared/movingai/arena.map.scen", "--algo", "greedy"]);
+    let o = delve(&["scen", FIXTURE_SCEN, "--algo", "greedy"]);
     assert_eq!(o.status.code(), Some(0));
     let text = stdout(&o);
     assert!(text.contains("  scenario "), "greedy's mismatches are listed: {text}");
-    let o = delve(&["scen", "../shared/movingai/arena.map.scen", "--algo", "greedy", "--json"]);
+    let o = delve(&["scen", FIXTURE_SCEN, "--algo", "greedy", "--json"]);
     let v = json(&o);
-    assert!(v["suboptimal"].as_u64().unwrap() > 0, "greedy search is not optimal on arena: {v}");
+    assert!(v["suboptimal"].as_u64().unwrap() > 0, "greedy search is not optimal on rooms.map: {v}");
+    assert_eq!(v["better_than_optimal"], 0, "nor better than optimal: {v}");
+}
+
+#[test]
+fn scen_runs_each_scenario_on_the_map_it_names() {
+    // An open map of rooms.map's size, where the optimum is the octile
+    // distance; its scenarios end on cells that are walls in rooms.map.
+    let fixture = fixture_lines();
+    let (width, height) = (40, 21);
+    let octile = |dx: f64, dy: f64| dx.max(dy) + (2f64.sqrt() - 1.0) * dx.min(dy);
+    let mut lines = fixture.clone();
+    for (goal_x, goal_y) in [(39, 20), (0, 20), (39, 0)] {
+        let optimal = octile(goal_x as f64, goal_y as f64);
+        lines.push(format!(
+            "{}\topen.map\t{width}\t{height}\t0\t0\t{goal_x}\t{goal_y}\t{optimal:.8}",
+            (optimal / 4.0) as u32
+        ));
+    }
+    let (dir, scen) = scen_dir(&lines);
+    let rows = format!("{}\n", ".".repeat(width)).repeat(height);
+    std::fs::write(dir.path().join("open.map"), format!("type octile\nheight {height}\nwidth {width}\nmap\n{rows}"))
+        .unwrap();
+    let o = delve(&["scen", &scen, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["scenarios"], lines.len());
+    assert_eq!(v["optimal"], lines.len(), "each scenario ran on its own map: {v}");
+    let o = delve(&["scen", &scen]);
+    assert!(stdout(&o).starts_with(&format!("{scen} on ")), "{}", stdout(&o));
+    assert!(stdout(&o).lines().next().unwrap().contains("rooms.map, "), "both maps named: {}", stdout(&o));
+}
+
+#[test]
+fn scen_refuses_a_map_that_is_not_beside_the_file() {
+    let mut lines = fixture_lines();
+    lines[2] = lines[2].replace("rooms.map", "nowhere.map");
+    let (_dir, scen) = scen_dir(&lines);
+    let o = delve(&["scen", &scen]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(err.starts_with(&format!("delve: {scen}:4: cannot read map ")), "{err}");
+    assert!(err.contains("nowhere.map"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn scen_refuses_a_scenario_on_another_map_than_the_map_flag() {
+    let mut lines = fixture_lines();
+    lines[5] = lines[5].replace("rooms.map", "other.map");
+    let (dir, scen) = scen_dir(&lines);
+    let map = dir.path().join("rooms.map");
+    let map = map.to_str().unwrap();
+    let o = delve(&["scen", &scen, "--map", map]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert_eq!(stderr(&o), format!("delve: {scen}:7: the scenario is on map \"other.map\", not on --map {map}\n"));
+    // Every scenario naming the given map's file runs on it.
+    let (_other, scen) = scen_dir(&fixture_lines());
+    let o = delve(&["scen", &scen, "--map", map, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["optimal"], fixture_lines().len());
+}
+
+#[test]
+fn scen_gives_a_cost_below_the_files_optimum_its_own_verdict() {
+    let mut lines = fixture_lines();
+    let mut fields: Vec<String> = lines[3].split('\t').map(str::to_owned).collect();
+    fields[8] = format!("{:.8}", fields[8].parse::<f64>().unwrap() + 1.0);
+    lines[3] = fields.join("\t");
+    let (_dir, scen) = scen_dir(&lines);
+    let o = delve(&["scen", &scen, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let fourth: serde_json::Value = serde_json::from_str(out.lines().nth(3).unwrap()).unwrap();
+    assert_eq!(fourth["verdict"], "better_than_optimal", "{fourth}");
+    let v = json(&o);
+    assert_eq!((&v["better_than_optimal"], &v["suboptimal"]), (&1.into(), &0.into()), "{v}");
+    assert_eq!(v["optimal"], lines.len() - 1);
+    let o = delve(&["scen", &scen]);
+    let text = stdout(&o);
+    assert!(text.contains("  better than optimal        1\n"), "{text}");
+    assert!(text.contains("(line 5)") && text.contains("better_than_optimal"), "{text}");
+}
+
+#[test]
+fn scen_errors_name_the_file_and_line() {
+    // rooms.map has a wall border: 0,0 is a wall.
+    let on_wall = |field: usize| {
+        let mut lines = fixture_lines();
+        let mut fields: Vec<String> = lines[1].split('\t').map(str::to_owned).collect();
+        (fields[field], fields[field + 1]) = ("0".into(), "0".into());
+        lines[1] = fields.join("\t");
+        lines
+    };
+    for (field, end) in [(4, "start"), (6, "goal")] {
+        let (dir, scen) = scen_dir(&on_wall(field));
+        let o = delve(&["scen", &scen]);
+        assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+        let map = dir.path().join("rooms.map");
+        assert_eq!(stderr(&o), format!("delve: {scen}:3: {end} 0,0 is on a wall of {}\n", map.display()));
+    }
+    let mut lines = fixture_lines();
+    lines[4] = lines[4].replacen("\t40\t21\t", "\t41\t21\t", 1);
+    let (dir, scen) = scen_dir(&lines);
+    let o = delve(&["scen", &scen]);
+    assert_eq!(o.status.code(), Some(2));
+    let map = dir.path().join("rooms.map");
+    assert_eq!(
+        stderr(&o),
+        format!("delve: {scen}:6: the scenario is for a 41x21 map but {} is 40x21\n", map.display())
+    );
 }
 
 #[test]
@@ -203,4 +363,78 @@ fn jump_point_searches_answer_as_astar_or_say_why_not() {
     assert!(
         stdout(&o).contains("jps: needs 8 neighbours and one entry cost on every walkable cell; ran astar instead")
     );
+}
+
+/// A level file written for one test, removed when dropped.
+struct TempLevel(std::path::PathBuf);
+
+impl TempLevel {
+    fn new(name: &str, text: &str) -> TempLevel {
+        let dir = std::env::temp_dir().join(format!("delve-cli-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(format!("{name}.txt"));
+        std::fs::write(&file, text).unwrap();
+        TempLevel(file)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempLevel {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(self.0.parent().unwrap());
+    }
+}
+
+#[test]
+fn sim_is_a_sandbox_by_default() {
+    let v = json(&delve(&["sim", "levels/arena.txt", "--monsters", "20", "--ticks", "600", "--json"]));
+    assert_eq!(v["outcome"], "running");
+    assert_eq!(v["ended_at_tick"], serde_json::Value::Null);
+    assert_eq!(v["lives_left"], serde_json::Value::Null);
+    assert_eq!(v["ticks"], 600);
+    assert!(v["catches"].as_u64().unwrap() > 0, "caught, and ran on: {v}");
+}
+
+#[test]
+fn sim_goal_bot_wins_on_a_level_without_monsters() {
+    let level = TempLevel::new("goal", "name: walk\n###########\n#@...#....#\n#.#.##.##.#\n#.#....#.G#\n###########\n");
+    let v = json(&delve(&["sim", level.path(), "--bot", "goal", "--ticks", "1000", "--json"]));
+    assert_eq!(v["outcome"], "won", "{v}");
+    let end = v["ended_at_tick"].as_u64().unwrap();
+    assert_eq!(v["ticks"].as_u64(), Some(end), "the session stops where it was won");
+    assert!((40..200).contains(&end), "{end}");
+    assert_eq!(v["lives_left"], 3);
+    // The idle bot stands still and the sandbox never ends.
+    let v = json(&delve(&["sim", level.path(), "--bot", "idle", "--ticks", "300", "--json"]));
+    assert_eq!((v["outcome"].as_str(), v["ticks"].as_u64()), (Some("running"), Some(300)));
+}
+
+#[test]
+fn sim_with_one_life_in_a_crowd_is_lost() {
+    let o = delve(&["sim", "levels/arena.txt", "--monsters", "20", "--lives", "1", "--ticks", "2000", "--json"]);
+    let v = json(&o);
+    assert_eq!(v["outcome"], "lost", "{v}");
+    assert_eq!(v["lives_left"], 0);
+    assert_eq!(v["catches"], 1);
+    assert_eq!(v["ticks"], v["ended_at_tick"]);
+    assert!(v["ticks"].as_u64().unwrap() < 2000);
+    let text = stdout(&delve(&["sim", "levels/arena.txt", "--monsters", "20", "--lives", "1", "--ticks", "2000"]));
+    assert!(text.contains(&format!("outcome: lost at tick {}, lives left 0", v["ticks"])), "{text}");
+}
+
+#[test]
+fn sim_rules_flags() {
+    // --rules game on a level without G: no goal, the default 3 lives.
+    let v = json(&delve(&["sim", "levels/arena.txt", "--rules", "game", "--ticks", "5", "--json"]));
+    assert_eq!(v["lives_left"], 3);
+    let o = delve(&["sim", "--rules", "sandbox", "--lives", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), "delve: --lives needs --rules game (a sandbox has no limit of lives)\n");
+    for bad in [["--rules", "hard"], ["--bot", "smart"], ["--lives", "0"]] {
+        let o = delve(&[&["sim"], &bad[..]].concat());
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+    }
 }

@@ -15,10 +15,10 @@
 
 use delve::grid::{Cell, Neighbors};
 use delve::level::Level;
-use delve::replay::feed::{self, Feed, RecordFeed};
+use delve::replay::feed::{self, Feed, RecordFeed, ReplayFeed};
 use delve::replay::{Recorder, Replay, Spawns, Start, Verdict, verify};
 use delve::search::{Algorithm, GridPlanner, Heuristic, SearchSettings, TieBreak};
-use delve::sim::{Bot, Command, Kind, RepathPolicy, Setting, Settings, World};
+use delve::sim::{Bot, BotKind, Command, Goal, Kind, Outcome, RepathPolicy, Rules, Setting, Settings, World};
 use std::collections::HashSet;
 use std::mem::discriminant;
 use std::path::{Path, PathBuf};
@@ -40,6 +40,11 @@ struct Golden {
     level: &'static str,
     seed: u64,
     spawns: Spawns,
+    rules: Rules,
+    /// Who plays when the route is empty.
+    bot: BotKind,
+    /// How the session ends: running at `ticks`, or won or lost before.
+    outcome: Outcome,
     ticks: u64,
     /// Setting changes and spawns, applied at their ticks before the
     /// player's command.
@@ -63,6 +68,9 @@ const MAZE: Golden = Golden {
     level: "maze",
     seed: 11,
     spawns: Spawns { monster: 2, wanderer: 0, fleeing: 0, boid: 0 },
+    rules: Rules::SANDBOX,
+    bot: BotKind::Random,
+    outcome: Outcome::Running,
     ticks: 1500,
     changes: &[
         set(150, Setting::Algorithm(Algorithm::Greedy)),
@@ -91,6 +99,9 @@ const ARENA: Golden = Golden {
     level: "arena",
     seed: 5,
     spawns: Spawns { monster: 0, wanderer: 2, fleeing: 4, boid: 10 },
+    rules: Rules::SANDBOX,
+    bot: BotKind::Random,
+    outcome: Outcome::Running,
     ticks: 1200,
     changes: &[
         set(100, Setting::Repath(RepathPolicy::Threshold)),
@@ -118,6 +129,9 @@ const KEEP: Golden = Golden {
     level: "keep",
     seed: 3,
     spawns: Spawns { monster: 1, wanderer: 0, fleeing: 0, boid: 0 },
+    rules: Rules::SANDBOX,
+    bot: BotKind::Random,
+    outcome: Outcome::Running,
     ticks: 900,
     changes: &[
         set(100, Setting::Algorithm(Algorithm::Weighted)),
@@ -170,7 +184,41 @@ const KEEP: Golden = Golden {
     doors: 12,
 };
 
-/// Ticks between the scripted player's steps, as for the bot.
+/// The goal bot crosses the default level to the treasury under the rules
+/// of a game, caught on the way but with a life to spare.
+const DUNGEON_WON: Golden = Golden {
+    file: "dungeon-won.jsonl",
+    level: "dungeon",
+    seed: 1,
+    spawns: Spawns { monster: 0, wanderer: 0, fleeing: 0, boid: 0 },
+    rules: Rules { goal: Goal::Reach, lives: Some(3) },
+    bot: BotKind::Goal,
+    outcome: Outcome::Won,
+    ticks: 2000,
+    changes: &[],
+    route: &[],
+    settings_changed: 0,
+    doors: 0,
+};
+
+/// The random bot in the open arena with six more monsters and two lives:
+/// caught twice, lost.
+const ARENA_LOST: Golden = Golden {
+    file: "arena-lost.jsonl",
+    level: "arena",
+    seed: 5,
+    spawns: Spawns { monster: 6, wanderer: 0, fleeing: 0, boid: 0 },
+    rules: Rules { goal: Goal::None, lives: Some(2) },
+    bot: BotKind::Random,
+    outcome: Outcome::Lost,
+    ticks: 2000,
+    changes: &[set(100, Setting::Repath(RepathPolicy::EveryTick))],
+    route: &[],
+    settings_changed: 1,
+    doors: 0,
+};
+
+/// Ticks between the scripted player's steps at least, as for the bot.
 const PACE: u64 = 5;
 
 /// Walks a route of [`Step`]s.
@@ -184,7 +232,7 @@ struct Walker {
 impl Walker {
     fn command(&mut self, world: &World) -> Option<Command> {
         let tick = world.ticks();
-        if tick < self.rest_until || !tick.is_multiple_of(PACE) {
+        if tick < self.rest_until || !world.ready() {
             return None;
         }
         let here = world.player().cell;
@@ -199,6 +247,7 @@ impl Walker {
                 let found = self.planner.plan(world.grid(), here, to, &SearchSettings::default()).map(|o| o.found);
                 assert_eq!(found, Ok(true), "the route has no way from {here} to {to} at tick {tick}");
                 let c = self.planner.path()[1];
+                self.rest_until = tick + PACE;
                 Some(Command::Move { dx: (c.x - here.x) as i8, dy: (c.y - here.y) as i8 })
             }
             Step::Door => {
@@ -225,7 +274,7 @@ fn path(golden: &Golden) -> PathBuf {
 fn start(golden: &Golden) -> Start {
     let level =
         Level::load(&manifest().join("levels").join(format!("{}.txt", golden.level))).unwrap_or_else(|e| panic!("{e}"));
-    Start { level, seed: golden.seed, settings: Settings::default(), spawns: golden.spawns }
+    Start { level, seed: golden.seed, settings: Settings::default(), spawns: golden.spawns, rules: golden.rules }
 }
 
 /// Plays the scripted session and records it over the golden file.
@@ -234,9 +283,12 @@ fn bless(golden: &Golden) {
     let mut world = start.world().unwrap();
     let recorder = Recorder::create(&path(golden), &start, true).unwrap_or_else(|e| panic!("{e}"));
     let mut recording = RecordFeed::new(recorder);
-    let mut bot = Bot::new(golden.seed);
+    let mut bot = Bot::of(golden.bot, golden.seed);
     let mut walker = Walker { route: golden.route, next: 0, rest_until: 0, planner: GridPlanner::new() };
     for _ in 0..golden.ticks {
+        if world.outcome().is_over() {
+            break;
+        }
         let tick = world.ticks();
         let changes = golden.changes.iter().filter(|&&(t, _)| t == tick).map(|&(_, c)| c);
         let player = if golden.route.is_empty() { bot.command(&world) } else { walker.command(&world) };
@@ -265,7 +317,14 @@ fn check(golden: &Golden) {
     assert!(matches!(verdict, Verdict::Match { complete: true, .. }), "{}: {verdict}", golden.file);
 
     let end = replay.end().map_or(0, |e| e.tick);
-    assert_eq!(end, golden.ticks);
+    let world = replayed(&replay);
+    assert_eq!(world.outcome(), golden.outcome, "{}", golden.file);
+    if golden.outcome == Outcome::Running {
+        assert_eq!(end, golden.ticks);
+    } else {
+        assert_eq!(world.ended_at(), Some(end), "{}: the recording ends where the session did", golden.file);
+        assert!(end < golden.ticks, "{}", golden.file);
+    }
     let commands: Vec<Command> = (0..=end).flat_map(|t| replay.commands_due(t).iter().copied()).collect();
     let settings: HashSet<_> = commands
         .iter()
@@ -279,6 +338,27 @@ fn check(golden: &Golden) {
     assert_eq!(doors, golden.doors, "{}", golden.file);
     let steps = commands.iter().filter(|c| matches!(c, Command::Move { .. })).count();
     assert!(steps >= 50, "{}: the player took only {steps} steps", golden.file);
+}
+
+/// The final world of a replay.
+fn replayed(replay: &Replay) -> World {
+    let mut world = replay.start().world().unwrap();
+    let mut feed = ReplayFeed::new(replay);
+    let end = replay.end().map_or(0, |e| e.tick);
+    while world.ticks() < end && !world.outcome().is_over() {
+        feed::tick(&mut world, &mut feed).unwrap();
+    }
+    world
+}
+
+#[test]
+fn dungeon_won() {
+    check(&DUNGEON_WON);
+}
+
+#[test]
+fn arena_lost() {
+    check(&ARENA_LOST);
 }
 
 #[test]

@@ -11,7 +11,7 @@ use delve::level::{Level, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
 use delve::search::{Algorithm, GridPlanner, SearchSettings};
 #[path = "support/data.rs"]
 mod data;
-use data::{files_with, movingai_dir_if_present};
+use data::{files_with, shared_movingai_or_skip};
 
 /// Every `step`-th scenario in debug builds, all in release.
 fn step() -> usize {
@@ -26,7 +26,7 @@ fn walk_cost(grid: &delve::grid::Grid, path: &[Cell]) -> f64 {
 /// Calls `check(map, scenario, where)` for the sampled scenarios of every
 /// file in the Moving AI folder (skipped, with a line, when it is absent).
 fn each_scenario(what: &str, mut check: impl FnMut(&Level, &Scenario, &str)) {
-    let Some(dir) = movingai_dir_if_present(what) else { return };
+    let Some(dir) = shared_movingai_or_skip(what) else { return };
     for scen in files_with(&dir, "scen") {
         let scenarios = load_scenarios(&scen).unwrap();
         let map = Level::load(&dir.join(&scenarios[0].map)).unwrap();

@@ -3,6 +3,7 @@
 //! written back as text reads back the same.
 
 use std::collections::VecDeque;
+use std::path::Path;
 
 use delve::grid::{Cell, DIRECTIONS, Grid, Tile};
 use delve::level::{DEFAULT_LEVEL_NAME, Level, load_scenarios, parse_scenarios};
@@ -10,7 +11,7 @@ use proptest::prelude::*;
 
 #[path = "support/data.rs"]
 mod data;
-use data::{files_with, movingai_dir, shipped_level, shipped_levels};
+use data::{files_with, fixture_dir, shared_movingai_or_skip, shipped_level, shipped_levels};
 
 /// Fewest steps from `from` to `to` over `grid.can_step` moves (the first
 /// `n` of the standard directions: 4 or 8), `None` when unreachable.
@@ -145,31 +146,41 @@ fn header_size(text: &str) -> (usize, usize) {
     (width, height)
 }
 
+/// Reads the Moving AI map at `path` and its scenario file beside it, and
+/// checks them against what the text says and against each other.
+fn check_moving_ai_map_and_scenarios(path: &Path) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let (width, height) = header_size(&text);
+    let rows = text.lines().skip(4).filter(|l| !l.is_empty()).count();
+    assert_eq!(rows, height, "{}", path.display());
+    let level = Level::load(path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((level.grid.width(), level.grid.height()), (width, height));
+    assert_eq!(level.source, text);
+
+    let file = path.file_name().unwrap().to_string_lossy().into_owned();
+    let scen_path = path.with_file_name(format!("{file}.scen"));
+    let scenarios = load_scenarios(&scen_path).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!scenarios.is_empty(), "{}", scen_path.display());
+    for s in &scenarios {
+        assert_eq!(s.map, file);
+        assert_eq!((s.width, s.height), (width, height), "{file}");
+        assert!(level.grid.is_walkable(s.start) && level.grid.is_walkable(s.goal));
+        assert_eq!(s.bucket, (s.optimal / 4.0).floor() as u32);
+        assert!(s.check_map(&level.grid, "scen", &file).is_ok());
+    }
+}
+
 #[test]
 fn every_moving_ai_map_and_scenario_file_reads() {
-    let dir = movingai_dir();
+    let Some(dir) = shared_movingai_or_skip("every_moving_ai_map_and_scenario_file_reads") else { return };
     let maps = files_with(&dir, "map");
     assert!(maps.len() >= 7, "expected the 7 maps, found {}", maps.len());
-    for path in &maps {
-        let text = std::fs::read_to_string(path).unwrap();
-        let (width, height) = header_size(&text);
-        let rows = text.lines().skip(4).filter(|l| !l.is_empty()).count();
-        assert_eq!(rows, height, "{}", path.display());
-        let level = Level::load(path).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!((level.grid.width(), level.grid.height()), (width, height));
-        assert_eq!(level.source, text);
+    maps.iter().for_each(|p| check_moving_ai_map_and_scenarios(p));
+}
 
-        let file = path.file_name().unwrap().to_string_lossy().into_owned();
-        let scen_path = dir.join(format!("{file}.scen"));
-        let scenarios = load_scenarios(&scen_path).unwrap_or_else(|e| panic!("{e}"));
-        assert!(!scenarios.is_empty(), "{}", scen_path.display());
-        for s in &scenarios {
-            assert_eq!(s.map, file);
-            assert_eq!((s.width, s.height), (width, height), "{file}");
-            assert!(level.grid.is_walkable(s.start) && level.grid.is_walkable(s.goal));
-            assert_eq!(s.bucket, (s.optimal / 4.0).floor() as u32);
-        }
-    }
+#[test]
+fn the_fixture_map_and_scenario_file_read() {
+    check_moving_ai_map_and_scenarios(&fixture_dir().join("rooms.map"));
 }
 
 /// Glyphs for generated levels: tiles several times over so that spawns

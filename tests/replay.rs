@@ -5,9 +5,11 @@
 use delve::grid::Neighbors;
 use delve::level::Level;
 use delve::replay::feed::{self, Feed, RecordFeed};
-use delve::replay::{CHECKPOINT_EVERY, Checkpoint, Recorder, Replay, Spawns, Start, Verdict, partials, verify};
+use delve::replay::{
+    CHECKPOINT_EVERY, Checkpoint, CommandDigest, Recorder, Replay, Spawns, Start, Verdict, partials, verify,
+};
 use delve::search::{Algorithm, Heuristic, SearchSettings, TieBreak};
-use delve::sim::{Bot, Command, Kind, RepathPolicy, Setting, Settings, World};
+use delve::sim::{Bot, Command, Kind, RepathPolicy, Rules, Setting, Settings, World};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -17,7 +19,7 @@ fn level(name: &str) -> Level {
 }
 
 fn start(name: &str, seed: u64, spawns: Spawns) -> Start {
-    Start { level: level(name), seed, settings: Settings::default(), spawns }
+    Start { level: level(name), seed, settings: Settings::default(), spawns, rules: Rules::SANDBOX }
 }
 
 /// Runs `ticks` ticks of the session `start` begins through a recording
@@ -34,13 +36,19 @@ fn run(feed: &mut RecordFeed, start: &Start, ticks: u64, mut player: impl FnMut(
     world
 }
 
-/// Records a finished session to `path`; returns its final hash.
-fn record(path: &Path, start: &Start, ticks: u64, player: impl FnMut(&World) -> Vec<Command>) -> u64 {
+/// Records a finished session to `path`; returns what its end record must
+/// say: the final hash and the digest of the commands `player` gave.
+fn record(path: &Path, start: &Start, ticks: u64, mut player: impl FnMut(&World) -> Vec<Command>) -> Checkpoint {
     let recorder = Recorder::create(path, start, false).unwrap_or_else(|e| panic!("{e}"));
     let mut feed = RecordFeed::new(recorder);
-    let world = run(&mut feed, start, ticks, player);
+    let mut digest = CommandDigest::default();
+    let world = run(&mut feed, start, ticks, |w| {
+        let commands = player(w);
+        commands.iter().for_each(|&c| digest.add(w.ticks(), c));
+        commands
+    });
     feed.finish(&world).unwrap();
-    world.hash()
+    Checkpoint { tick: world.ticks(), hash: world.hash(), commands: digest.value() }
 }
 
 fn bot_player(seed: u64) -> impl FnMut(&World) -> Vec<Command> {
@@ -52,8 +60,8 @@ fn load(path: &Path) -> Replay {
     Replay::load(path).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn complete(checkpoints: usize, tick: u64, hash: u64) -> Verdict {
-    Verdict::Match { checkpoints, last: Some(Checkpoint { tick, hash }), complete: true }
+fn complete(checkpoints: usize, end: Checkpoint) -> Verdict {
+    Verdict::Match { checkpoints, last: Some(end), complete: true }
 }
 
 #[test]
@@ -64,10 +72,10 @@ fn recordings_verify_across_levels_and_seeds() {
         for seed in [1, 2, 99] {
             let start = start(name, seed, spawns[i % 2]);
             let path = dir.path().join(format!("{name}-{seed}.jsonl"));
-            let hash = record(&path, &start, 450, bot_player(seed));
+            let end = record(&path, &start, 450, bot_player(seed));
             let replay = load(&path);
             assert_eq!(replay.start(), &start);
-            assert_eq!(verify(&replay), complete(5, 450, hash), "{name} seed {seed}");
+            assert_eq!(verify(&replay), complete(5, end), "{name} seed {seed}");
         }
     }
 }
@@ -101,17 +109,16 @@ fn command() -> impl Strategy<Value = Command> {
         prop::sample::select(Heuristic::ALL).prop_map(Setting::Heuristic),
         prop::sample::select(TieBreak::ALL).prop_map(Setting::Tie),
         prop::bool::ANY.prop_map(|four| Setting::Neighbors(if four { Neighbors::Four } else { Neighbors::Eight })),
-        (0.5..12.0f64).prop_map(Setting::Weight),
+        (1.0..=10.0f64).prop_map(Setting::Weight),
         prop::bool::ANY.prop_map(Setting::Reopen),
         prop::bool::ANY.prop_map(Setting::Smoothing),
         prop::sample::select(RepathPolicy::ALL).prop_map(Setting::Repath),
     ];
     prop_oneof![
-        6 => (-1i8..=1, -1i8..=1).prop_map(|(dx, dy)| Command::Move { dx, dy }),
-        1 => (-3i8..=3, -3i8..=3).prop_map(|(dx, dy)| Command::Move { dx, dy }),
+        6 => (-1i8..=1, -1i8..=1).prop_filter("a step", |&d| d != (0, 0)).prop_map(|(dx, dy)| Command::Move { dx, dy }),
         2 => Just(Command::Door),
         3 => setting.prop_map(Command::Set),
-        1 => (prop::sample::select(Kind::ALL), 0u32..4).prop_map(|(kind, count)| Command::Spawn { kind, count }),
+        1 => (prop::sample::select(Kind::ALL), 1u32..4).prop_map(|(kind, count)| Command::Spawn { kind, count }),
     ]
 }
 
@@ -150,7 +157,18 @@ proptest! {
     ) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("random.jsonl");
-        let start = Start { level: level(name), seed, settings, spawns: Spawns { boid: boids, ..Spawns::default() } };
+        let start = Start {
+            level: level(name),
+            seed,
+            settings,
+            spawns: Spawns { boid: boids, ..Spawns::default() },
+            rules: Rules::SANDBOX,
+        };
+        // A script that crowds the level past one creature a cell makes a
+        // file the reader refuses ("spawn past the capacity" above).
+        let world = start.world().unwrap();
+        let spawned: u32 = script.iter().map(|(_, c)| if let Command::Spawn { count, .. } = c { *count } else { 0 }).sum();
+        prop_assume!(world.creatures().len() + spawned as usize <= world.capacity());
         let mut at = Vec::new();
         let mut tick = 0;
         for (gap, c) in &script {
@@ -158,11 +176,11 @@ proptest! {
             at.push((tick, *c));
         }
         let ticks = tick + tail;
-        let hash = record(&path, &start, ticks, |w| at.iter().filter(|&&(t, _)| t == w.ticks()).map(|&(_, c)| c).collect());
+        let end = record(&path, &start, ticks, |w| at.iter().filter(|&&(t, _)| t == w.ticks()).map(|&(_, c)| c).collect());
         let replay = load(&path);
         prop_assert_eq!(replay.start(), &start);
         let checkpoints = (ticks / CHECKPOINT_EVERY) as usize + 1;
-        prop_assert_eq!(verify(&replay), complete(checkpoints, ticks, hash));
+        prop_assert_eq!(verify(&replay), complete(checkpoints, end));
     }
 }
 
@@ -188,7 +206,8 @@ fn the_recorder_never_overwrites_without_force() {
     let mut feed = RecordFeed::new(Recorder::create(&path, &start, true).unwrap());
     let world = run(&mut feed, &start, 120, |_| Vec::new());
     feed.finish(&world).unwrap();
-    assert_eq!(verify(&load(&path)), complete(2, 120, world.hash()));
+    let end = Checkpoint { tick: 120, hash: world.hash(), commands: CommandDigest::default().value() };
+    assert_eq!(verify(&load(&path)), complete(2, end));
     assert_eq!(partials(&path).unwrap(), Vec::<PathBuf>::new(), "a finished recording leaves no partial file");
     // The late one's partial file is kept, with what it recorded.
     assert_eq!(partials(&late).unwrap().len(), 1);
@@ -257,12 +276,48 @@ fn a_changed_hash_is_reported_at_its_tick() {
     let text = std::fs::read_to_string(&path).unwrap();
     let wrong = format!("{:016x}", expected.hash ^ 1);
     let text = text.replace(
-        &format!("{{\"checkpoint\":200,\"hash\":\"{:016x}\"}}", expected.hash),
-        &format!("{{\"checkpoint\":200,\"hash\":\"{wrong}\"}}"),
+        &format!("{{\"checkpoint\":200,\"hash\":\"{:016x}\",", expected.hash),
+        &format!("{{\"checkpoint\":200,\"hash\":\"{wrong}\","),
     );
     let verdict = verify(&Replay::parse(&text, "t").unwrap());
     assert_eq!(verdict, Verdict::Mismatch { tick: 200, expected: expected.hash ^ 1, actual: expected.hash });
     assert_eq!(verdict.to_string(), format!("mismatch at tick 200: expected {wrong}, actual {:016x}", expected.hash));
+}
+
+/// Edits the state hash cannot see: a step re-stamped earlier, a change
+/// of a setting that decides no path (the open-list update) deleted. The
+/// command digest in every checkpoint catches both at the first checkpoint
+/// after the edit.
+#[test]
+fn edited_commands_do_not_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("edited.jsonl");
+    let open = Command::Set(Setting::Open(delve::search::OpenUpdate::DecreaseKey));
+    let end = record(&path, &start("room", 2, Spawns::default()), 250, |w| match w.ticks() {
+        29 => vec![Command::Move { dx: 1, dy: 0 }],
+        40 => vec![open],
+        _ => Vec::new(),
+    });
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(verify(&Replay::parse(&text, "good").unwrap()), complete(3, end));
+    let first = load(&path).checkpoints()[0];
+    let edits = [
+        text.replace(r#"{"tick":29,"cmd":"move""#, r#"{"tick":2,"cmd":"move""#),
+        text.lines().filter(|l| !l.contains(r#""setting":"open""#)).map(|l| format!("{l}\n")).collect(),
+    ];
+    for edited in edits {
+        assert_ne!(edited, text);
+        let verdict = verify(&Replay::parse(&edited, "edited").unwrap());
+        let Verdict::Edited { tick: 100, expected, actual } = verdict else { panic!("{verdict:?}") };
+        assert_eq!(expected, first.commands);
+        assert_ne!(actual, expected);
+        assert!(
+            verdict.to_string().starts_with(&format!(
+                "mismatch at tick 100: commands digest expected {expected:016x}, actual {actual:016x}"
+            )),
+            "{verdict}"
+        );
+    }
 }
 
 /// A good recording's lines, to damage one way at a time.
@@ -321,7 +376,7 @@ fn damaged_files_are_refused_with_their_own_message() {
     assert_eq!(good[2], r#"{"tick":60,"cmd":"set","setting":"heuristic","value":"manhattan"}"#);
     assert!(good[3].starts_with(r#"{"checkpoint":100,"#) && good[5].starts_with(r#"{"end":230,"#));
     let room = level("room").source;
-    let cases: Vec<(&str, String, String)> = vec![
+    let mut cases: Vec<(&str, String, String)> = vec![
         ("empty", String::new(), " empty file (a delve replay starts with its header line)".into()),
         (
             "not JSON",
@@ -332,12 +387,12 @@ fn damaged_files_are_refused_with_their_own_message() {
         (
             "no header",
             joined(&good[1..]),
-            "1: not a delve replay: the first line must be the header {\"delve_replay\":1,...}".into(),
+            "1: not a delve replay: the first line must be the header {\"delve_replay\":2,...}".into(),
         ),
         (
             "version",
-            with_line(&good, 1, &header_with(&good, |h| drop(h.insert("delve_replay".into(), 2.into())))),
-            "1: replay format version 2 is not supported (this delve reads version 1)".into(),
+            with_line(&good, 1, &header_with(&good, |h| drop(h.insert("delve_replay".into(), 1.into())))),
+            "1: replay format version 1 is not supported (this delve reads version 2)".into(),
         ),
         (
             "header field",
@@ -386,7 +441,8 @@ fn damaged_files_are_refused_with_their_own_message() {
         (
             "unknown command",
             with_line(&good, 2, r#"{"tick":3,"cmd":"jump"}"#),
-            "2: bad command: unknown variant `jump`, expected one of `move`, `door`, `set`, `spawn`".into(),
+            "2: bad command: unknown variant `jump`, expected one of `move`, `run`, `stop`, `door`, `set`, `spawn`"
+                .into(),
         ),
         (
             "bad setting",
@@ -415,12 +471,84 @@ fn damaged_files_are_refused_with_their_own_message() {
             "1: bad header: budget 0 is below the least of 1 expansion a tick".into(),
         ),
         (
+            "key twice",
+            with_line(&good, 2, r#"{"tick":3,"tick":2,"cmd":"move","dx":1,"dy":0}"#),
+            "2: key \"tick\" given twice at column 16".into(),
+        ),
+        (
+            "key twice, nested",
+            with_line(&good, 1, &good[0].replace(r#""budget":20000"#, r#""budget":20000,"budget":1"#)),
+            "1: key \"budget\" given twice at column ".into(),
+        ),
+        (
+            "header lives",
+            with_line(
+                &good,
+                1,
+                &header_with(&good, |h| drop(h.insert("rules".into(), serde_json::json!({"goal":"none","lives":0})))),
+            ),
+            "1: bad header: lives 0 is not from 1 to 99".into(),
+        ),
+        (
+            "run nowhere",
+            with_line(&good, 2, r#"{"tick":3,"cmd":"run","dx":0,"dy":0}"#),
+            "2: bad command: run (0, 0) is not a step".into(),
+        ),
+        (
+            "weight",
+            with_line(&good, 3, r#"{"tick":60,"cmd":"set","setting":"weight","value":-1e308}"#),
+            "3: bad command: weight -1e308 is not from 1 to 10".into(),
+        ),
+        (
+            "header spawns",
+            with_line(&good, 1, &header_with(&good, |h| h["spawns"]["boid"] = 100_000.into())),
+            "1: level 'room' has ".into(),
+        ),
+        (
+            "missing checkpoint",
+            joined(&[&good[..3], &good[4..]].concat()),
+            "4: bad checkpoint: checkpoint 200 where checkpoint 100 belongs (delve writes one every 100 ticks)".into(),
+        ),
+        (
+            "claims a long session",
+            with_line(&good, 6, &good[5].replace(r#""end":230"#, r#""end":100000000"#)),
+            "6: checkpoint 300 is missing before this record (delve writes one every 100 ticks)".into(),
+        ),
+        (
+            "command past a missing checkpoint",
+            with_line(&good, 6, r#"{"tick":300,"cmd":"door"}"#),
+            "6: checkpoint 300 is missing before this record".into(),
+        ),
+        (
+            "no digest",
+            with_line(&good, 4, &format!("{}}}", &good[3][..good[3].find(",\"commands\"").unwrap()])),
+            "4: bad checkpoint: missing field `commands`".into(),
+        ),
+        (
             "too long",
             with_line(&good, 3, r#"{"tick":100000001,"cmd":"door"}"#),
             "3: tick 100000001 is past the longest session delve replays (100000000 ticks, 57 days of game time)"
                 .into(),
         ),
     ];
+    // Commands delve never records, in place of the step at line 2.
+    let never = [
+        (r#""move","dx":5,"dy":0"#, "move (5, 0) is not a step: dx and dy are each -1, 0 or 1"),
+        (r#""move","dx":0,"dy":0"#, "move (0, 0) is not a step"),
+        (r#""spawn","kind":"boid","count":0"#, "spawn of 0 creatures"),
+        (
+            r#""spawn","kind":"boid","count":4294967295"#,
+            "spawn of 4294967295 creatures is above the cap of 100000 creatures",
+        ),
+        (
+            r#""spawn","kind":"boid","count":100000"#,
+            "spawn of 100000 makes 100002 creatures, more than the 31 this level holds (one per free cell, at most 100000)",
+        ),
+    ];
+    for (command, message) in never {
+        let text = with_line(&good, 2, &format!(r#"{{"tick":3,"cmd":{command}}}"#));
+        cases.push(("bad command", text, format!("2: bad command: {message}")));
+    }
     for (what, text, message) in cases {
         let e = refused(&text);
         assert!(e.starts_with(&message), "{what}: got {e:?}, expected it to start with {message:?}");
@@ -495,8 +623,14 @@ fn two_recordings_to_one_name_with_force_each_write_their_own_file() {
         delve::replay::feed::tick(&mut b, &mut second).unwrap();
     }
     first.finish(&a).unwrap();
-    assert_eq!(verify(&load(&path)), complete(3, 250, a.hash()));
+    assert_eq!(
+        verify(&load(&path)),
+        complete(3, Checkpoint { tick: 250, hash: a.hash(), commands: CommandDigest::default().value() })
+    );
     second.finish(&b).unwrap();
-    assert_eq!(verify(&load(&path)), complete(3, 250, b.hash()));
+    assert_eq!(
+        verify(&load(&path)),
+        complete(3, Checkpoint { tick: 250, hash: b.hash(), commands: CommandDigest::default().value() })
+    );
     assert_eq!(partials(&path).unwrap(), Vec::<PathBuf>::new());
 }

@@ -42,7 +42,8 @@ fn a_recorded_sim_verifies_and_a_changed_one_does_not() {
 
     let text = std::fs::read_to_string(dir.path().join("run.jsonl")).unwrap();
     let line = text.lines().find(|l| l.starts_with("{\"checkpoint\":200,")).unwrap();
-    let good = &line[line.len() - 18..line.len() - 2];
+    let at = line.find(r#""hash":""#).unwrap() + 8;
+    let good = &line[at..at + 16];
     let bad = format!("{:016x}", u64::from_str_radix(good, 16).unwrap() ^ 0xff);
     std::fs::write(dir.path().join("changed.jsonl"), text.replace(good, &bad)).unwrap();
     let o = delve(&["replay", "changed.jsonl", "--verify"], dir.path());

@@ -1,7 +1,7 @@
 //! The living world: determinism, safety over long runs, hunting, repath
 //! policies and the expansion budget.
 
-use delve::grid::{Cell, Tile};
+use delve::grid::{Cell, Tile, line_of_sight};
 use delve::level::Level;
 use delve::replay::feed::{self, LiveFeed};
 use delve::search::{GridPlanner, OpenUpdate};
@@ -45,16 +45,18 @@ fn same_seed_same_hash_and_different_seeds_differ() {
 }
 
 /// Decrease-key finds the paths lazy deletion finds, so a session plays
-/// out the same (the hash leaves the setting out) with the same searches,
-/// minus the stale pops.
+/// out the same (the same hash once the setting itself is put back) with
+/// the same searches, minus the stale pops.
 #[test]
 fn decrease_key_plays_the_same_session_without_stale_pops() {
-    let l = level("dungeon");
+    let l = level("cave");
     let spawns = [Command::Spawn { kind: Kind::Monster, count: 12 }];
     let lazy = run(&l, 5, Settings::default(), &spawns, 600);
     let mut settings = Settings::default();
     settings.apply(Setting::Open(OpenUpdate::DecreaseKey));
-    let fast = run(&l, 5, settings, &spawns, 600);
+    let mut fast = run(&l, 5, settings, &spawns, 600);
+    assert_ne!(lazy.hash(), fast.hash(), "every setting is hashed");
+    fast.apply(Command::Set(Setting::Open(OpenUpdate::Lazy)));
     assert_eq!(lazy.hash(), fast.hash());
     let (a, b) = (lazy.stats().total, fast.stats().total);
     assert!(a.stale_pops > 0, "the lazy session pops stale entries: {a:?}");
@@ -67,7 +69,7 @@ fn decrease_key_plays_the_same_session_without_stale_pops() {
 #[test]
 fn golden_hash() {
     let w = run(&level("dungeon"), 42, Settings::default(), &all_kinds(2), 300);
-    assert_eq!(hex(w.hash()), "fed29c766a3065ce", "the dungeon session changed; if on purpose, update this hash");
+    assert_eq!(hex(w.hash()), "0baea38b688c8868", "the dungeon session changed; if on purpose, update this hash");
 }
 
 #[test]
@@ -75,11 +77,12 @@ fn long_runs_keep_creatures_out_of_walls_and_finite() {
     let ticks = if cfg!(debug_assertions) { 5000 } else { 20_000 };
     for (name, l) in shipped() {
         let mut world = World::new(&l, 11, Settings::default()).unwrap();
-        for c in all_kinds(8) {
+        // Seven of each kind: the room holds 31 creatures, one per free cell.
+        for c in all_kinds(7) {
             world.apply(c);
         }
         let counts = world.counts();
-        assert!(counts.iter().all(|&n| n >= 8), "{name}: {counts:?}");
+        assert!(counts.iter().all(|&n| n >= 7), "{name}: {counts:?}");
         let mut bot = Bot::new(11);
         for t in 0..ticks {
             feed::bot_tick(&mut world, &mut LiveFeed, &mut bot).unwrap();
@@ -106,19 +109,28 @@ fn alone(level: &Level, at: Cell) -> Level {
     Level { monsters: vec![at], wanderers: vec![], fleeing: vec![], boids: vec![], ..level.clone() }
 }
 
+/// Every monster of the shipped levels hunts down a player standing still
+/// in its sight: the player is put on the farthest cell of the monster's
+/// path to `@` that the monster sees from its post, at least 3 cells
+/// away, so it must cross rooms, mud and water to get there.
 #[test]
-fn monsters_reach_a_stationary_player() {
+fn monsters_reach_a_stationary_player_in_sight() {
     let settings = Settings { detection_radius: 10_000.0, ..Settings::default() };
     let speed = Species::of(Kind::Monster).max_speed;
     let mut planner = GridPlanner::new();
     let mut checked = 0;
     for (name, l) in shipped() {
-        let player = l.player.unwrap();
         for &m in &l.monsters {
-            let Ok(o) = planner.plan(&l.grid, m, player, &settings.search) else { continue };
+            let Ok(o) = planner.plan(&l.grid, m, l.player.unwrap(), &settings.search) else { continue };
             if !o.found {
                 continue; // sealed in (the keep's locked chamber)
             }
+            let seen = planner.path().iter().rposition(|&c| line_of_sight(&l.grid, m, c)).unwrap_or(0);
+            let player = planner.path()[seen];
+            if seen < 3 {
+                continue;
+            }
+            let Ok(_) = planner.plan(&l.grid, m, player, &settings.search) else { continue };
             // The path's length in cells (diagonals √2), walked at full
             // speed, twice over for turns and speeding up, plus two seconds.
             let length: f64 = planner
@@ -127,7 +139,7 @@ fn monsters_reach_a_stationary_player() {
                 .map(|w| if w[0].x != w[1].x && w[0].y != w[1].y { 2f64.sqrt() } else { 1.0 })
                 .sum();
             let bound = (2.0 * length / f64::from(speed) * 20.0) as u64 + 40;
-            let mut world = World::new(&alone(&l, m), 5, settings).unwrap();
+            let mut world = World::new(&Level { player: Some(player), ..alone(&l, m) }, 5, settings).unwrap();
             let mut t = 0;
             while world.stats().total.catches == 0 && t < bound {
                 world.tick();
@@ -140,7 +152,7 @@ fn monsters_reach_a_stationary_player() {
             checked += 1;
         }
     }
-    assert!(checked >= 20, "only {checked} monsters checked");
+    assert!(checked >= 15, "only {checked} monsters checked");
 }
 
 #[test]
@@ -203,7 +215,8 @@ fn closing_a_door_on_a_path_forces_a_blocked_repath() {
 
 #[test]
 fn settings_commands_change_the_next_search() {
-    let l = level("maze");
+    // The arena is open: its monsters see the player at once.
+    let l = level("arena");
     // The same five ticks of every-tick repathing, with A* and with Dijkstra.
     let expanded = |algorithm: Option<delve::search::Algorithm>| {
         let mut w = World::new(&l, 1, Settings::default()).unwrap();

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Plays delve in a real terminal: tmux runs the binary in a 120x40 pane,
 # recording the session, the script reads the panel with capture-pane,
-# presses H and R and checks the settings change, walks a few steps,
-# shrinks the window and checks the too-small message, quits with q, and
-# checks the shell got its terminal back in cooked mode. Then the
-# recording must verify headless, hold the setting changes and the moves,
-# and play back in the terminal, where H changes nothing.
+# presses E and R and checks the settings change (and the log says so),
+# walks a few steps, shrinks the window and checks the too-small message,
+# quits with q and y, and checks the shell got its terminal back in cooked
+# mode. Then the recording must verify headless, hold the setting changes
+# and the moves, and play back in the terminal, where E changes nothing.
+# Last, a small level with a monster next to the player: the game plays
+# into a catch, the log says so, the second catch loses the game, the end
+# screen shows, r retries (recorded beside the first), and q quits without
+# a question; the lost session replays to its end screen.
 #
 # Usage: tests/tmux_play.sh PATH/TO/delve   (cargo test runs it via tests/tmux.rs)
 set -euo pipefail
@@ -37,12 +41,14 @@ wait_for() {
 t new-session -d -s play -x 120 -y 40 "env PS1='$ ' sh"
 t send-keys -t play "'$bin' play --seed 7 --record '$record'; echo \"exit=\$?\"; stty -a > '$dir/stty'; echo \"fini\"\"shed-$$\"" Enter
 
-wait_for "H  Heuristic  octile"
+wait_for "E  Heuristic  octile"
 wait_for "R  Repath     timer+threshold"
 wait_for "World: dungeon"
 
-t send-keys -t play H
-wait_for "H  Heuristic  chebyshev"
+wait_for "goal: reach G · lives 3"
+t send-keys -t play E
+wait_for "E  Heuristic  chebyshev"
+wait_for "heuristic: chebyshev"
 t send-keys -t play R
 wait_for "R  Repath     every-tick"
 for key in l l j; do
@@ -56,6 +62,8 @@ t resize-window -t play -x 120 -y 40
 wait_for "R  Repath     every-tick"
 
 t send-keys -t play q
+wait_for "Quit this game?"
+t send-keys -t play y
 wait_for "$done_marker"
 after=$(screen)
 grep -qF "exit=0" <<<"$after" || { echo "tmux_play: delve did not exit with 0:" >&2; echo "$after" >&2; exit 1; }
@@ -72,21 +80,60 @@ done
 # What was played verifies headless...
 verdict=$("$bin" replay "$record" --verify) || { echo "tmux_play: the recording does not verify: $verdict" >&2; exit 1; }
 grep -q "^ok: " <<<"$verdict" || { echo "tmux_play: unexpected verdict: $verdict" >&2; exit 1; }
-grep -q '"setting":"heuristic","value":"chebyshev"' "$record" || { echo "tmux_play: H was not recorded" >&2; exit 1; }
+grep -q '"setting":"heuristic","value":"chebyshev"' "$record" || { echo "tmux_play: E was not recorded" >&2; exit 1; }
 grep -qF '"cmd":"move"' "$record" || { echo "tmux_play: no move was recorded" >&2; exit 1; }
 
 # ...and plays back in the terminal, where world keys are ignored.
 t send-keys -t play "clear; '$bin' replay '$record' --speed 8; echo \"replayed=\$?\"; echo \"re\"\"played-$$\"" Enter
 done_marker="replayed-$$"
 wait_for "REPLAY"
-wait_for "H  Heuristic  chebyshev"
-# H must change nothing here. Keys are read in order, so once O has turned
-# the paths overlay on, H has been handled and a frame drawn since.
-t send-keys -t play H
+wait_for "E  Heuristic  chebyshev"
+# E must change nothing here. Keys are read in order, so once O has turned
+# the paths overlay on, E has been handled and a frame drawn since.
+t send-keys -t play E
 t send-keys -t play O
 wait_for "paths overlay"
-grep -qF "H  Heuristic  chebyshev" <<<"$(screen)" || { echo "tmux_play: H changed the heuristic in replay:" >&2; screen >&2; exit 1; }
+grep -qF "E  Heuristic  chebyshev" <<<"$(screen)" || { echo "tmux_play: E changed the heuristic in replay:" >&2; screen >&2; exit 1; }
+# A replay quits without a question.
 t send-keys -t play q
 wait_for "$done_marker"
 grep -qF "replayed=0" <<<"$(screen)" || { echo "tmux_play: the replay did not exit with 0:" >&2; screen >&2; exit 1; }
+
+# Caught: a monster three cells away sees the player, who stands still.
+cat >"$dir/trap.txt" <<'LEVEL'
+name: trap
+description: A corridor with a monster in it.
+lives: 2
+##########
+#@...M..G#
+##########
+LEVEL
+t send-keys -t play "clear; '$bin' play '$dir/trap.txt' --record '$dir/trap.jsonl'; echo \"trapped=\$?\"; echo \"tra\"\"pped-$$\"" Enter
+done_marker="trapped-$$"
+wait_for "World: trap"
+wait_for "M 1 caught you: 1 life left"
+wait_for "M 1 caught you: no lives left"
+wait_for "You lost"
+t send-keys -t play r
+wait_for "goal: reach G · lives 2"
+t send-keys -t play q
+wait_for "Quit this game?"
+t send-keys -t play n
+sleep 0.3
+grep -qF "$done_marker" <<<"$(screen)" && { echo "tmux_play: n did not keep the game going" >&2; exit 1; }
+wait_for "You lost"
+t send-keys -t play q
+wait_for "$done_marker"
+grep -qF "trapped=0" <<<"$(screen)" || { echo "tmux_play: the trap level did not exit with 0:" >&2; screen >&2; exit 1; }
+# Both sessions were recorded (the retry beside the first), verify, and
+# the lost one replays to its end screen, where q quits.
+for f in trap.jsonl trap-2.jsonl; do
+    "$bin" replay "$dir/$f" --verify | grep -q "^ok: " || { echo "tmux_play: $f does not verify" >&2; exit 1; }
+done
+t send-keys -t play "clear; '$bin' replay '$dir/trap.jsonl' --speed 8; echo \"re\"\"trapped-$$\"" Enter
+done_marker="retrapped-$$"
+wait_for "You lost: caught with no life left"
+wait_for "q quit"
+t send-keys -t play q
+wait_for "$done_marker"
 echo "tmux_play: ok"

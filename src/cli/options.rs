@@ -1,6 +1,8 @@
 //! Search options shared by the commands that run searches.
 
+use super::CliError;
 use crate::grid::Neighbors;
+use crate::nav::Planner;
 use crate::search::{Algorithm, Heuristic, MAX_WEIGHT, MIN_WEIGHT, OpenUpdate, SearchSettings, TieBreak};
 
 /// The library's defaults are the command line's.
@@ -10,20 +12,20 @@ const DEFAULT: SearchSettings = SearchSettings::DEFAULT;
 /// `--open`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
-    /// Search algorithm: bfs|dijkstra|astar|greedy|weighted|jps|jps+ (jps and jps+ run A* on 4 neighbours or weighted cells)
-    #[arg(long = "algo", value_name = "ALGO", default_value_t = DEFAULT.algorithm)]
-    pub algorithm: Algorithm,
+    /// Search algorithm: bfs|dijkstra|astar|greedy|weighted|jps|jps+|hpa (jps and jps+ run A* on 4 neighbours or weighted cells; delve path also: navmesh|waypoints)
+    #[arg(long = "algo", value_name = "ALGO", default_value_t = Planner::Grid(DEFAULT.algorithm))]
+    pub algorithm: Planner,
     /// Heuristic, scaled by the cheapest entry cost: manhattan|euclidean|octile|chebyshev|zero
     #[arg(long, default_value_t = DEFAULT.heuristic)]
     pub heuristic: Heuristic,
     /// Weight w of weighted A* (f = g + w·h), from 1 to 10
-    #[arg(long, default_value_t = DEFAULT.weight, value_parser = parse_weight)]
+    #[arg(long, default_value_t = DEFAULT.weight, value_parser = parse_weight, allow_negative_numbers = true)]
     pub weight: f64,
     /// Order among equal f: fifo|low-h|cross
     #[arg(long = "tie", value_name = "TIE", default_value_t = DEFAULT.tie)]
     pub tie: TieBreak,
     /// 4 or 8 neighbours (diagonals never cut a wall corner)
-    #[arg(long, value_name = "4|8", default_value_t = DEFAULT.neighbors)]
+    #[arg(long, value_name = "4|8", default_value_t = DEFAULT.neighbors, allow_negative_numbers = true)]
     pub neighbors: Neighbors,
     /// Reopen closed nodes when a cheaper route turns up
     #[arg(long)]
@@ -36,9 +38,11 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
+    /// The search settings these flags ask for (A* when `--algo` names an
+    /// any-angle planner: its searches are A*).
     pub fn settings(&self) -> SearchSettings {
         SearchSettings {
-            algorithm: self.algorithm,
+            algorithm: self.algorithm.grid().unwrap_or(Algorithm::AStar),
             heuristic: self.heuristic,
             tie: self.tie,
             neighbors: self.neighbors,
@@ -49,9 +53,63 @@ impl SearchArgs {
     }
 }
 
+impl SearchArgs {
+    /// Refuses the any-angle planners in the commands that only run grid
+    /// searches (so far everything but `delve path`).
+    pub fn grid_only(&self, command: &str) -> Result<(), CliError> {
+        match self.algorithm {
+            Planner::Grid(_) => Ok(()),
+            other => {
+                Err(CliError::Usage(format!("--algo {other}: {command} runs grid searches only (use delve path)")))
+            }
+        }
+    }
+}
+
+/// A parser of whole numbers from `min` to `max` that states the rule
+/// broken ("must be ≥ 0") instead of the number parser's words. Numeric
+/// flags take it with `allow_negative_numbers`, so that `-1` reaches it
+/// instead of being taken for a flag.
+pub(crate) fn whole_number<T: TryFrom<u64> + Clone + Send + Sync + 'static>(
+    min: u64,
+    max: u64,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    move |s| {
+        let rule = match s.trim().parse::<i128>() {
+            Ok(n) if n < i128::from(min) => format!("must be ≥ {min}"),
+            Ok(n) if n > i128::from(max) => format!("must be ≤ {max}"),
+            Ok(n) => return T::try_from(n as u64).map_err(|_| format!("must be ≤ {max}")),
+            Err(_) => format!("must be a whole number from {min} to {max}"),
+        };
+        Err(rule)
+    }
+}
+
 fn parse_weight(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(w) if (MIN_WEIGHT..=MAX_WEIGHT).contains(&w) => Ok(w),
         _ => Err(format!("'{s}' is not a weight from {MIN_WEIGHT} to {MAX_WEIGHT}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_numbers_state_the_rule_they_break() {
+        let parse = whole_number::<u32>(1, 100);
+        assert_eq!(parse("7"), Ok(7));
+        assert_eq!(parse("1"), Ok(1));
+        assert_eq!(parse("100"), Ok(100));
+        assert_eq!(parse("0"), Err("must be ≥ 1".to_string()));
+        assert_eq!(parse("-1"), Err("must be ≥ 1".to_string()));
+        assert_eq!(parse("101"), Err("must be ≤ 100".to_string()));
+        assert_eq!(parse("99999999999999999999999"), Err("must be ≤ 100".to_string()));
+        assert_eq!(parse("1.5"), Err("must be a whole number from 1 to 100".to_string()));
+        assert_eq!(parse("x"), Err("must be a whole number from 1 to 100".to_string()));
+        let seed = whole_number::<u64>(0, u64::MAX);
+        assert_eq!(seed("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(seed("-1"), Err("must be ≥ 0".to_string()));
     }
 }

@@ -1,9 +1,13 @@
 //! `delve path`: one search on a level, drawn and counted.
 
+mod any_angle;
+
 use super::{CliError, SearchArgs, load_level};
 use crate::grid::{Cell, Grid};
 use crate::level::{DEFAULT_LEVEL_NAME, Level, tile_glyph as glyph};
-use crate::search::{GridPlanner, Outcome, SearchSettings, string_pull};
+use crate::nav::MAX_RADIUS;
+use crate::search::{GridPlanner, Outcome, PlanError, SearchSettings, string_pull};
+use crate::shown::shown;
 use crate::ui::{RAW_PATH, WAYPOINT};
 use serde_json::json;
 use std::io::{self, Write};
@@ -20,14 +24,28 @@ pub struct PathArgs {
     /// Goal cell (default: the level's G marker)
     #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
     pub to: Option<Cell>,
+    /// How the search runs.
     #[command(flatten)]
     pub search: SearchArgs,
     /// Also string-pull the path into waypoints
     #[arg(long)]
     pub smooth: bool,
+    /// Agent radius for navmesh and waypoints, in cells (0 to 0.45): the path keeps that clearance from walls
+    #[arg(long, value_name = "R", default_value_t = 0.0, value_parser = parse_radius, allow_negative_numbers = true)]
+    pub radius: f64,
+    /// Run string-pulled grid A*, the navmesh and the waypoint graph on the same query and compare them
+    #[arg(long)]
+    pub compare: bool,
     /// Print one JSON object instead of the map
     #[arg(long)]
     pub json: bool,
+}
+
+fn parse_radius(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(r) if (0.0..=MAX_RADIUS).contains(&r) => Ok(r),
+        _ => Err(format!("'{s}' is not a radius from 0 to {MAX_RADIUS}")),
+    }
 }
 
 /// Largest map drawn whole; larger ones are cropped around the query.
@@ -42,6 +60,19 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
     let file = args.level.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_LEVEL_NAME));
     let from = endpoint(args.from, level.start, "--from", "S", &file)?;
     let to = endpoint(args.to, level.goal, "--to", "G", &file)?;
+    let any_angle = args.compare || args.search.algorithm.grid().is_none();
+    if any_angle {
+        PlanError::check(&level.grid, from, to).map_err(|source| CliError::Plan { file, source })?;
+        return if args.compare {
+            any_angle::compare(args, &level, from, to, out)
+        } else {
+            any_angle::plan(args, &level, from, to, out)
+        };
+    }
+    if args.radius != 0.0 {
+        let rule = "--radius: only --algo navmesh, --algo waypoints and --compare plan for a radius";
+        return Err(CliError::Usage(rule.into()));
+    }
     let settings = args.search.settings();
     let mut planner = GridPlanner::new();
     let outcome = planner.plan(&level.grid, from, to, &settings).map_err(|source| CliError::Plan { file, source })?;
@@ -60,7 +91,7 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
     } else {
         write_human(out, &level, from, to, &settings, &answer)
     };
-    written.map_err(|e| CliError::Usage(format!("cannot write the answer: {e}")))
+    written.map_err(CliError::Output)
 }
 
 /// A cell from the command line, or else the level's marker.
@@ -124,7 +155,7 @@ fn write_human(
     answer: &Answer,
 ) -> io::Result<()> {
     let grid = &level.grid;
-    writeln!(out, "{} ({}x{}): {} -> {}", level.name, grid.width(), grid.height(), from, to)?;
+    writeln!(out, "{} ({}x{}): {} -> {}", shown(&level.name), grid.width(), grid.height(), from, to)?;
     writeln!(out, "{settings}")?;
     out.write_all(draw(grid, from, to, answer).as_bytes())?;
     let o = &answer.outcome;

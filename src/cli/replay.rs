@@ -2,10 +2,11 @@
 //! headless.
 
 use super::CliError;
+use super::progress::Progress;
 use crate::replay::feed::ReplayFeed;
-use crate::replay::{Replay, verify};
+use crate::replay::{Replay, verify_watched};
 use crate::signals::Signals;
-use crate::ui::{self, Palette, SPEED_RANGE};
+use crate::ui::{self, Exit, Palette, SPEED_RANGE};
 use std::io::IsTerminal;
 use std::io::Write;
 use std::path::PathBuf;
@@ -21,7 +22,7 @@ pub struct ReplayArgs {
     pub verify: bool,
     /// Playback speed, from 0.25 to 8 times real time (played at the
     /// nearest of ¼ ½ 1 2 4 8, which + and - then change)
-    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed, conflicts_with = "verify")]
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed, conflicts_with = "verify", allow_negative_numbers = true)]
     pub speed: f64,
 }
 
@@ -34,7 +35,8 @@ fn parse_speed(s: &str) -> Result<f64, String> {
 
 /// Runs `delve replay`. Without `--verify`, plays the session in the
 /// terminal (player keys ignored; pause, single tick, speed, overlays and
-/// the panel work) and stops at its last tick. With `--verify`, prints the
+/// the panel work), stops at its last tick and shows the end screen of a
+/// session that was won or lost. With `--verify`, prints the
 /// verdict and exits 0 when every hash matches (also for an interrupted
 /// recording, whose verdict says so) and 1 at the first mismatch. A file
 /// that cannot be used is an error (exit 2).
@@ -49,13 +51,26 @@ pub fn replay(args: &ReplayArgs, out: &mut impl Write) -> Result<ExitCode, CliEr
         }
         let signals = Signals::catch()?;
         let mut world = replay.world();
-        let feed = &mut ReplayFeed::new(&replay);
-        if let Some(signal) = ui::play(&mut world, feed, Palette::detect(), args.speed, &signals)? {
+        let session = ui::Session {
+            world: &mut world,
+            feed: &mut ReplayFeed::new(&replay),
+            level: &replay.start().level,
+            next_level: false,
+            notes: Vec::new(),
+        };
+        if let Exit::Signal(signal) = ui::play(session, Palette::detect(), args.speed, signals)? {
             return Err(CliError::Interrupted { signal, kept: None });
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let verdict = verify(&replay);
-    writeln!(out, "{verdict}").map_err(|e| CliError::Usage(format!("cannot write the verdict: {e}")))?;
-    Ok(if verdict.is_match() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    let progress = Progress::on_stderr("ticks", replay.last_tick().unwrap_or(0));
+    let verdict = verify_watched(&replay, |tick| progress.set(tick));
+    drop(progress);
+    let code = if verdict.is_match() { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+    match writeln!(out, "{verdict}").map_err(CliError::Output) {
+        // The status is the verdict too: a closed pipe does not turn a
+        // mismatch into a success.
+        Err(e) if !e.is_closed_pipe() => Err(e),
+        _ => Ok(code),
+    }
 }

@@ -1,10 +1,14 @@
 //! `delve scen`: a Moving AI scenario file run through the engine and
-//! checked against its optimal lengths.
+//! checked against its optimal lengths, each scenario on the map it names.
 
+use super::progress::Progress;
 use super::{CliError, SearchArgs};
-use crate::level::{Level, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
-use crate::search::{GridPlanner, JUMPS_NEED, SearchSettings, SearchStats};
+use crate::input::ReadError;
+use crate::level::{Level, LevelError, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
+use crate::search::{GridPlanner, JUMPS_NEED, SearchSettings};
+use crate::shown::shown_path;
 use serde_json::json;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -13,9 +17,11 @@ use std::path::{Path, PathBuf};
 pub struct ScenArgs {
     /// Moving AI scenario file (.scen)
     pub scen: PathBuf,
-    /// The map (default: the map named in the scenarios, beside the .scen)
+    /// The map, which every scenario must name (default: each scenario's
+    /// own map, beside the .scen)
     #[arg(long, value_name = "FILE.map")]
     pub map: Option<PathBuf>,
+    /// How the search runs.
     #[command(flatten)]
     pub search: SearchArgs,
     /// Print a JSON line per scenario and a summary object as the last line
@@ -28,15 +34,28 @@ pub struct ScenArgs {
 enum Verdict {
     Optimal,
     Suboptimal,
-    /// No path found, or an endpoint refused by the map.
+    /// Cheaper than the file's optimal length: the file's optimum is wrong
+    /// (or the file was made under other rules).
+    BetterThanOptimal,
+    /// No path found.
     Failed,
 }
 
 impl Verdict {
+    fn of(cost: Option<f64>, optimal: f64) -> Verdict {
+        match cost {
+            None => Verdict::Failed,
+            Some(c) if (c - optimal).abs() <= OPTIMAL_TOLERANCE => Verdict::Optimal,
+            Some(c) if c < optimal => Verdict::BetterThanOptimal,
+            Some(_) => Verdict::Suboptimal,
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Verdict::Optimal => "optimal",
             Verdict::Suboptimal => "suboptimal",
+            Verdict::BetterThanOptimal => "better_than_optimal",
             Verdict::Failed => "failed",
         }
     }
@@ -69,13 +88,15 @@ struct Summary {
     scenarios: usize,
     optimal: usize,
     suboptimal: usize,
+    better_than_optimal: usize,
     failed: usize,
     mean_expanded: f64,
     mean_micros: f64,
     /// Mean and largest cost / optimal length over the paths found.
     mean_ratio: f64,
     worst_ratio: f64,
-    /// Build time of the per-grid data the searches used (jump tables).
+    /// Build time of the per-grid data the searches used (jump tables,
+    /// clusters), summed over the maps.
     preprocess_micros: f64,
     /// Whether a jump point search had to run A* (see [`JUMPS_NEED`]).
     ran_astar: bool,
@@ -91,6 +112,7 @@ impl Summary {
             scenarios: n,
             optimal: count(Verdict::Optimal),
             suboptimal: count(Verdict::Suboptimal),
+            better_than_optimal: count(Verdict::BetterThanOptimal),
             failed: count(Verdict::Failed),
             mean_expanded: mean(|r| r.expanded as f64),
             mean_micros: mean(|r| r.micros),
@@ -102,90 +124,166 @@ impl Summary {
     }
 }
 
-/// Runs every scenario of `scenarios` on `map` with `settings`; also
-/// returns the build time of the per-grid data the searches used.
-fn run_scenarios(map: &Level, scenarios: &[Scenario], settings: &SearchSettings) -> (Vec<Run>, f64) {
-    let mut planner = GridPlanner::new();
-    let runs = scenarios
-        .iter()
-        .map(|sc| {
-            let (cost, stats) = match planner.plan(&map.grid, sc.start, sc.goal, settings) {
-                Ok(o) => (o.found.then_some(o.cost), o.stats),
-                Err(_) => (None, SearchStats::default()),
+/// The maps a scenario file runs on, each loaded once, in the order the
+/// file first names them.
+struct Maps {
+    /// Each map's path (as found or given) and level.
+    loaded: Vec<(PathBuf, Level)>,
+    /// For each scenario, its map's index in `loaded`.
+    of_scenario: Vec<usize>,
+}
+
+impl Maps {
+    /// Loads the map of every scenario: the file the scenario names,
+    /// beside the scenario file, or `given` (`--map`), which every
+    /// scenario must name. Checks each scenario against its map before
+    /// any search runs.
+    fn load(scen: &Path, scenarios: &[Scenario], given: Option<&Path>) -> Result<Maps, CliError> {
+        let origin = scen.display().to_string();
+        let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut maps = Maps { loaded: Vec::new(), of_scenario: Vec::with_capacity(scenarios.len()) };
+        for sc in scenarios {
+            let name = sc.map_file_name();
+            let index = match by_name.get(name) {
+                Some(&i) => i,
+                None => {
+                    let path = map_path(scen, sc, given)?;
+                    let level = Level::load(&path).map_err(|e| match e {
+                        LevelError::Read(ReadError::Io { io, .. }) => CliError::Usage(format!(
+                            "{origin}:{}: cannot read map {} named by the scenario: {io}",
+                            sc.line,
+                            path.display()
+                        )),
+                        other => CliError::Level(other),
+                    })?;
+                    maps.loaded.push((path, level));
+                    by_name.insert(name, maps.loaded.len() - 1);
+                    maps.loaded.len() - 1
+                }
             };
-            let verdict = match cost {
-                None => Verdict::Failed,
-                Some(c) if (c - sc.optimal).abs() <= OPTIMAL_TOLERANCE => Verdict::Optimal,
-                Some(_) => Verdict::Suboptimal,
-            };
-            let (expanded, scanned, micros, ran_astar) = (stats.expanded, stats.scanned, stats.micros, stats.ran_astar);
-            Run { scenario: sc.clone(), cost, expanded, scanned, micros, ran_astar, verdict }
-        })
-        .collect();
-    (runs, planner.preprocess_micros())
+            let (path, level) = &maps.loaded[index];
+            sc.check_map(&level.grid, &origin, &path.display().to_string())?;
+            maps.of_scenario.push(index);
+        }
+        Ok(maps)
+    }
+
+    /// The map scenario `i` runs on.
+    fn of(&self, i: usize) -> &Level {
+        &self.loaded[self.of_scenario[i]].1
+    }
+
+    /// The maps' paths, for the summary's title.
+    fn paths(&self) -> String {
+        let paths: Vec<String> = self.loaded.iter().map(|(p, _)| shown_path(p)).collect();
+        paths.join(", ")
+    }
+}
+
+/// Where the map of `sc` is: `given` when the scenario names that file,
+/// otherwise the file it names in the scenario file's folder.
+fn map_path(scen: &Path, sc: &Scenario, given: Option<&Path>) -> Result<PathBuf, CliError> {
+    let name = sc.map_file_name();
+    let Some(given) = given else {
+        return Ok(scen.parent().unwrap_or(Path::new("")).join(name));
+    };
+    if given.file_name().is_some_and(|g| g == name) {
+        Ok(given.to_path_buf())
+    } else {
+        Err(CliError::Usage(format!(
+            "{}:{}: the scenario is on map {:?}, not on --map {}",
+            scen.display(),
+            sc.line,
+            sc.map,
+            given.display()
+        )))
+    }
+}
+
+/// Runs every scenario on its map with `settings`, reporting each one done
+/// to a progress bar on a terminal and handing it to `each` (with its
+/// number) before the next one runs, so that its line can go out at once.
+/// Also returns the build time of the per-grid data the searches used,
+/// summed over the maps (one planner per map, so that a file that goes
+/// back and forth between maps builds each map's data once).
+fn run_scenarios(
+    scen: &Path,
+    maps: &Maps,
+    scenarios: &[Scenario],
+    settings: &SearchSettings,
+    mut each: impl FnMut(usize, &Run) -> Result<(), CliError>,
+) -> Result<(Vec<Run>, f64), CliError> {
+    let progress = Progress::on_stderr("scenarios", scenarios.len() as u64);
+    let mut planners: Vec<GridPlanner> = maps.loaded.iter().map(|_| GridPlanner::new()).collect();
+    let mut runs = Vec::with_capacity(scenarios.len());
+    for (i, sc) in scenarios.iter().enumerate() {
+        // `Maps::load` checked the endpoints, so a refusal here would be a
+        // bug; it is still reported against the scenario's line.
+        let o = planners[maps.of_scenario[i]]
+            .plan(&maps.of(i).grid, sc.start, sc.goal, settings)
+            .map_err(|e| CliError::Usage(format!("{}:{}: {e}", scen.display(), sc.line)))?;
+        let cost = o.found.then_some(o.cost);
+        let verdict = Verdict::of(cost, sc.optimal);
+        let (expanded, scanned, micros, ran_astar) =
+            (o.stats.expanded, o.stats.scanned, o.stats.micros, o.stats.ran_astar);
+        let run = Run { scenario: sc.clone(), cost, expanded, scanned, micros, ran_astar, verdict };
+        each(i + 1, &run)?;
+        runs.push(run);
+        progress.set(i as u64 + 1);
+    }
+    Ok((runs, planners.iter().map(GridPlanner::preprocess_micros).sum()))
 }
 
 /// Runs `delve scen`, writing its answer to `out`.
 pub fn scen(args: &ScenArgs, out: &mut impl Write) -> Result<(), CliError> {
+    args.search.grid_only("delve scen")?;
     let scenarios = load_scenarios(&args.scen)?;
-    let map_path = match (&args.map, scenarios.first()) {
-        (Some(p), _) => p.clone(),
-        (None, Some(first)) => beside(&args.scen, &first.map),
-        (None, None) => return Err(CliError::Usage(format!("{}: no scenarios", args.scen.display()))),
-    };
-    let map = Level::load(&map_path)?;
-    if let Some((i, sc)) =
-        scenarios.iter().enumerate().find(|(_, sc)| (sc.width, sc.height) != (map.grid.width(), map.grid.height()))
-    {
-        return Err(CliError::Usage(format!(
-            "{}: scenario {} expects a {}x{} map but {} is {}x{}",
-            args.scen.display(),
-            i + 1,
-            sc.width,
-            sc.height,
-            map_path.display(),
-            map.grid.width(),
-            map.grid.height()
-        )));
+    if scenarios.is_empty() {
+        return Err(CliError::Usage(format!("{}: no scenarios", args.scen.display())));
     }
+    let maps = Maps::load(&args.scen, &scenarios, args.map.as_deref())?;
     let settings = args.search.settings();
-    let (runs, preprocess_micros) = run_scenarios(&map, &scenarios, &settings);
+    // Each JSON line goes out as soon as its scenario ran: a reader that
+    // stops reading stops the run.
+    let (runs, preprocess_micros) = run_scenarios(&args.scen, &maps, &scenarios, &settings, |number, run| {
+        if args.json { write_json_line(out, number, run).map_err(CliError::Output) } else { Ok(()) }
+    })?;
     let summary = Summary::of(&runs, preprocess_micros);
     let written = if args.json {
-        write_json(out, &runs, &summary)
+        write_json_summary(out, &summary)
     } else {
-        write_table(out, args, &map_path, &settings, &runs, &summary)
+        write_table(out, args, &maps.paths(), &settings, &runs, &summary)
     };
-    written.map_err(|e| CliError::Usage(format!("cannot write the answer: {e}")))
+    written.map_err(CliError::Output)
 }
 
-/// The map a scenario names, looked up in the scenario file's folder.
-fn beside(scen: &Path, map: &str) -> PathBuf {
-    let name = Path::new(map).file_name().unwrap_or(map.as_ref());
-    scen.parent().unwrap_or(Path::new("")).join(name)
+/// The JSON line of the `number`th scenario.
+fn write_json_line(out: &mut impl Write, number: usize, r: &Run) -> std::io::Result<()> {
+    let sc = &r.scenario;
+    let line = json!({
+        "scenario": number,
+        "line": sc.line,
+        "map": sc.map,
+        "bucket": sc.bucket,
+        "start": [sc.start.x, sc.start.y],
+        "goal": [sc.goal.x, sc.goal.y],
+        "optimal_length": sc.optimal,
+        "cost": r.cost,
+        "expanded": r.expanded,
+        "scanned": r.scanned,
+        "micros": r.micros,
+        "verdict": r.verdict.name(),
+    });
+    writeln!(out, "{line}")
 }
 
-fn write_json(out: &mut impl Write, runs: &[Run], s: &Summary) -> std::io::Result<()> {
-    for (i, r) in runs.iter().enumerate() {
-        let sc = &r.scenario;
-        let line = json!({
-            "scenario": i + 1,
-            "bucket": sc.bucket,
-            "start": [sc.start.x, sc.start.y],
-            "goal": [sc.goal.x, sc.goal.y],
-            "optimal_length": sc.optimal,
-            "cost": r.cost,
-            "expanded": r.expanded,
-            "scanned": r.scanned,
-            "micros": r.micros,
-            "verdict": r.verdict.name(),
-        });
-        writeln!(out, "{line}")?;
-    }
+/// The JSON summary, the last line.
+fn write_json_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
     let summary = json!({
         "scenarios": s.scenarios,
         "optimal": s.optimal,
         "suboptimal": s.suboptimal,
+        "better_than_optimal": s.better_than_optimal,
         "failed": s.failed,
         "mean_expanded": s.mean_expanded,
         "mean_micros": s.mean_micros,
@@ -203,19 +301,20 @@ const LISTED: usize = 10;
 fn write_table(
     out: &mut impl Write,
     args: &ScenArgs,
-    map: &Path,
+    maps: &str,
     settings: &SearchSettings,
     runs: &[Run],
     s: &Summary,
 ) -> std::io::Result<()> {
-    writeln!(out, "{} on {}: {} scenarios", args.scen.display(), map.display(), s.scenarios)?;
+    writeln!(out, "{} on {maps}: {} scenarios", shown_path(&args.scen), s.scenarios)?;
     writeln!(out, "{settings}")?;
-    writeln!(out, "  optimal        {:>8}", s.optimal)?;
-    writeln!(out, "  suboptimal     {:>8}", s.suboptimal)?;
-    writeln!(out, "  failed         {:>8}", s.failed)?;
-    writeln!(out, "  mean expanded  {:>12.1}", s.mean_expanded)?;
-    writeln!(out, "  mean µs/search {:>12.1}", s.mean_micros)?;
-    writeln!(out, "  cost / optimal {:>12.4} mean, {:.4} worst", s.mean_ratio, s.worst_ratio)?;
+    writeln!(out, "  optimal             {:>8}", s.optimal)?;
+    writeln!(out, "  suboptimal          {:>8}", s.suboptimal)?;
+    writeln!(out, "  better than optimal {:>8}", s.better_than_optimal)?;
+    writeln!(out, "  failed              {:>8}", s.failed)?;
+    writeln!(out, "  mean expanded       {:>12.1}", s.mean_expanded)?;
+    writeln!(out, "  mean µs/search      {:>12.1}", s.mean_micros)?;
+    writeln!(out, "  cost / optimal      {:>12.4} mean, {:.4} worst", s.mean_ratio, s.worst_ratio)?;
     if settings.algorithm.jumps() {
         if s.ran_astar {
             writeln!(out, "  {}: {JUMPS_NEED}", settings.algorithm)?;
@@ -227,7 +326,16 @@ fn write_table(
     for (i, r) in misses.iter().take(LISTED) {
         let sc = &r.scenario;
         let got = r.cost.map_or("no path".to_string(), |c| format!("{c:.8}"));
-        writeln!(out, "  scenario {}: {} -> {} optimal {:.8}, got {got}", i + 1, sc.start, sc.goal, sc.optimal)?;
+        writeln!(
+            out,
+            "  scenario {} (line {}): {} -> {} optimal {:.8}, got {got}: {}",
+            i + 1,
+            sc.line,
+            sc.start,
+            sc.goal,
+            sc.optimal,
+            r.verdict.name()
+        )?;
     }
     if misses.len() > LISTED {
         writeln!(out, "  ... and {} more", misses.len() - LISTED)?;

@@ -1,11 +1,13 @@
 //! The options every session shares, live or headless: the level, the
 //! seed, extra creatures, the search and repath settings, and recording.
 
+use super::options::whole_number;
 use super::{CliError, SearchArgs, load_level};
+use crate::level::{Level, MAX_LIVES};
 use crate::replay::feed::{self, Feed};
 use crate::replay::{Recorder, Spawns, Start};
 use crate::signals;
-use crate::sim::{RepathPolicy, Settings, World};
+use crate::sim::{MAX_CREATURES, RepathPolicy, Rules, Settings, World};
 use std::path::PathBuf;
 
 /// Options of `delve play` and `delve sim`.
@@ -14,14 +16,20 @@ pub struct SessionArgs {
     /// Level file: a delve level or a Moving AI map (default: the embedded level)
     pub level: Option<PathBuf>,
     /// Session seed: the same seed, level and commands give the same session
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = whole_number::<u64>(0, u64::MAX), allow_negative_numbers = true)]
     pub seed: u64,
+    /// Creatures spawned beyond the level's markers.
     #[command(flatten)]
     pub spawn: SpawnArgs,
+    /// How the search runs.
     #[command(flatten)]
     pub search: SearchArgs,
+    /// How monsters plan and repath.
     #[command(flatten)]
     pub world: WorldArgs,
+    /// Catches the player can take before the session is lost (default: the level's `lives:`, else 3)
+    #[arg(long, value_name = "N", value_parser = whole_number::<u32>(1, MAX_LIVES.into()), allow_negative_numbers = true)]
+    pub lives: Option<u32>,
     /// Record the session to FILE, a replay that `delve replay FILE` plays and `--verify` checks
     /// (a file: `-` is refused, not standard output)
     #[arg(long, value_name = "FILE")]
@@ -33,20 +41,55 @@ pub struct SessionArgs {
 }
 
 impl SessionArgs {
-    /// How the session starts, and its world before the first tick. A
-    /// `--record` target that cannot be written is refused here, before
-    /// anything else.
+    /// How a game starts (the level's goal and lives, `--lives` over
+    /// them), and its world before the first tick. A `--record` target
+    /// that cannot be written is refused here, before anything else.
     pub fn start(&self) -> Result<(Start, World), CliError> {
-        if let Some(target) = &self.record {
-            Recorder::check(target, self.force)?;
+        self.start_with(true)
+    }
+
+    /// How the session starts, a game or (`game` false) a sandbox without
+    /// goal or limit of lives, and its world before the first tick.
+    pub fn start_with(&self, game: bool) -> Result<(Start, World), CliError> {
+        self.check_record()?;
+        self.start_game_on(load_level(self.level.as_ref())?, game)
+    }
+
+    /// How a game on `level` starts (the campaign's levels are not
+    /// files), with these options; and its world. The `--record` target is
+    /// not checked here: a campaign's later sessions record beside it
+    /// ([`check_record`](SessionArgs::check_record) checks it once).
+    pub fn start_on(&self, level: Level) -> Result<(Start, World), CliError> {
+        self.start_game_on(level, true)
+    }
+
+    /// Refuses what a session cannot run before it needs a terminal: a
+    /// planner that only answers single queries (`navmesh`, `waypoints`),
+    /// and a `--record` target that cannot be written.
+    pub fn check_record(&self) -> Result<(), CliError> {
+        self.search.grid_only("a session")?;
+        match &self.record {
+            Some(target) => Ok(Recorder::check(target, self.force)?),
+            None => Ok(()),
         }
+    }
+
+    fn start_game_on(&self, level: Level, game: bool) -> Result<(Start, World), CliError> {
+        let rules = if game {
+            let rules = Rules::game(&level);
+            Rules { lives: self.lives.or(rules.lives), ..rules }
+        } else {
+            Rules::SANDBOX
+        };
+        let file = self.level.clone().unwrap_or_else(|| PathBuf::from(&level.name));
         let start = Start {
-            level: load_level(self.level.as_ref())?,
+            level,
             seed: self.seed,
             settings: self.world.settings(&self.search),
             spawns: self.spawn.spawns(),
+            rules,
         };
-        let world = start.world().map_err(|e| CliError::Usage(e.to_string()))?;
+        let world = start.world().map_err(|source| CliError::World { file, source })?;
         Ok((start, world))
     }
 
@@ -62,20 +105,33 @@ impl SessionArgs {
 }
 
 /// Extra creatures spawned on random free cells before the first tick.
+/// Each count is at most the world's cap; so are all of them together with
+/// the level's markers, which [`Start::world`] checks.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct SpawnArgs {
     /// Extra monsters
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_count, allow_negative_numbers = true)]
     pub monsters: u32,
     /// Extra wanderers
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_count, allow_negative_numbers = true)]
     pub wanderers: u32,
     /// Extra fleeing creatures
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_count, allow_negative_numbers = true)]
     pub fleeing: u32,
     /// Extra boids
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_count, allow_negative_numbers = true)]
     pub boids: u32,
+}
+
+/// A number of creatures, from 0 to [`MAX_CREATURES`]: a larger one is
+/// refused, not cut; a negative one is told the rule, not taken for a flag.
+fn parse_count(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<i128>() {
+        Ok(n) if n < 0 => Err("must be ≥ 0".to_string()),
+        Ok(n) if n <= MAX_CREATURES as i128 => Ok(n as u32),
+        Ok(_) => Err(format!("'{s}' is above the cap of {MAX_CREATURES} creatures")),
+        Err(_) => Err(format!("'{s}' is not a number of creatures from 0 to {MAX_CREATURES}")),
+    }
 }
 
 impl SpawnArgs {
@@ -92,13 +148,14 @@ pub struct WorldArgs {
     #[arg(long, default_value_t = Settings::DEFAULT.repath)]
     pub repath: RepathPolicy,
     /// N of the timer policies, in ticks
-    #[arg(long, default_value_t = Settings::DEFAULT.repath_ticks, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::sim::MAX_REPATH_TICKS)))]
+    #[arg(long, default_value_t = Settings::DEFAULT.repath_ticks, allow_negative_numbers = true,
+          value_parser = whole_number::<u32>(1, u64::from(crate::sim::MAX_REPATH_TICKS)))]
     pub repath_ticks: u32,
     /// K of the threshold policies, in cells
-    #[arg(long, default_value_t = Settings::DEFAULT.repath_cells, value_parser = parse_cells)]
+    #[arg(long, default_value_t = Settings::DEFAULT.repath_cells, value_parser = parse_cells, allow_negative_numbers = true)]
     pub repath_cells: f32,
     /// Node expansions allowed per tick across all monsters
-    #[arg(long, default_value_t = Settings::DEFAULT.budget, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = Settings::DEFAULT.budget, value_parser = whole_number::<u32>(1, u32::MAX.into()), allow_negative_numbers = true)]
     pub budget: u32,
     /// Follow raw cell paths instead of string-pulled ones
     #[arg(long)]
@@ -115,6 +172,7 @@ fn parse_cells(s: &str) -> Result<f32, String> {
 }
 
 impl WorldArgs {
+    /// The world settings these flags and `search`'s ask for.
     pub fn settings(&self, search: &SearchArgs) -> Settings {
         Settings {
             search: search.settings(),

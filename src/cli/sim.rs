@@ -1,11 +1,14 @@
 //! `delve sim`: the world run headless with a scripted player, summarised,
 //! and recorded on request.
 
+use super::progress::Progress;
 use super::{CliError, SessionArgs};
 use crate::level::DEFAULT_LEVEL_NAME;
+use crate::named::named_enum;
 use crate::replay::{MAX_TICK, feed};
+use crate::shown::shown_path;
 use crate::signals::Signals;
-use crate::sim::{Bot, Kind, RepathReason, World, hex};
+use crate::sim::{Bot, BotKind, Kind, RepathReason, World, hex};
 use serde_json::json;
 use std::io::Write;
 use std::time::Instant;
@@ -13,15 +16,44 @@ use std::time::Instant;
 /// Arguments of `delve sim`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SimArgs {
+    /// The session: level, seed, spawns, settings, recording.
     #[command(flatten)]
     pub session: SessionArgs,
     /// Ticks to simulate (20 per second of game time), at most 100000000
     /// (57 days of game time, the most a replay holds)
-    #[arg(long, default_value_t = 2000, value_parser = parse_ticks)]
+    #[arg(long, default_value_t = 2000, value_parser = parse_ticks, allow_negative_numbers = true)]
     pub ticks: u64,
     /// Print one JSON object instead of the summary
     #[arg(long)]
     pub json: bool,
+    /// game: the level's goal and lives, as `play` has them; sandbox: no goal, no limit of lives
+    /// (default: sandbox, unless --lives or --bot goal is given)
+    #[arg(long, value_name = "RULES")]
+    pub rules: Option<RulesMode>,
+    /// The scripted player: random|goal|idle
+    #[arg(long, default_value_t = BotKind::Random)]
+    pub bot: BotKind,
+}
+
+named_enum! {
+    /// The rules `delve sim` plays by.
+    RulesMode, "rules" {
+        /// The level's goal and lives.
+        Game => "game",
+        /// No goal and no limit of lives: runs as long as asked.
+        Sandbox => "sandbox",
+    }
+}
+
+impl SimArgs {
+    /// Whether the run is a game: `--rules game`, or else `--lives` or
+    /// `--bot goal` given.
+    pub fn game(&self) -> bool {
+        match self.rules {
+            Some(mode) => mode == RulesMode::Game,
+            None => self.session.lives.is_some() || self.bot == BotKind::Goal,
+        }
+    }
 }
 
 /// A number of ticks a session may run: no more than a replay holds, with
@@ -40,28 +72,41 @@ fn parse_ticks(s: &str) -> Result<u64, String> {
 /// recording as an interrupted one ([`CliError::Interrupted`]).
 pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
     let session = &args.session;
-    let (start, mut world) = session.start()?;
+    if args.rules == Some(RulesMode::Sandbox) && session.lives.is_some() {
+        return Err(CliError::Usage("--lives needs --rules game (a sandbox has no limit of lives)".into()));
+    }
+    let (start, mut world) = session.start_with(args.game())?;
     let signals = session.record.as_ref().map(|_| Signals::catch()).transpose()?;
     let mut feed = session.feed(&start)?;
-    let mut bot = Bot::new(session.seed);
+    let mut bot = Bot::of(args.bot, session.seed);
+    let progress = Progress::on_stderr("ticks", args.ticks);
     let began = Instant::now();
-    for _ in 0..args.ticks {
+    for done in 1..=args.ticks {
         if let Some(signal) = signals.as_ref().and_then(Signals::caught) {
             return Err(CliError::Interrupted { signal, kept: feed.interrupt()? });
         }
+        // A won or lost session stops where it ended.
+        if world.outcome().is_over() {
+            break;
+        }
         feed::bot_tick(&mut world, feed.as_mut(), &mut bot)?;
+        progress.set(done);
     }
     let seconds = began.elapsed().as_secs_f64();
+    drop(progress);
     feed.finish(&world)?;
     let summary = Summary::of(&world, seconds);
-    let name = session.level.as_ref().map_or(DEFAULT_LEVEL_NAME.to_string(), |p| p.display().to_string());
+    let name = session.level.as_deref().map_or(DEFAULT_LEVEL_NAME.to_string(), shown_path);
     let written = if args.json { writeln!(out, "{}", summary.json()) } else { summary.write(out, &name, &world) };
-    written.map_err(|e| CliError::Usage(format!("cannot write the summary: {e}")))
+    written.map_err(CliError::Output)
 }
 
 /// What a headless run prints.
 struct Summary {
     ticks: u64,
+    outcome: crate::sim::Outcome,
+    ended_at: Option<u64>,
+    lives: Option<u32>,
     hash: u64,
     total: crate::sim::Counters,
     counts: [usize; 4],
@@ -72,6 +117,9 @@ impl Summary {
     fn of(world: &World, seconds: f64) -> Summary {
         Summary {
             ticks: world.ticks(),
+            outcome: world.outcome(),
+            ended_at: world.ended_at(),
+            lives: world.lives(),
             hash: world.hash(),
             total: world.stats().total,
             counts: world.counts(),
@@ -88,6 +136,9 @@ impl Summary {
         json!({
             "ticks": self.ticks,
             "hash": hex(self.hash),
+            "outcome": self.outcome.name(),
+            "ended_at_tick": self.ended_at,
+            "lives_left": self.lives,
             "searches": t.searches,
             "found": t.found,
             "expanded": t.expanded,
@@ -115,6 +166,11 @@ impl Summary {
         writeln!(out, "settings: {}, repath {}, smoothing {smoothing}", s.search, s.repath)?;
         let agents: Vec<String> = Kind::ALL.iter().map(|&k| format!("{} {}", self.counts[k as usize], k)).collect();
         writeln!(out, "creatures: {}", agents.join(", "))?;
+        let lives = self.lives.map_or("unlimited".to_string(), |n| n.to_string());
+        match self.ended_at {
+            Some(t) => writeln!(out, "outcome: {} at tick {t}, lives left {lives}", self.outcome.name())?,
+            None => writeln!(out, "outcome: running, lives left {lives}")?,
+        }
         writeln!(
             out,
             "searches {} ({} found), expanded {}, stale pops {}, max open {}",

@@ -30,7 +30,14 @@ pub fn supercover(a: Cell, b: Cell) -> Supercover {
 /// Whether the segment between the centres of `a` and `b` touches only
 /// walkable cells.
 pub fn line_of_sight(grid: &Grid, a: Cell, b: Cell) -> bool {
-    supercover(a, b).all(|c| grid.is_walkable(c))
+    first_blocked(grid, a, b).is_none()
+}
+
+/// The first cell blocking the sight from `a` to `b` (walking from `a`), or
+/// `None` when `b` is in sight. Knowing *what* blocks lets string-pulling
+/// rule out everything else that cell hides.
+pub fn first_blocked(grid: &Grid, a: Cell, b: Cell) -> Option<Cell> {
+    supercover(a, b).find(|&c| !grid.is_walkable(c))
 }
 
 /// Iterator behind [`supercover`].

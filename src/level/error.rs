@@ -7,11 +7,14 @@
 use std::fmt;
 
 use crate::grid::{Cell, MAX_SIDE};
+use crate::input::ReadError;
 
 /// A side of the map, for size errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Axis {
+    /// Across: columns.
     Width,
+    /// Down: rows.
     Height,
 }
 
@@ -26,10 +29,12 @@ impl fmt::Display for Axis {
 
 /// Why a level, Moving AI map or scenario file was rejected.
 #[derive(Debug, thiserror::Error)]
+#[allow(missing_docs, reason = "each variant's fields are the values its doc and message name")]
 pub enum LevelError {
-    /// The file could not be read (missing, a directory, not UTF-8, ...).
-    #[error("{origin}: cannot read: {io}")]
-    Io { origin: String, io: std::io::Error },
+    /// The file could not be read: missing, not a regular file, too large,
+    /// not UTF-8, ...
+    #[error(transparent)]
+    Read(#[from] ReadError),
 
     /// Metadata and comments but not a single map row.
     #[error("{origin}: empty map (no map rows)")]
@@ -90,15 +95,49 @@ pub enum LevelError {
     #[error("{origin}:{line}: map too large: {axis} {size} is above the limit of {MAX_SIDE} cells")]
     TooLarge { origin: String, line: usize, axis: Axis, size: usize },
 
-    /// A `key: value` line before the map with a key other than `name` or
-    /// `description`; rejected so that a typo (`nmae:`) does not pass
+    /// One creature marker more than a world holds; detected before the
+    /// world is built, so a level of nothing but `M` costs no gigabytes.
+    #[error(
+        "{origin}:{line}:{column}: creature marker number {} is one too many (a world holds at most {} creatures)",
+        crate::sim::MAX_CREATURES + 1,
+        crate::sim::MAX_CREATURES
+    )]
+    TooManyCreatures { origin: String, line: usize, column: usize },
+
+    /// A `key: value` line before the map with a key other than `name`,
+    /// `description`, `goal` or `lives`; rejected so that a typo (`nmae:`) does not pass
     /// silently.
-    #[error("{origin}:{line}: unknown metadata key {key:?} (expected name or description)")]
+    #[error("{origin}:{line}: unknown metadata key {key:?} (expected name, description, goal or lives)")]
     UnknownKey { origin: String, line: usize, key: String },
+
+    /// A line before the map meant as metadata but not `key: value`
+    /// (`name x`, `na me: x`, `: x`).
+    #[error(
+        "{origin}:{line}: bad metadata line {found}: {problem} (expected `key: value` with key name, description, goal or lives)"
+    )]
+    BadMetadata {
+        origin: String,
+        line: usize,
+        /// The line, quoted and shortened.
+        found: String,
+        problem: &'static str,
+    },
+
+    /// Metadata once the map has started.
+    #[error("{origin}:{line}: metadata after the map (it goes before the first map row, line {first_row})")]
+    MetadataAfterMap { origin: String, line: usize, first_row: usize },
 
     /// The same metadata key twice.
     #[error("{origin}:{line}: metadata key {key:?} given twice (first at line {first_line})")]
     DuplicateKey { origin: String, line: usize, key: String, first_line: usize },
+
+    /// A `goal:` or `lives:` value that does not read.
+    #[error("{origin}:{line}: bad {key} {value:?} (expected {expected})")]
+    BadValue { origin: String, line: usize, key: &'static str, value: String, expected: &'static str },
+
+    /// `goal: reach` on a map without a `G` to reach.
+    #[error("{origin}:{line}: `goal: reach` but the map has no 'G' to reach")]
+    NothingToReach { origin: String, line: usize },
 
     /// `name:` with nothing after it.
     #[error("{origin}:{line}: empty name (write `name: something`, or drop the line to use the file name)")]
@@ -140,6 +179,33 @@ pub enum LevelError {
         /// The field, quoted and shortened.
         value: String,
         expected: String,
+    },
+
+    /// A scenario whose stated map size is not its map's size: the
+    /// scenario file and the map do not belong together.
+    #[error("{origin}:{line}: the scenario is for a {width}x{height} map but {map} is {map_width}x{map_height}")]
+    ScenarioMapSize {
+        origin: String,
+        line: usize,
+        width: usize,
+        height: usize,
+        /// The map file, as given or found.
+        map: String,
+        map_width: usize,
+        map_height: usize,
+    },
+
+    /// A scenario whose start or goal cannot be stood on in its map.
+    #[error("{origin}:{line}: {end} {cell} is on {blocker} of {map}")]
+    ScenarioBlocked {
+        origin: String,
+        line: usize,
+        /// `start` or `goal`.
+        end: &'static str,
+        cell: Cell,
+        /// What is there: "a wall" or "a closed door".
+        blocker: &'static str,
+        map: String,
     },
 }
 

@@ -25,12 +25,19 @@ pub(super) struct Glyph {
 /// The spawn markers. Public so that the map draws each creature with the
 /// letter a level places it with.
 pub mod marker {
+    /// The player's start.
     pub const PLAYER: char = '@';
+    /// A monster, which hunts the player.
     pub const MONSTER: char = 'M';
+    /// A wanderer, which roams.
     pub const WANDERER: char = 'w';
+    /// A fleeing creature, which runs from the player and monsters.
     pub const FLEEING: char = 'f';
+    /// A boid, which flocks.
     pub const BOID: char = 'b';
+    /// The start of `delve path`'s default query.
     pub const START: char = 'S';
+    /// The goal of `delve path`'s default query.
     pub const GOAL: char = 'G';
 }
 

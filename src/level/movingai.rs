@@ -15,9 +15,15 @@ const MAGIC: &str = "type octile";
 /// The glyphs as listed in an unknown-glyph message.
 const EXPECTED: &str = ". G S @ O T W";
 
-/// Whether `text` is a Moving AI map rather than a delve level.
-pub(super) fn is_octile(text: &str) -> bool {
-    numbered_lines(text).next().is_some_and(|(_, l)| l.trim_end() == MAGIC)
+/// Whether `text` is meant as a Moving AI map rather than a delve level:
+/// its first line starts with the word `type`, in any case. No delve map
+/// row starts with a `t`, so `type Octile` is a Moving AI header with a
+/// typo, reported as such by [`parse`], not a row of unknown glyphs.
+pub(super) fn is_movingai(text: &str) -> bool {
+    numbered_lines(text).next().is_some_and(|(_, l)| {
+        let word = l.split_whitespace().next().unwrap_or("");
+        word.eq_ignore_ascii_case("type")
+    })
 }
 
 fn tile(c: char) -> Option<Tile> {
@@ -33,7 +39,10 @@ fn tile(c: char) -> Option<Tile> {
 /// the tiles are allocated.
 pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
     let mut lines = numbered_lines(text);
-    lines.next(); // `type octile`, checked by `is_octile`
+    let magic = header_line(&mut lines, 1, MAGIC_LINE, origin)?;
+    if magic.trim_end() != MAGIC {
+        return Err(header_error(1, MAGIC_LINE, quote(magic), origin));
+    }
     let height = side(&mut lines, 2, Axis::Height, origin)?;
     let width = side(&mut lines, 3, Axis::Width, origin)?;
     let map = header_line(&mut lines, 4, MAP_LINE, origin)?;
@@ -85,9 +94,12 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
         boids: Vec::new(),
         start: None,
         goal: None,
+        objective: None,
+        lives: None,
     })
 }
 
+const MAGIC_LINE: &str = "`type octile`";
 const MAP_LINE: &str = "`map`";
 
 /// Reads the `height H` (line 2) or `width W` (line 3) header line.
@@ -173,6 +185,10 @@ mod tests {
             ("type octile\nheight 1\nwidth -2\nmap\n", 3, "\"width -2\""),
             ("type octile\nheight 1\nwidth 2\nmop\n..\n", 4, "\"mop\""),
             ("type octile\nheight 1\nwidth 2\n", 4, "end of file"),
+            ("type Octile\nheight 1\nwidth 2\nmap\n..\n", 1, "\"type Octile\""),
+            ("TYPE octile\nheight 1\nwidth 2\nmap\n..\n", 1, "\"TYPE octile\""),
+            ("type  octile\nheight 1\nwidth 2\nmap\n..\n", 1, "\"type  octile\""),
+            ("type tile\n", 1, "\"type tile\""),
         ];
         for (text, line, found) in cases {
             let e = parse_err(text);
@@ -185,6 +201,11 @@ mod tests {
             parse_err("type octile\nheight 1\nwidth 2\nmop\n..\n").to_string(),
             "maps/m.map:4: bad Moving AI header: expected `map`, found \"mop\""
         );
+        // A typo in the first line is a header error too, not a delve level
+        // full of unknown glyphs.
+        let e = Level::parse("type Octile\nheight 1\nwidth 2\nmap\n..\n", "maps/m.map").unwrap_err();
+        assert_eq!(e.to_string(), "maps/m.map:1: bad Moving AI header: expected `type octile`, found \"type Octile\"");
+        assert!(!is_movingai("typed\n") && !is_movingai("name: type\n") && is_movingai("Type x\n"));
     }
 
     #[test]

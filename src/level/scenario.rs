@@ -5,7 +5,13 @@ use std::path::Path;
 
 use super::error::{END_OF_FILE, LevelError, quote};
 use super::{numbered_lines, read};
-use crate::grid::{Cell, MAX_SIDE};
+use crate::grid::{Cell, Grid, MAX_SIDE, Tile};
+use crate::input::Limit;
+
+/// The largest scenario file read: a hundred times the largest benchmark
+/// file (0.7 MB), over a million scenarios.
+pub const MAX_SCENARIO_BYTES: Limit =
+    Limit { bytes: 64 << 20, what: "a scenario file (a hundred times the largest benchmark file)" };
 
 /// A cost within this of a scenario's `optimal` length is optimal: the
 /// files print lengths with 8 decimals, and √2 sums drift in the last ones.
@@ -15,6 +21,9 @@ pub const OPTIMAL_TOLERANCE: f64 = 1e-4;
 /// best one costs `optimal` (8 neighbours, √2 diagonals, no corner cutting).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
+    /// The 1-based line of the scenario file it was read from, for
+    /// messages about it.
+    pub line: usize,
     /// floor(optimal / 4): groups queries of similar length.
     pub bucket: u32,
     /// Base name of the map file, e.g. `arena.map`.
@@ -22,10 +31,54 @@ pub struct Scenario {
     /// The map's size as the scenario file states it (width first, the
     /// opposite of the map header).
     pub width: usize,
+    /// The map's height as the scenario file states it.
     pub height: usize,
+    /// Where the query starts.
     pub start: Cell,
+    /// Where the query ends.
     pub goal: Cell,
+    /// The file's optimal path length, which answers are checked against.
     pub optimal: f64,
+}
+
+impl Scenario {
+    /// The map's file name without any folder (the files of some releases
+    /// write `maps/dao/arena.map`): the map is looked up by this name.
+    pub fn map_file_name(&self) -> &str {
+        self.map.rsplit(['/', '\\']).next().unwrap_or(&self.map)
+    }
+
+    /// Checks that this scenario, read from the file `origin`, belongs to
+    /// `grid`, the map read from `map`: the size it states is the map's,
+    /// and its start and goal can be stood on. A scenario file run on
+    /// another map fails here, before any search.
+    pub fn check_map(&self, grid: &Grid, origin: &str, map: &str) -> Result<(), LevelError> {
+        if (self.width, self.height) != (grid.width(), grid.height()) {
+            return Err(LevelError::ScenarioMapSize {
+                origin: origin.to_owned(),
+                line: self.line,
+                width: self.width,
+                height: self.height,
+                map: map.to_owned(),
+                map_width: grid.width(),
+                map_height: grid.height(),
+            });
+        }
+        for (end, cell) in [("start", self.start), ("goal", self.goal)] {
+            if !grid.is_walkable(cell) {
+                let blocker = if grid.tile(cell) == Tile::DoorClosed { "a closed door" } else { "a wall" };
+                return Err(LevelError::ScenarioBlocked {
+                    origin: origin.to_owned(),
+                    line: self.line,
+                    end,
+                    cell,
+                    blocker,
+                    map: map.to_owned(),
+                });
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Reads a scenario file: `version 1` (or `version 1.0`) on line 1, then
@@ -47,7 +100,7 @@ pub fn parse_scenarios(text: &str, origin: &str) -> Result<Vec<Scenario>, LevelE
 
 /// Reads the scenario file at `path` (see [`parse_scenarios`]).
 pub fn load_scenarios(path: &Path) -> Result<Vec<Scenario>, LevelError> {
-    let (text, origin) = read(path)?;
+    let (text, origin) = read(path, MAX_SCENARIO_BYTES)?;
     parse_scenarios(&text, &origin)
 }
 
@@ -82,6 +135,7 @@ fn scenario(text: &str, line: usize, origin: &str) -> Result<Scenario, LevelErro
         Ok(Cell::new(x as i32, y as i32))
     };
     Ok(Scenario {
+        line,
         bucket,
         map: map.to_owned(),
         width,
@@ -142,6 +196,7 @@ mod tests {
         assert_eq!(
             s[0],
             Scenario {
+                line: 2,
                 bucket: 0,
                 map: "arena.map".into(),
                 width: 49,
@@ -152,6 +207,7 @@ mod tests {
             }
         );
         assert_eq!(s[1].goal, Cell::new(48, 48));
+        assert_eq!(s[1].line, 4, "the blank line 3 still counts");
         assert!(parse_scenarios("version 1.0\n", "s").unwrap().is_empty());
     }
 
@@ -196,5 +252,27 @@ mod tests {
             let e = parse_err(&format!("version 1\n{line}\n"));
             assert!(matches!(e, LevelError::ScenarioField { field: f, .. } if f == field), "{line:?}: {e:?}");
         }
+    }
+
+    #[test]
+    fn map_file_name_drops_the_folder() {
+        let s = parse_scenarios("version 1\n0\tmaps/dao/arena.map\t4\t4\t1\t1\t2\t2\t1.0\n", "s").unwrap();
+        assert_eq!(s[0].map_file_name(), "arena.map");
+        let s = parse_scenarios("version 1\n0\tarena.map\t4\t4\t1\t1\t2\t2\t1.0\n", "s").unwrap();
+        assert_eq!(s[0].map_file_name(), "arena.map");
+    }
+
+    #[test]
+    fn check_map_names_the_line_and_what_is_wrong() {
+        let text = "version 1\n\n0\tm.map\t3\t2\t0\t0\t2\t1\t2.4\n";
+        let s = &parse_scenarios(text, "s.scen").unwrap()[0];
+        let grid = |rows: &str| crate::level::Level::parse(rows, "m.map").unwrap().grid;
+        assert!(s.check_map(&grid("...\n...\n"), "s.scen", "m.map").is_ok());
+        let e = s.check_map(&grid("#..\n...\n"), "s.scen", "m.map").unwrap_err();
+        assert_eq!(e.to_string(), "s.scen:3: start 0,0 is on a wall of m.map");
+        let e = s.check_map(&grid("...\n..+\n"), "s.scen", "m.map").unwrap_err();
+        assert_eq!(e.to_string(), "s.scen:3: goal 2,1 is on a closed door of m.map");
+        let e = s.check_map(&grid("....\n....\n"), "s.scen", "m.map").unwrap_err();
+        assert_eq!(e.to_string(), "s.scen:3: the scenario is for a 3x2 map but m.map is 4x2");
     }
 }

@@ -5,15 +5,21 @@
 //! metadata and map rows (counting, not keeping, rows past the limit), then
 //! [`cells`] reads the glyphs of rows already known to fit.
 
-use super::error::LevelError;
+use super::error::{LevelError, quote};
 use super::glyph::{self, Spawn};
 use super::{Axis, Level, default_name, numbered_lines};
 use crate::grid::{Cell, Grid, MAX_SIDE, Tile};
+use crate::sim::{Goal, TICKS_PER_SECOND};
 
 /// Reads a delve level; `origin` names the file in error messages.
 pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
     let (meta, rows) = layout(text, origin)?;
     let map = cells(&rows, origin)?;
+    let objective = meta.goal.as_ref().map(|(line, v)| goal(v, *line, origin)).transpose()?;
+    if let (Some(Goal::Reach), Some((line, _)), None) = (objective, &meta.goal, &map.goal) {
+        return Err(LevelError::NothingToReach { origin: origin.to_owned(), line: *line });
+    }
+    let lives = meta.lives.as_ref().map(|(line, v)| lives(v, *line, origin)).transpose()?;
     Ok(Level {
         name: meta.name.map_or_else(|| default_name(origin), |(_, n)| n),
         description: meta.description.map(|(_, d)| d).unwrap_or_default(),
@@ -26,6 +32,54 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
         boids: map.boids,
         start: map.start.map(|p| p.cell),
         goal: map.goal.map(|p| p.cell),
+        objective,
+        lives,
+    })
+}
+
+/// Most lives a level may give.
+pub const MAX_LIVES: u32 = 99;
+/// Longest `survive N`, in seconds (a day of game time).
+pub const MAX_SURVIVE_SECONDS: u64 = 86_400;
+
+/// `goal:` as the format writes it: `none`, `reach` or `survive N` (N in
+/// seconds of game time).
+pub(super) fn goal_text(goal: Goal) -> String {
+    match goal {
+        Goal::None => "none".to_owned(),
+        Goal::Reach => "reach".to_owned(),
+        Goal::Survive { ticks } => format!("survive {}", ticks / u64::from(TICKS_PER_SECOND)),
+    }
+}
+
+fn goal(value: &str, line: usize, origin: &str) -> Result<Goal, LevelError> {
+    let mut words = value.split_whitespace();
+    let goal = match (words.next(), words.next(), words.next()) {
+        (Some("none"), None, _) => Some(Goal::None),
+        (Some("reach"), None, _) => Some(Goal::Reach),
+        (Some("survive"), Some(n), None) => n
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (1..=MAX_SURVIVE_SECONDS).contains(n))
+            .map(|n| Goal::Survive { ticks: n * u64::from(TICKS_PER_SECOND) }),
+        _ => None,
+    };
+    goal.ok_or_else(|| LevelError::BadValue {
+        origin: origin.to_owned(),
+        line,
+        key: "goal",
+        value: value.to_owned(),
+        expected: "reach, none, or survive N with N seconds from 1 to 86400",
+    })
+}
+
+fn lives(value: &str, line: usize, origin: &str) -> Result<u32, LevelError> {
+    value.parse::<u32>().ok().filter(|n| (1..=MAX_LIVES).contains(n)).ok_or_else(|| LevelError::BadValue {
+        origin: origin.to_owned(),
+        line,
+        key: "lives",
+        value: value.to_owned(),
+        expected: "a whole number from 1 to 99",
     })
 }
 
@@ -34,6 +88,8 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
 struct Metadata {
     name: Option<(usize, String)>,
     description: Option<(usize, String)>,
+    goal: Option<(usize, String)>,
+    lives: Option<(usize, String)>,
 }
 
 /// One map row: its 1-based line number and its text.
@@ -59,6 +115,29 @@ fn metadata_line(line: &str) -> Option<(&str, &str)> {
     is_key.then(|| (key, value.trim()))
 }
 
+/// What is wrong with a line that is not metadata but was meant as
+/// metadata, or `None` for a line meant as a map row. A line was meant as
+/// metadata when it has a colon with nothing or a letter that is no glyph
+/// before it (`: x`, `na me: x`), or opens with a word of two letters or
+/// more, one of them no glyph, followed by a space or the end of the line
+/// (`name x`, `nmae`). Rows with a stray character (`#x#`, `#:#`) stay map
+/// rows, reported as unknown glyphs.
+fn meant_as_metadata(line: &str) -> Option<&'static str> {
+    let foreign = |c: char| c.is_alphabetic() && glyph::glyph(c).is_none();
+    if let Some((key, _)) = line.split_once(':') {
+        let key = key.trim();
+        if key.is_empty() {
+            return Some("no key before the colon");
+        }
+        return key.chars().any(foreign).then_some("the key is not one word of letters, digits, _ or -");
+    }
+    let line = line.trim_start();
+    let word_end = line.find(|c: char| !c.is_alphabetic()).unwrap_or(line.len());
+    let (word, rest) = line.split_at(word_end);
+    let is_word = word.chars().count() >= 2 && word.chars().any(foreign);
+    (is_word && rest.chars().next().is_none_or(char::is_whitespace)).then_some("no colon after the key")
+}
+
 /// First pass: metadata before the map, comments anywhere, blank lines
 /// around the map but not inside it, at most [`MAX_SIDE`] rows.
 fn layout<'a>(text: &'a str, origin: &str) -> Result<(Metadata, Vec<Row<'a>>), LevelError> {
@@ -78,11 +157,16 @@ fn layout<'a>(text: &'a str, origin: &str) -> Result<(Metadata, Vec<Row<'a>>), L
             }
             continue;
         }
-        if rows.is_empty()
-            && let Some((key, value)) = metadata_line(s)
-        {
+        if let Some(first) = rows.first() {
+            if metadata_line(s).is_some() || meant_as_metadata(s).is_some() {
+                let origin = origin.to_owned();
+                return Err(LevelError::MetadataAfterMap { origin, line, first_row: first.line });
+            }
+        } else if let Some((key, value)) = metadata_line(s) {
             set_metadata(&mut meta, key, value, line, origin)?;
             continue;
+        } else if let Some(problem) = meant_as_metadata(s) {
+            return Err(LevelError::BadMetadata { origin: origin.to_owned(), line, found: quote(s), problem });
         }
         if let Some(blank) = blank_after_rows {
             return Err(LevelError::BlankLineInMap { origin: origin.to_owned(), line: blank, next: line });
@@ -108,6 +192,8 @@ fn set_metadata(meta: &mut Metadata, key: &str, value: &str, line: usize, origin
     let slot = match key {
         "name" => &mut meta.name,
         "description" => &mut meta.description,
+        "goal" => &mut meta.goal,
+        "lives" => &mut meta.lives,
         _ => {
             return Err(LevelError::UnknownKey { origin: origin.to_owned(), line, key: key.to_owned() });
         }
@@ -196,6 +282,10 @@ fn cells(rows: &[Row<'_>], origin: &str) -> Result<Map, LevelError> {
 }
 
 impl Map {
+    fn creatures(&self) -> usize {
+        self.monsters.len() + self.wanderers.len() + self.fleeing.len() + self.boids.len()
+    }
+
     /// Records a spawn; a second `@`, `S` or `G` is an error naming both.
     fn add(&mut self, spawn: Spawn, at: Placed, origin: &str) -> Result<(), LevelError> {
         let list = match spawn {
@@ -218,6 +308,9 @@ impl Map {
             Spawn::Boid => &mut self.boids,
         };
         list.push(at.cell);
+        if self.creatures() > crate::sim::MAX_CREATURES {
+            return Err(LevelError::TooManyCreatures { origin: origin.to_owned(), line: at.line, column: at.column });
+        }
         Ok(())
     }
 }
@@ -263,6 +356,19 @@ mod tests {
             Ok(_) => panic!("parsed: {text:?}"),
             Err(e) => e,
         }
+    }
+
+    /// A level of nothing but markers would otherwise become millions of
+    /// creatures: the one past the cap is named where it stands.
+    #[test]
+    fn creature_markers_stop_at_the_cap() {
+        let rows = |width: usize, height: usize| format!("{}\n", "M".repeat(width)).repeat(height);
+        assert_eq!(parse_ok(&rows(400, 250)).monsters.len(), crate::sim::MAX_CREATURES);
+        let e = parse_err(&rows(317, 317));
+        assert_eq!(
+            e.to_string(),
+            "levels/t.txt:316:146: creature marker number 100001 is one too many (a world holds at most 100000 creatures)"
+        );
     }
 
     #[test]
@@ -349,8 +455,11 @@ mod tests {
         assert!(matches!(parse_err("#\t#\n"), LevelError::UnknownGlyph { column: 2, glyph: '\t', .. }));
         assert!(matches!(parse_err("#0#\n"), LevelError::UnknownGlyph { glyph: '0', .. }));
         assert!(matches!(parse_err("é.#\n"), LevelError::UnknownGlyph { column: 1, glyph: 'é', .. }));
-        // Metadata only comes before the map: later it is a map row.
-        assert!(matches!(parse_err("###\nname: x\n"), LevelError::UnknownGlyph { line: 2, column: 1, glyph: 'n', .. }));
+        // Stray characters in a row stay glyph errors, not metadata ones.
+        assert!(matches!(parse_err("#:#\n"), LevelError::UnknownGlyph { column: 2, glyph: ':', .. }));
+        assert!(matches!(parse_err("x\n"), LevelError::UnknownGlyph { column: 1, glyph: 'x', .. }));
+        assert!(matches!(parse_err("ab#\n"), LevelError::UnknownGlyph { column: 1, glyph: 'a', .. }));
+        assert!(matches!(parse_err("Mw x\n"), LevelError::UnknownGlyph { column: 3, glyph: ' ', .. }));
     }
 
     #[test]
@@ -406,7 +515,10 @@ mod tests {
     fn metadata_errors() {
         let e = parse_err("name: x\nnmae: y\n#\n");
         assert!(matches!(e, LevelError::UnknownKey { line: 2, ref key, .. } if key == "nmae"));
-        assert_eq!(e.to_string(), "levels/t.txt:2: unknown metadata key \"nmae\" (expected name or description)");
+        assert_eq!(
+            e.to_string(),
+            "levels/t.txt:2: unknown metadata key \"nmae\" (expected name, description, goal or lives)"
+        );
         let e = parse_err("description: a\nname: x\ndescription: b\n#\n");
         assert!(matches!(e, LevelError::DuplicateKey { line: 3, first_line: 1, .. }));
         assert_eq!(e.to_string(), "levels/t.txt:3: metadata key \"description\" given twice (first at line 1)");
@@ -414,6 +526,72 @@ mod tests {
         assert!(matches!(e, LevelError::EmptyName { line: 1, .. }));
         // Keys are case-sensitive.
         assert!(matches!(parse_err("Name: x\n#\n"), LevelError::UnknownKey { .. }));
+    }
+
+    #[test]
+    fn metadata_typos_are_metadata_errors() {
+        let cases = [
+            ("name x\n#\n", "\"name x\": no colon after the key"),
+            ("nmae\n#\n", "\"nmae\": no colon after the key"),
+            ("na me: x\n#\n", "\"na me: x\": the key is not one word of letters, digits, _ or -"),
+            (": x\n#\n", "\": x\": no key before the colon"),
+            ("name: x\ndescription  a long one\n#\n", "\"description  a long one\": no colon after the key"),
+        ];
+        for (text, message) in cases {
+            let e = parse_err(text);
+            assert!(matches!(e, LevelError::BadMetadata { .. }), "{text:?}: {e:?}");
+            let line = if text.starts_with("name: x") { 2 } else { 1 };
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "levels/t.txt:{line}: bad metadata line {message} (expected `key: value` with key name, description, goal or lives)"
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn goal_and_lives_metadata() {
+        let l = parse_ok("goal: survive 90\nlives: 5\n@.G\n");
+        assert_eq!((l.objective, l.lives), (Some(Goal::Survive { ticks: 1800 }), Some(5)));
+        assert_eq!(l.to_text(), "name: t\ngoal: survive 90\nlives: 5\n@.G\n");
+        assert_eq!(parse_ok("goal: reach\n@.G\n").objective, Some(Goal::Reach));
+        assert_eq!(parse_ok("goal:  none \n@..\n").objective, Some(Goal::None));
+        let l = parse_ok("@.G\n");
+        assert_eq!((l.objective, l.lives), (None, None), "the defaults are the rules'");
+        for (text, line) in [
+            (
+                "goal: win\n@\n",
+                "levels/t.txt:1: bad goal \"win\" (expected reach, none, or survive N with N seconds from 1 to 86400)",
+            ),
+            (
+                "goal: survive 0\n@\n",
+                "levels/t.txt:1: bad goal \"survive 0\" (expected reach, none, or survive N with N seconds from 1 to 86400)",
+            ),
+            (
+                "goal: survive 10 s\n@\n",
+                "levels/t.txt:1: bad goal \"survive 10 s\" (expected reach, none, or survive N with N seconds from 1 to 86400)",
+            ),
+            ("name: x\nlives: 0\n@\n", "levels/t.txt:2: bad lives \"0\" (expected a whole number from 1 to 99)"),
+            ("lives: -1\n@\n", "levels/t.txt:1: bad lives \"-1\" (expected a whole number from 1 to 99)"),
+            ("lives: 100\n@\n", "levels/t.txt:1: bad lives \"100\" (expected a whole number from 1 to 99)"),
+            ("goal: reach\n@..\n", "levels/t.txt:1: `goal: reach` but the map has no 'G' to reach"),
+            ("lives: 2\nlives: 3\n@\n", "levels/t.txt:2: metadata key \"lives\" given twice (first at line 1)"),
+        ] {
+            assert_eq!(parse_err(text).to_string(), line, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn metadata_after_the_map_says_so() {
+        for text in ["###\nname: x\n", ";c\n###\n###\n\ndescription: y\n", "###\nname x\n"] {
+            let e = parse_err(text);
+            assert!(matches!(e, LevelError::MetadataAfterMap { first_row: 1 | 2, .. }), "{text:?}: {e:?}");
+        }
+        assert_eq!(
+            parse_err(";c\n###\n###\n\ndescription: y\n").to_string(),
+            "levels/t.txt:5: metadata after the map (it goes before the first map row, line 2)"
+        );
     }
 
     #[test]

@@ -4,15 +4,18 @@
 //! number, and displays as one line in the `file:line: message` shape of
 //! the level errors.
 
+use crate::input::ReadError;
 use crate::level::LevelError;
 use crate::sim::WorldError;
 
 /// Why a replay file cannot be used.
 #[derive(Debug, thiserror::Error)]
+#[allow(missing_docs, reason = "each variant's fields are the values its doc and message name")]
 pub enum ReplayError {
-    /// The file could not be read (missing, a directory, not UTF-8, ...).
-    #[error("{file}: cannot read: {io}")]
-    Io { file: String, io: std::io::Error },
+    /// The file could not be read: missing, not a regular file, too large,
+    /// not UTF-8, ...
+    #[error(transparent)]
+    Read(#[from] ReadError),
 
     /// Not a single byte (or only a byte order mark).
     #[error("{file}: empty file (a delve replay starts with its header line)")]
@@ -21,6 +24,11 @@ pub enum ReplayError {
     /// A line that is not JSON at all.
     #[error("{file}:{line}: not JSON: {message}")]
     NotJson { file: String, line: usize, message: String },
+
+    /// An object that gives the same key twice: JSON readers disagree
+    /// about which one counts, so delve takes neither.
+    #[error("{file}:{line}: {message}")]
+    DuplicateKey { file: String, line: usize, message: String },
 
     /// The last line has no newline and is not complete JSON: the file was
     /// cut short while being written or copied.
@@ -71,6 +79,12 @@ pub enum ReplayError {
         "{file}:{line}: tick {tick} is past the longest session delve replays ({max} ticks, {days} days of game time)"
     )]
     TooLong { file: String, line: usize, tick: u64, max: u64, days: u64 },
+
+    /// A record past a tick whose checkpoint is not in the file: delve
+    /// writes one every [`CHECKPOINT_EVERY`](super::CHECKPOINT_EVERY)
+    /// ticks, so the file was edited (or a few bytes claim a long session).
+    #[error("{file}:{line}: checkpoint {tick} is missing before this record (delve writes one every {every} ticks)")]
+    MissingCheckpoint { file: String, line: usize, tick: u64, every: u64 },
 
     /// Anything after the end record.
     #[error("{file}:{line}: record after the end record at line {end_line}")]

@@ -3,7 +3,7 @@
 //! headless runner drive the world the same way without knowing about
 //! files.
 
-use super::{RecordError, Recorder, Replay, Start};
+use super::{CommandDigest, RecordError, Recorder, Replay, Start};
 use crate::sim::{Bot, Command, World};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -65,8 +65,13 @@ pub fn apply(world: &mut World, feed: &mut dyn Feed, command: Command) -> io::Re
     Ok(())
 }
 
-/// Runs one tick: the commands the feed has due, the tick, the report.
+/// Runs one tick: the commands the feed has due, the tick, the report. A
+/// won or lost world has stopped: nothing is due, ticked or reported (so a
+/// loop that goes on ticking writes no second checkpoint for its last tick).
 pub fn tick(world: &mut World, feed: &mut dyn Feed) -> io::Result<()> {
+    if world.outcome().is_over() {
+        return Ok(());
+    }
     let mut due = Vec::new();
     feed.due(world.ticks(), &mut due);
     for command in due {
@@ -112,6 +117,7 @@ pub struct RecordFeed {
 }
 
 impl RecordFeed {
+    /// A feed writing to `recorder`.
     pub fn new(recorder: Recorder) -> RecordFeed {
         RecordFeed { recorder: Some(recorder) }
     }
@@ -153,11 +159,20 @@ impl Feed for RecordFeed {
 #[derive(Debug)]
 pub struct ReplayFeed<'a> {
     replay: &'a Replay,
+    /// The digest of the commands applied so far, as the recorder kept it.
+    applied: CommandDigest,
 }
 
 impl<'a> ReplayFeed<'a> {
+    /// A feed playing `replay` from its first tick.
     pub fn new(replay: &'a Replay) -> ReplayFeed<'a> {
-        ReplayFeed { replay }
+        ReplayFeed { replay, applied: CommandDigest::default() }
+    }
+
+    /// The digest of every command applied through this feed, to compare
+    /// with a checkpoint's.
+    pub fn commands(&self) -> u64 {
+        self.applied.value()
     }
 }
 
@@ -168,6 +183,11 @@ impl Feed for ReplayFeed<'_> {
 
     fn live(&self) -> bool {
         false
+    }
+
+    fn applied(&mut self, tick: u64, command: &Command) -> io::Result<()> {
+        self.applied.add(tick, *command);
+        Ok(())
     }
 
     fn end(&self) -> Option<u64> {
@@ -230,6 +250,26 @@ mod tests {
                 "ticked 2",
             ]
         );
+    }
+
+    /// A lost world is over: nothing due is applied, and it is neither
+    /// ticked nor reported, however long the loop goes on.
+    #[test]
+    fn an_ended_world_is_not_ticked_or_reported() {
+        let cage = Level::parse("#####\n#@.M#\n#####\n", "t").unwrap();
+        let rules = crate::sim::Rules { goal: crate::sim::Goal::None, lives: Some(1) };
+        let mut w = World::with_rules(&cage, 1, Settings::default(), rules).unwrap();
+        let mut feed = Script::default();
+        while !w.outcome().is_over() {
+            tick(&mut w, &mut feed).unwrap();
+            assert!(w.ticks() < 200, "never caught");
+        }
+        let (end, log) = (w.ticks(), feed.log.len());
+        feed.schedule.push((end, Command::Door));
+        for _ in 0..(2 * crate::replay::CHECKPOINT_EVERY) {
+            tick(&mut w, &mut feed).unwrap();
+        }
+        assert_eq!((w.ticks(), feed.log.len()), (end, log));
     }
 
     /// Replaying what a feed recorded gives the same world.

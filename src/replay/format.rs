@@ -1,16 +1,22 @@
 //! The records of a replay file and what a session starts from.
 
 use crate::level::Level;
-use crate::sim::{Command, Kind, Settings, StateHasher, World, WorldError, hex};
+use crate::sim::{Command, Kind, Rules, Settings, StateHasher, World, WorldError, hex};
 use serde::{Deserialize, Serialize};
 
 /// The version of the file format this build writes and reads. It changes
 /// whenever a record changes shape, so an old reader refuses a new file
-/// with a clear message instead of misreading it.
-pub const FORMAT_VERSION: u32 = 1;
+/// with a clear message instead of misreading it. Version 2 added the
+/// command digest to checkpoints and the end record, hashes every setting,
+/// and plays by the game's rules (the header's `rules`; the player's pace,
+/// runs, lives and monsters' perception), so a version 1 session would not
+/// replay the same.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Ticks between two checkpoints: 5 seconds of game time, so a crash loses
-/// at most that much of a recording.
+/// at most that much of a recording. Every one is written, so a reader
+/// refuses a file that skips one: the work of verifying a file grows with
+/// its size, and a few bytes cannot claim days of ticks.
 pub const CHECKPOINT_EVERY: u64 = 100;
 
 /// The latest tick a replay file may speak of: 100 million ticks, 57 days
@@ -22,9 +28,13 @@ pub const MAX_TICK: u64 = 100_000_000;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Spawns {
+    /// Monsters, which hunt the player.
     pub monster: u32,
+    /// Wanderers, which roam.
     pub wanderer: u32,
+    /// Fleeing creatures, which run from the player and monsters.
     pub fleeing: u32,
+    /// Boids, which flock.
     pub boid: u32,
 }
 
@@ -42,6 +52,11 @@ impl Spawns {
         .map(|(kind, count)| Command::Spawn { kind, count })
         .collect()
     }
+
+    /// How many creatures the spawns add, all kinds together.
+    pub fn total(&self) -> u64 {
+        [self.monster, self.wanderer, self.fleeing, self.boid].into_iter().map(u64::from).sum()
+    }
 }
 
 /// Everything a session starts from: with the commands, it decides the
@@ -49,17 +64,29 @@ impl Spawns {
 /// first world through [`Start::world`], so they cannot disagree about it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Start {
+    /// The level, whose full text the header embeds.
     pub level: Level,
+    /// Seed of every random stream in the world.
     pub seed: u64,
+    /// Settings before the first command changes any.
     pub settings: Settings,
+    /// Creatures spawned before the first tick, beyond the level's markers.
     pub spawns: Spawns,
+    /// A game's goal and lives, or the sandbox's none.
+    pub rules: Rules,
 }
 
 impl Start {
     /// The world before its first tick: the level's creatures, then the
-    /// spawns applied as commands stamped 0.
+    /// spawns applied as commands stamped 0. Refuses a start whose markers
+    /// and spawns together exceed the world's
+    /// [capacity](World::capacity) rather than cutting the spawns short.
     pub fn world(&self) -> Result<World, WorldError> {
-        let mut world = World::new(&self.level, self.seed, self.settings)?;
+        let mut world = World::with_rules(&self.level, self.seed, self.settings, self.rules)?;
+        let (markers, spawns, capacity) = (world.creatures().len(), self.spawns.total(), world.capacity());
+        if markers as u64 + spawns > capacity as u64 {
+            return Err(WorldError::TooManyCreatures { level: self.level.name.clone(), markers, spawns, capacity });
+        }
         for c in self.spawns.commands() {
             world.apply(c);
         }
@@ -74,11 +101,37 @@ pub fn level_checksum(text: &str) -> u64 {
     h.finish()
 }
 
-/// A state hash the file claims for a tick.
+/// What the file claims for a tick: the world's state hash and the digest
+/// of the commands applied before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Checkpoint {
+    /// The tick the world had reached.
     pub tick: u64,
+    /// [`World::hash`](crate::sim::World::hash) at that tick.
     pub hash: u64,
+    /// The digest of the command lines applied before it (see [`CommandDigest`]).
+    pub commands: u64,
+}
+
+/// The running digest of a session's commands: FNV-1a over each command's
+/// record line exactly as delve writes it (`{"tick":T,"cmd":…}` and its
+/// newline), in the order applied. The state hash alone misses edits the
+/// world forgets (a step re-stamped a few ticks earlier that ends in the
+/// same cell, a setting that decides nothing); the digest does not, since
+/// it covers each command and its tick.
+#[derive(Clone, Debug, Default)]
+pub struct CommandDigest(StateHasher);
+
+impl CommandDigest {
+    /// Adds `command`, applied when the world was at `tick`.
+    pub fn add(&mut self, tick: u64, command: Command) {
+        self.0.bytes(&CommandRecord { tick, command }.line());
+    }
+
+    /// The digest of every command added so far.
+    pub fn value(&self) -> u64 {
+        self.0.finish()
+    }
 }
 
 /// The first line. Field order is the order written: the short facts
@@ -97,6 +150,9 @@ pub(super) struct Header {
     pub level_checksum: u64,
     pub settings: Settings,
     pub spawns: Spawns,
+    /// The rules played by; a header without them is a sandbox session.
+    #[serde(default)]
+    pub rules: Rules,
     pub level_text: String,
 }
 
@@ -120,6 +176,7 @@ impl Header {
             level_checksum: level_checksum(&start.level.source),
             settings: start.settings,
             spawns: start.spawns,
+            rules: start.rules,
             level_text: start.level.source.clone(),
         }
     }
@@ -133,22 +190,35 @@ pub(super) struct CommandRecord {
     pub command: Command,
 }
 
-/// `{"checkpoint":T,"hash":H}`.
+impl CommandRecord {
+    /// The record as one line of the file, newline included.
+    pub fn line(&self) -> Vec<u8> {
+        let mut line = serde_json::to_vec(self).expect("a command record has only string keys, so it serializes");
+        line.push(b'\n');
+        line
+    }
+}
+
+/// `{"checkpoint":T,"hash":H,"commands":D}`.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct CheckpointRecord {
     pub checkpoint: u64,
     #[serde(with = "hex_hash")]
     pub hash: u64,
+    #[serde(with = "hex_hash")]
+    pub commands: u64,
 }
 
-/// `{"end":T,"hash":H}`.
+/// `{"end":T,"hash":H,"commands":D}`.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct EndRecord {
     pub end: u64,
     #[serde(with = "hex_hash")]
     pub hash: u64,
+    #[serde(with = "hex_hash")]
+    pub commands: u64,
 }
 
 /// Hashes as 16 lowercase hex digits, the way `delve sim` prints them.
@@ -180,16 +250,16 @@ mod tests {
         let r: CommandRecord = serde_json::from_str(text).unwrap();
         assert_eq!((r.tick, r.command), (40, Command::Set(Setting::Algorithm(Algorithm::Greedy))));
         assert_eq!(serde_json::to_string(&r).unwrap(), text);
-        let text = r#"{"checkpoint":100,"hash":"00000000000000ab"}"#;
+        let text = r#"{"checkpoint":100,"hash":"00000000000000ab","commands":"00000000000000cd"}"#;
         let c: CheckpointRecord = serde_json::from_str(text).unwrap();
-        assert_eq!((c.checkpoint, c.hash), (100, 0xab));
+        assert_eq!((c.checkpoint, c.hash, c.commands), (100, 0xab, 0xcd));
         assert_eq!(serde_json::to_string(&c).unwrap(), text);
     }
 
     #[test]
     fn hashes_are_exactly_16_hex_digits() {
         for bad in ["ab", "+0000000000000ab", "00000000000000ag", "00000000000000000"] {
-            let text = format!(r#"{{"end":1,"hash":"{bad}"}}"#);
+            let text = format!(r#"{{"end":1,"hash":"{bad}","commands":"0000000000000000"}}"#);
             let e = serde_json::from_str::<EndRecord>(&text).unwrap_err();
             assert!(e.to_string().contains("is not 16 hex digits"), "{bad}: {e}");
         }
@@ -203,5 +273,44 @@ mod tests {
             [Command::Spawn { kind: Kind::Wanderer, count: 2 }, Command::Spawn { kind: Kind::Boid, count: 5 }]
         );
         assert_eq!(serde_json::from_str::<Spawns>(r#"{"boid":5,"wanderer":2}"#).unwrap(), s);
+    }
+
+    /// The digest is FNV-1a over the lines as written, so anyone can
+    /// recompute it from the file; the tick is part of what it covers.
+    #[test]
+    fn the_digest_covers_each_command_line_and_its_tick() {
+        let door = r#"{"tick":29,"cmd":"door"}"#;
+        let step = r#"{"tick":30,"cmd":"move","dx":1,"dy":0}"#;
+        let mut d = CommandDigest::default();
+        d.add(29, Command::Door);
+        d.add(30, Command::Move { dx: 1, dy: 0 });
+        assert_eq!(d.value(), level_checksum(&format!("{door}\n{step}\n")));
+        let mut early = CommandDigest::default();
+        early.add(2, Command::Door);
+        early.add(30, Command::Move { dx: 1, dy: 0 });
+        assert_ne!(early.value(), d.value());
+        assert_eq!(CommandDigest::default().value(), level_checksum(""));
+    }
+
+    #[test]
+    fn a_start_beyond_the_capacity_is_refused() {
+        // Five free cells: the player's, two markers, two more.
+        let level = Level::parse("name: pen\n#######\n#@MM..#\n#######\n", "pen.txt").unwrap();
+        let start = |monster| Start {
+            level: level.clone(),
+            seed: 1,
+            settings: Settings::default(),
+            spawns: Spawns { monster, ..Spawns::default() },
+            rules: Rules::SANDBOX,
+        };
+        assert_eq!(start(3).world().unwrap().creatures().len(), 5);
+        let e = start(4).world().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "level 'pen' has 2 creature markers and 4 creatures to spawn: more than the 5 it holds (one per free cell, at most 100000)"
+        );
+        let all = Spawns { monster: u32::MAX, wanderer: u32::MAX, fleeing: u32::MAX, boid: u32::MAX };
+        let s = Start { spawns: all, ..start(0) };
+        assert!(matches!(s.world(), Err(WorldError::TooManyCreatures { spawns: 17_179_869_180, capacity: 5, .. })));
     }
 }

@@ -3,13 +3,22 @@
 
 use super::error::ReplayError;
 use super::format::{
-    Checkpoint, CheckpointRecord, CommandRecord, EndRecord, FORMAT_VERSION, HEADER_KEY, Header, MAX_TICK, Start,
-    level_checksum,
+    CHECKPOINT_EVERY, Checkpoint, CheckpointRecord, CommandRecord, EndRecord, FORMAT_VERSION, HEADER_KEY, Header,
+    MAX_TICK, Start, level_checksum,
 };
+use super::json::Unique;
+use crate::input::{Limit, read_text};
 use crate::level::Level;
-use crate::sim::{Command, TICKS_PER_SECOND, World, hex};
+use crate::sim::{Command, MAX_CREATURES, TICKS_PER_SECOND, World, hex};
 use serde_json::Value;
 use std::path::Path;
+
+/// The largest replay file read: 16 bytes a tick over the longest session
+/// ([`MAX_TICK`] ticks), room for what the scripted player of `delve sim`
+/// records over it (a move line of about 45 bytes every 5 ticks, a
+/// checkpoint every 100) with the largest level in the header.
+pub const MAX_REPLAY_BYTES: Limit =
+    Limit { bytes: 16 * MAX_TICK, what: "a replay (16 bytes a tick over the longest session delve replays)" };
 
 /// A parsed replay: how the session started, its commands by tick and the
 /// hashes it promises.
@@ -24,13 +33,11 @@ pub struct Replay {
 }
 
 impl Replay {
-    /// Reads and checks the replay at `path`.
+    /// Reads and checks the replay at `path`: a regular file of at most
+    /// [`MAX_REPLAY_BYTES`] bytes.
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {
-        let file = path.display().to_string();
-        match std::fs::read_to_string(path) {
-            Ok(text) => Replay::parse(&text, &file),
-            Err(io) => Err(ReplayError::Io { file, io }),
-        }
+        let text = read_text(path, MAX_REPLAY_BYTES)?;
+        Replay::parse(&text, &path.display().to_string())
     }
 
     /// Reads and checks a replay from its text; `file` is the name errors
@@ -44,16 +51,18 @@ impl Replay {
         // Only the last line can have been cut off mid-write.
         let cut = (!text.ends_with('\n')).then_some(lines.len());
         let parser = Parser { file, cut };
-        let start = parser.header(parser.json(first, 1)?)?;
+        let (start, mut creatures, capacity) = parser.header(parser.json(first, 1)?)?;
         let mut replay = Replay { start, ticks: Vec::new(), commands: Vec::new(), checkpoints: Vec::new(), end: None };
         let mut previous = 0;
+        let mut next_checkpoint = CHECKPOINT_EVERY;
         let mut end_line = None;
         for (line, text) in (2..).zip(rest) {
             let value = parser.json(text, line)?;
             if let Some(end_line) = end_line {
                 return Err(ReplayError::AfterEnd { file: file.to_string(), line, end_line });
             }
-            let tick = replay.add(parser.record(value, line)?);
+            let record = parser.record(value, line)?;
+            let tick = record.tick();
             if tick > MAX_TICK {
                 let days = MAX_TICK / u64::from(TICKS_PER_SECOND) / 86_400;
                 return Err(ReplayError::TooLong { file: file.to_string(), line, tick, max: MAX_TICK, days });
@@ -62,9 +71,26 @@ impl Replay {
                 return Err(ReplayError::Backwards { file: file.to_string(), line, tick, previous });
             }
             previous = tick;
-            if replay.end.is_some() {
-                end_line = Some(line);
+            match &record {
+                Record::Checkpoint(_) if tick != next_checkpoint => {
+                    let message = format!(
+                        "checkpoint {tick} where checkpoint {next_checkpoint} belongs (delve writes one every {CHECKPOINT_EVERY} ticks)"
+                    );
+                    return Err(parser.bad(line, "checkpoint", message));
+                }
+                Record::Checkpoint(_) => next_checkpoint += CHECKPOINT_EVERY,
+                // The checkpoint at T is written on reaching T, before the
+                // commands stamped T and before an end record at T.
+                _ if tick >= next_checkpoint => {
+                    let (file, tick, every) = (file.to_string(), next_checkpoint, CHECKPOINT_EVERY);
+                    return Err(ReplayError::MissingCheckpoint { file, line, tick, every });
+                }
+                Record::Command(CommandRecord { command, .. }) => {
+                    parser.check(line, command, &mut creatures, capacity)?
+                }
+                Record::End(_) => end_line = Some(line),
             }
+            replay.add(record);
         }
         Ok(replay)
     }
@@ -108,22 +134,16 @@ impl Replay {
         }
     }
 
-    /// Adds a record; returns its tick.
-    fn add(&mut self, record: Record) -> u64 {
+    fn add(&mut self, record: Record) {
         match record {
             Record::Command(CommandRecord { tick, command }) => {
                 self.ticks.push(tick);
                 self.commands.push(command);
-                tick
             }
-            Record::Checkpoint(CheckpointRecord { checkpoint, hash }) => {
-                self.checkpoints.push(Checkpoint { tick: checkpoint, hash });
-                checkpoint
+            Record::Checkpoint(CheckpointRecord { checkpoint, hash, commands }) => {
+                self.checkpoints.push(Checkpoint { tick: checkpoint, hash, commands });
             }
-            Record::End(EndRecord { end, hash }) => {
-                self.end = Some(Checkpoint { tick: end, hash });
-                end
-            }
+            Record::End(EndRecord { end, hash, commands }) => self.end = Some(Checkpoint { tick: end, hash, commands }),
         }
     }
 }
@@ -135,6 +155,16 @@ enum Record {
     End(EndRecord),
 }
 
+impl Record {
+    fn tick(&self) -> u64 {
+        match *self {
+            Record::Command(CommandRecord { tick, .. }) => tick,
+            Record::Checkpoint(CheckpointRecord { checkpoint, .. }) => checkpoint,
+            Record::End(EndRecord { end, .. }) => end,
+        }
+    }
+}
+
 /// Turns lines into records, with errors that say where.
 struct Parser<'a> {
     file: &'a str,
@@ -144,19 +174,20 @@ struct Parser<'a> {
 
 impl Parser<'_> {
     fn json(&self, text: &str, line: usize) -> Result<Value, ReplayError> {
-        serde_json::from_str(text).map_err(|e| {
+        serde_json::from_str(text).map(|Unique(value)| value).map_err(|e| {
+            let file = self.file.to_string();
             if self.cut == Some(line) {
-                return ReplayError::Truncated { file: self.file.to_string(), line };
+                return ReplayError::Truncated { file, line };
             }
             // serde's message ends with the position within the line,
             // which as a column is what a reader needs.
             let message = e.to_string();
             let position = format!(" at line {} column {}", e.line(), e.column());
-            let message = message.strip_suffix(&position).unwrap_or(&message);
-            ReplayError::NotJson {
-                file: self.file.to_string(),
-                line,
-                message: format!("{message} at column {}", e.column()),
+            let message = format!("{} at column {}", message.strip_suffix(&position).unwrap_or(&message), e.column());
+            match e.classify() {
+                // Valid JSON that breaks the one rule `Unique` adds.
+                serde_json::error::Category::Data => ReplayError::DuplicateKey { file, line, message },
+                _ => ReplayError::NotJson { file, line, message },
             }
         })
     }
@@ -165,7 +196,29 @@ impl Parser<'_> {
         ReplayError::BadRecord { file: self.file.to_string(), line, what, message: message.to_string() }
     }
 
-    fn header(&self, value: Value) -> Result<Start, ReplayError> {
+    /// A command delve could have recorded: one that applies as it is
+    /// (see [`Command::problem`]) and, for a spawn, keeps the world's
+    /// `creatures` (counted as if every spawn found room) within its
+    /// [`capacity`](World::capacity).
+    fn check(&self, line: usize, command: &Command, creatures: &mut u64, capacity: u64) -> Result<(), ReplayError> {
+        if let Some(problem) = command.problem() {
+            return Err(self.bad(line, "command", problem));
+        }
+        if let Command::Spawn { count, .. } = *command {
+            *creatures += u64::from(count);
+            if *creatures > capacity {
+                let message = format!(
+                    "spawn of {count} makes {creatures} creatures, more than the {capacity} this level holds (one per free cell, at most {MAX_CREATURES})"
+                );
+                return Err(self.bad(line, "command", message));
+            }
+        }
+        Ok(())
+    }
+
+    /// The session's start, how many creatures its world begins with, and
+    /// how many it can hold.
+    fn header(&self, value: Value) -> Result<(Start, u64, u64), ReplayError> {
         let file = self.file.to_string();
         let Some(version) = value.get(HEADER_KEY) else {
             return Err(ReplayError::NoHeader { file, version: FORMAT_VERSION });
@@ -187,9 +240,13 @@ impl Parser<'_> {
             let message = format!("level {:?} but the level text is named {:?}", header.level, level.name);
             return Err(self.bad(1, "header", message));
         }
-        let start = Start { level, seed: header.seed, settings: header.settings, spawns: header.spawns };
-        start.world().map_err(|source| ReplayError::World { file, source })?;
-        Ok(start)
+        if let Some(problem) = header.rules.problem(&level) {
+            return Err(self.bad(1, "header", problem));
+        }
+        let start =
+            Start { level, seed: header.seed, settings: header.settings, spawns: header.spawns, rules: header.rules };
+        let world = start.world().map_err(|source| ReplayError::World { file, source })?;
+        Ok((start, world.creatures().len() as u64, world.capacity() as u64))
     }
 
     fn record(&self, value: Value, line: usize) -> Result<Record, ReplayError> {

@@ -8,17 +8,23 @@ use std::fmt;
 
 /// The outcome of [`verify`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs, reason = "each variant's doc describes its fields")]
 pub enum Verdict {
     /// Every hash in the file matched. `last` is the last one compared
     /// (`None` when the file has none); `complete` is false for a file
     /// without an end record, whose checkpoints were all that could be
     /// checked.
     Match { checkpoints: usize, last: Option<Checkpoint>, complete: bool },
-    /// The first hash that differs.
+    /// The first state hash that differs.
     Mismatch { tick: u64, expected: u64, actual: u64 },
+    /// The first command digest that differs: the commands applied before
+    /// `tick` are not the ones recorded (one was added, dropped, changed or
+    /// re-stamped).
+    Edited { tick: u64, expected: u64, actual: u64 },
 }
 
 impl Verdict {
+    /// Whether every hash compared matched (a complete file or not).
     pub fn is_match(&self) -> bool {
         matches!(self, Verdict::Match { .. })
     }
@@ -40,20 +46,34 @@ impl fmt::Display for Verdict {
             Verdict::Mismatch { tick, expected, actual } => {
                 write!(f, "mismatch at tick {tick}: expected {}, actual {}", hex(expected), hex(actual))
             }
+            Verdict::Edited { tick, expected, actual } => write!(
+                f,
+                "mismatch at tick {tick}: commands digest expected {}, actual {} (the commands before it are not the ones recorded)",
+                hex(expected),
+                hex(actual)
+            ),
         }
     }
 }
 
 /// Re-runs the whole session from its start and compares every checkpoint
-/// and the end record with the world's hash, stopping at the first that
-/// differs. The end record is the only hash taken after the commands of
-/// its tick: it is the final world.
+/// and the end record, commands digest first, then state hash, with the
+/// commands applied and the world, stopping at the first that differs.
+/// The end record is the only one taken after the commands of its tick:
+/// it is the final world.
 pub fn verify(replay: &Replay) -> Verdict {
+    verify_watched(replay, |_| {})
+}
+
+/// [`verify`], calling `on_tick` with the world's tick after every tick it
+/// runs (for a progress bar).
+pub fn verify_watched(replay: &Replay, mut on_tick: impl FnMut(u64)) -> Verdict {
     let mut world = replay.world();
+    let mut feed = ReplayFeed::new(replay);
     let mut matched = 0;
     for &checkpoint in replay.checkpoints() {
-        run_to(&mut world, replay, checkpoint.tick);
-        if let Some(mismatch) = compare(&world, checkpoint) {
+        run_to(&mut world, &mut feed, checkpoint.tick, &mut on_tick);
+        if let Some(mismatch) = compare(&world, &feed, checkpoint) {
             return mismatch;
         }
         matched += 1;
@@ -62,31 +82,33 @@ pub fn verify(replay: &Replay) -> Verdict {
     let Some(end) = replay.end() else {
         return Verdict::Match { checkpoints: matched, last, complete: false };
     };
-    run_to(&mut world, replay, end.tick);
-    let mut feed = ReplayFeed::new(replay);
+    run_to(&mut world, &mut feed, end.tick, &mut on_tick);
     for &c in replay.commands_due(end.tick) {
         feed::apply(&mut world, &mut feed, c).expect("a replay feed does no I/O");
     }
-    match compare(&world, end) {
+    match compare(&world, &feed, end) {
         Some(mismatch) => mismatch,
         None => Verdict::Match { checkpoints: matched + 1, last: Some(end), complete: true },
     }
 }
 
 /// Applies each tick's commands and ticks until the world reaches `tick`,
-/// exactly as the terminal plays the replay.
-fn run_to(world: &mut World, replay: &Replay, tick: u64) {
-    let mut feed = ReplayFeed::new(replay);
-    while world.ticks() < tick {
-        feed::tick(world, &mut feed).expect("a replay feed does no I/O");
+/// exactly as the terminal plays the replay, or until the session is won
+/// or lost (its clock stops there: a file claiming later ticks is checked
+/// against the world it ended as, instead of waiting forever).
+fn run_to(world: &mut World, feed: &mut ReplayFeed, tick: u64, on_tick: &mut impl FnMut(u64)) {
+    while world.ticks() < tick && !world.outcome().is_over() {
+        feed::tick(world, feed).expect("a replay feed does no I/O");
+        on_tick(world.ticks());
     }
 }
 
-fn compare(world: &World, checkpoint: Checkpoint) -> Option<Verdict> {
+fn compare(world: &World, feed: &ReplayFeed, checkpoint: Checkpoint) -> Option<Verdict> {
+    let (tick, expected) = (checkpoint.tick, checkpoint.commands);
+    let actual = feed.commands();
+    if actual != expected {
+        return Some(Verdict::Edited { tick, expected, actual });
+    }
     let actual = world.hash();
-    (actual != checkpoint.hash).then_some(Verdict::Mismatch {
-        tick: checkpoint.tick,
-        expected: checkpoint.hash,
-        actual,
-    })
+    (actual != checkpoint.hash).then_some(Verdict::Mismatch { tick, expected: checkpoint.hash, actual })
 }

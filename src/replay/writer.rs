@@ -9,7 +9,7 @@
 //! A recording that cannot go on (a full disk, a file-size limit, a signal)
 //! keeps its partial file, ending in a whole line, and says where it is.
 
-use super::format::{CHECKPOINT_EVERY, CheckpointRecord, CommandRecord, EndRecord, Header, Start};
+use super::format::{CHECKPOINT_EVERY, CheckpointRecord, CommandDigest, CommandRecord, EndRecord, Header, Start};
 use crate::sim::{Command, World};
 use serde::Serialize;
 use std::ffi::OsString;
@@ -20,16 +20,21 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Why a recording could not be made or finished.
 #[derive(Debug, thiserror::Error)]
+#[allow(missing_docs, reason = "each variant's fields are the values its doc and message name")]
 pub enum RecordError {
+    /// The target exists and `--force` was not given.
     #[error("{0}: already exists (pass --force to overwrite it)")]
     Exists(String),
     #[error(
         "{0}: an unfinished recording of the same name is in the way (interrupted, or still running: check it \
          with `delve replay {0} --verify`, remove it, or pass --force)"
     )]
+    /// An interrupted recording's partial file is where this one would grow.
     PartialExists(String),
+    /// The target cannot be recorded to (a directory, `-`, a missing parent, not a regular file).
     #[error("{file}: cannot record to it: {why}")]
     Target { file: String, why: String },
+    /// Writing the file failed.
     #[error("{file}: cannot write: {io}")]
     Io { file: String, io: io::Error },
     #[error("{why}; the finished recording is kept in {partial}")]
@@ -191,6 +196,8 @@ pub struct Recorder {
     force: bool,
     /// The latest tick written, to catch a caller stamping out of order.
     tick: u64,
+    /// The digest of the commands written so far, for the checkpoints.
+    commands: CommandDigest,
 }
 
 impl Recorder {
@@ -201,7 +208,14 @@ impl Recorder {
     pub fn create(target: &Path, start: &Start, force: bool) -> Result<Recorder, RecordError> {
         Recorder::check(target, force)?;
         let (file, partial) = create_partial(target)?;
-        let mut recorder = Recorder { out: Lines::new(file), partial, target: target.to_path_buf(), force, tick: 0 };
+        let mut recorder = Recorder {
+            out: Lines::new(file),
+            partial,
+            target: target.to_path_buf(),
+            force,
+            tick: 0,
+            commands: CommandDigest::default(),
+        };
         recorder.line(&Header::of(start))?;
         recorder.flush()?;
         Ok(recorder)
@@ -229,6 +243,7 @@ impl Recorder {
     pub fn command(&mut self, tick: u64, command: &Command) -> Result<(), RecordError> {
         debug_assert!(tick >= self.tick, "command stamped {tick} after tick {}", self.tick);
         self.tick = tick;
+        self.commands.add(tick, *command);
         self.line(&CommandRecord { tick, command: *command })
     }
 
@@ -239,14 +254,14 @@ impl Recorder {
         if !self.tick.is_multiple_of(CHECKPOINT_EVERY) {
             return Ok(());
         }
-        self.line(&CheckpointRecord { checkpoint: self.tick, hash: world.hash() })?;
+        self.line(&CheckpointRecord { checkpoint: self.tick, hash: world.hash(), commands: self.commands.value() })?;
         self.flush()
     }
 
     /// Ends the recording with the final world's hash, makes it durable,
     /// and renames it to its target.
     pub fn finish(mut self, world: &World) -> Result<(), RecordError> {
-        self.line(&EndRecord { end: world.ticks(), hash: world.hash() })?;
+        self.line(&EndRecord { end: world.ticks(), hash: world.hash(), commands: self.commands.value() })?;
         self.sync()?;
         // The target may have appeared since `create` checked.
         check_target(&self.target, self.force).map_err(|e| self.kept(e))?;

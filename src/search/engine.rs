@@ -14,11 +14,16 @@ use std::time::Instant;
 /// What one query asks of the engine, beyond its graph and endpoints.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Query {
+    /// Which member of the best-first family runs.
     pub algorithm: Algorithm,
+    /// Order among open entries of equal f.
     pub tie: TieBreak,
     /// w of weighted A*; ignored by the other algorithms.
     pub weight: f64,
+    /// Put closed nodes back on the open list when a cheaper route reaches
+    /// them (needed for optimal answers under an inconsistent heuristic).
     pub reopen: bool,
+    /// How the open list takes a cheaper route to a node it holds.
     pub open: OpenUpdate,
 }
 
@@ -68,16 +73,20 @@ fn is_zero(n: &u64) -> bool {
 /// The answer to one query. The path itself is [`Searcher::path`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Outcome {
+    /// Whether the goal was reached.
     pub found: bool,
     /// Sum of the edge costs along the path (0 when not found).
     pub cost: f64,
+    /// What the query did, counted.
     pub stats: SearchStats,
 }
 
 /// Where a node stands after the last query, for the search overlay.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Visit {
+    /// Generated and still waiting on the open list.
     Open,
+    /// Expanded.
     Closed,
 }
 
@@ -147,6 +156,7 @@ pub struct Searcher {
 }
 
 impl Searcher {
+    /// An engine with empty buffers; the first query sizes them.
     pub fn new() -> Searcher {
         Searcher::default()
     }

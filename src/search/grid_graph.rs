@@ -67,6 +67,7 @@ impl Split {
 }
 
 impl<'a> GridGraph<'a> {
+    /// The view of `grid` for one query from `start` to `goal`.
     pub fn new(grid: &'a Grid, neighbors: Neighbors, heuristic: Heuristic, start: Cell, goal: Cell) -> Self {
         let stride = grid.stride();
         GridGraph {
@@ -154,7 +155,9 @@ impl Graph for GridGraph<'_> {
 /// Which end of a query was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Endpoint {
+    /// The query's start.
     Start,
+    /// The query's goal.
     Goal,
 }
 
@@ -169,11 +172,30 @@ impl std::fmt::Display for Endpoint {
 
 /// A query the grid cannot answer. (No path is an answer, not an error.)
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[allow(missing_docs, reason = "each variant's fields are the values its doc and message name")]
 pub enum PlanError {
+    /// An end lies off the map.
     #[error("{end} {cell} is outside the {width}x{height} map")]
     Outside { end: Endpoint, cell: Cell, width: usize, height: usize },
+    /// An end is a wall or a closed door.
     #[error("{end} {cell} is not walkable")]
     Blocked { end: Endpoint, cell: Cell },
+}
+
+impl PlanError {
+    /// Refuses a query whose start or goal is off the map or blocked: the
+    /// check every planner of cell queries makes first.
+    pub fn check(grid: &Grid, from: Cell, to: Cell) -> Result<(), PlanError> {
+        for (end, cell) in [(Endpoint::Start, from), (Endpoint::Goal, to)] {
+            if !grid.in_bounds(cell) {
+                return Err(PlanError::Outside { end, cell, width: grid.width(), height: grid.height() });
+            }
+            if !grid.is_walkable(cell) {
+                return Err(PlanError::Blocked { end, cell });
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Answers cell-to-cell queries on grids, keeping its buffers between them,
@@ -196,6 +218,7 @@ pub struct GridPlanner {
 }
 
 impl GridPlanner {
+    /// A planner with empty buffers; the first query sizes them.
     pub fn new() -> GridPlanner {
         GridPlanner::default()
     }
@@ -204,14 +227,7 @@ impl GridPlanner {
     /// found, is [`GridPlanner::path`] (empty after a refused query too).
     pub fn plan(&mut self, grid: &Grid, from: Cell, to: Cell, settings: &SearchSettings) -> Result<Outcome, PlanError> {
         self.cells.clear();
-        for (end, cell) in [(Endpoint::Start, from), (Endpoint::Goal, to)] {
-            if !grid.in_bounds(cell) {
-                return Err(PlanError::Outside { end, cell, width: grid.width(), height: grid.height() });
-            }
-            if !grid.is_walkable(cell) {
-                return Err(PlanError::Blocked { end, cell });
-            }
-        }
+        PlanError::check(grid, from, to)?;
         let graph = GridGraph::new(grid, settings.neighbors, settings.heuristic, from, to);
         let mut query = Query {
             algorithm: settings.algorithm,

@@ -39,10 +39,15 @@ named_enum! {
     /// Distance estimates on a grid, each scaled by the grid's cheapest
     /// entry cost so that it stays admissible on weighted grids.
     Heuristic, "heuristic" {
+        /// |dx| + |dy|: exact for 4-neighbour moves, too high for 8.
         Manhattan => "manhattan",
+        /// Straight-line distance: admissible for both, exact only on a line.
         Euclidean => "euclidean",
+        /// Diagonal steps then straight ones: exact for 8-neighbour moves.
         Octile => "octile",
+        /// max(|dx|, |dy|): diagonals counted as 1, so admissible but loose.
         Chebyshev => "chebyshev",
+        /// 0: A* becomes Dijkstra.
         Zero => "zero",
     }
 }
@@ -117,9 +122,13 @@ pub const MAX_WEIGHT: f64 = 10.0;
 /// Everything that shapes one grid search.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SearchSettings {
+    /// Which member of the best-first family runs.
     pub algorithm: Algorithm,
+    /// The distance estimate (ignored by BFS and Dijkstra).
     pub heuristic: Heuristic,
+    /// Order among open entries of equal f.
     pub tie: TieBreak,
+    /// 4- or 8-neighbour movement.
     pub neighbors: Neighbors,
     /// w of weighted A*, in [`MIN_WEIGHT`, `MAX_WEIGHT`]; other algorithms ignore it.
     pub weight: f64,

@@ -43,9 +43,7 @@ pub fn force(c: &mut Creature, i: usize, senses: &Senses, r: f32, scratch: &mut 
     match c.kind {
         Kind::Monster => {
             let follow = match c.hunt.as_mut() {
-                Some(h) if c.alarm.is_active() && !h.follower.waypoints.is_empty() => {
-                    follow(&mut h.follower, &body) * sp.follow_gain
-                }
+                Some(h) if !h.follower.waypoints.is_empty() => follow(&mut h.follower, &body) * sp.follow_gain,
                 _ => return roam(c, &body, walls(), r, i, senses, scratch),
             };
             // The wall feelers only nudge: the path already keeps clear of

@@ -1,15 +1,31 @@
-//! A scripted player for headless runs: walks to random reachable goals,
-//! lingering a while at each, so monsters have someone to hunt.
+//! Scripted players for headless runs: one that walks to random reachable
+//! cells, lingering a while at each, so monsters have someone to hunt; one
+//! that heads for the level's `G`; one that stands still.
 
 use super::Command;
 use super::World;
 use super::rng::{Stream, stream};
 use crate::grid::Cell;
+use crate::named::named_enum;
 use crate::search::{GridPlanner, SearchSettings};
 use rand::RngExt;
 use rand_pcg::Pcg32;
 
-/// Ticks between the bot's steps: 4 cells a second, as fast as a monster.
+named_enum! {
+    /// Which scripted player `delve sim --bot` runs.
+    BotKind, "bot" {
+        /// Walks to random reachable cells and lingers at each.
+        Random => "random",
+        /// Walks to the level's `G` at the player's pace, replanning at
+        /// every step.
+        Goal => "goal",
+        /// Stands still.
+        Idle => "idle",
+    }
+}
+
+/// Ticks between the random bot's steps at least: 4 cells a second, as
+/// fast as a monster (the player's pace allows 5).
 const PACE: u64 = 5;
 /// Longest pause at a goal, in ticks.
 const MAX_LINGER: u64 = 60;
@@ -20,6 +36,7 @@ const TRIES: usize = 4;
 /// runs changes nothing else's numbers.
 #[derive(Debug)]
 pub struct Bot {
+    kind: BotKind,
     rng: Pcg32,
     planner: GridPlanner,
     route: Vec<Cell>,
@@ -29,14 +46,48 @@ pub struct Bot {
 }
 
 impl Bot {
+    /// The random bot, whose choices come from its own stream of `seed`.
     pub fn new(seed: u64) -> Bot {
-        Bot { rng: stream(seed, Stream::Bot), planner: GridPlanner::new(), route: Vec::new(), next: 0, rest_until: 0 }
+        Bot::of(BotKind::Random, seed)
     }
 
-    /// The bot's command for the world's coming tick, if any.
+    /// A bot of `kind`, whose choices come from its own stream of `seed`.
+    pub fn of(kind: BotKind, seed: u64) -> Bot {
+        Bot {
+            kind,
+            rng: stream(seed, Stream::Bot),
+            planner: GridPlanner::new(),
+            route: Vec::new(),
+            next: 0,
+            rest_until: 0,
+        }
+    }
+
+    /// The bot's command for the world's coming tick, if any. A bot moves
+    /// only when the move would be taken at once ([`World::ready`]), so it
+    /// never plans from a cell the player is about to leave.
     pub fn command(&mut self, world: &World) -> Option<Command> {
+        if !world.ready() {
+            return None;
+        }
+        match self.kind {
+            BotKind::Random => self.wander(world),
+            BotKind::Goal => self.seek_goal(world),
+            BotKind::Idle => None,
+        }
+    }
+
+    /// The goal bot: the first step of a fresh plan to `G`.
+    fn seek_goal(&mut self, world: &World) -> Option<Command> {
+        let (here, goal) = (world.player().cell, world.goal_cell()?);
+        let found = self.planner.plan(world.grid(), here, goal, &SearchSettings::default()).ok()?.found;
+        let &to = self.planner.path().get(1).filter(|_| found)?;
+        Some(Command::Move { dx: (to.x - here.x) as i8, dy: (to.y - here.y) as i8 })
+    }
+
+    fn wander(&mut self, world: &World) -> Option<Command> {
         let tick = world.ticks();
-        if tick < self.rest_until || !tick.is_multiple_of(PACE) {
+        if tick < self.rest_until {
             return None;
         }
         let here = world.player().cell;
@@ -56,6 +107,7 @@ impl Bot {
             return None;
         }
         self.next += 1;
+        self.rest_until = tick + PACE;
         Some(Command::Move { dx: dx as i8, dy: dy as i8 })
     }
 

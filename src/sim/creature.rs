@@ -1,5 +1,6 @@
 //! The creatures of the world and the state each carries between ticks.
 
+use super::mind::Mind;
 use super::species::{ARRIVAL_RADIUS, SLOWING_RADIUS, Species, alarm};
 use super::stats::RepathReason;
 use crate::grid::Cell;
@@ -22,15 +23,18 @@ named_enum! {
 /// One creature: its body and what it remembers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Creature {
+    /// What it is, which decides how it behaves.
     pub kind: Kind,
+    /// Where it is and how it moves.
     pub body: Body,
     /// Where it was spawned; a monster returns here after a catch.
     pub home: Vec2,
+    /// Its wander state: where on the wander circle it aims.
     pub wander: Wander,
     /// Low-pass filter on its steering force.
     pub smoother: Smoother,
-    /// Its alarm: a monster's detection, a fleeing creature's panic, a
-    /// boid's scatter (thresholds from [`alarm`]).
+    /// Its alarm: a monster's range of sight, a fleeing creature's panic,
+    /// a boid's scatter (thresholds from the kind, `species::alarm`).
     pub alarm: Hysteresis,
     /// A monster's hunt; `None` for other kinds.
     pub hunt: Option<Hunt>,
@@ -77,6 +81,8 @@ pub struct Hunt {
     /// Progress toward the current waypoint: its index, the closest the
     /// monster has come to it, and the tick it last came closer.
     pub progress: (usize, f32, u64),
+    /// What it knows of the player, and so where it is going.
+    pub mind: Mind,
 }
 
 /// A monster that has not come closer to its waypoint for this many ticks
@@ -95,6 +101,7 @@ impl Default for Hunt {
             version: 0,
             request: None,
             progress: (0, f32::INFINITY, 0),
+            mind: Mind::default(),
         }
     }
 }
@@ -114,7 +121,7 @@ impl Hunt {
         }
     }
 
-    /// Whether the monster has made no progress for [`STUCK_TICKS`], short
+    /// Whether the monster has made no progress for `STUCK_TICKS` ticks, short
     /// of its last waypoint (where waiting is arriving, not being stuck).
     pub fn is_stuck(&self, tick: u64) -> bool {
         let (index, best, since) = self.progress;

@@ -17,20 +17,24 @@ impl Default for StateHasher {
 }
 
 impl StateHasher {
+    /// Feeds `bytes`, one at a time (FNV-1a).
     pub fn bytes(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 = (self.0 ^ u64::from(b)).wrapping_mul(PRIME);
         }
     }
 
+    /// Feeds `v`, little-endian, so the hash is the same on every machine.
     pub fn u64(&mut self, v: u64) {
         self.bytes(&v.to_le_bytes());
     }
 
+    /// Feeds `v`, little-endian.
     pub fn u32(&mut self, v: u32) {
         self.bytes(&v.to_le_bytes());
     }
 
+    /// Feeds `v`, little-endian.
     pub fn i32(&mut self, v: i32) {
         self.bytes(&v.to_le_bytes());
     }
@@ -40,14 +44,17 @@ impl StateHasher {
         self.u32(v.to_bits());
     }
 
+    /// Feeds `v` by its bit pattern.
     pub fn f64(&mut self, v: f64) {
         self.u64(v.to_bits());
     }
 
+    /// Feeds `v` as one byte.
     pub fn bool(&mut self, v: bool) {
         self.bytes(&[u8::from(v)]);
     }
 
+    /// The hash of everything fed so far.
     pub fn finish(&self) -> u64 {
         self.0
     }

@@ -12,7 +12,7 @@ use super::settings::{RepathPolicy, Settings};
 use super::stats::{RepathReason, SearchReport, Stats};
 use crate::grid::{Cell, Grid};
 use crate::search::{GridPlanner, Visit, string_pull};
-use crate::steer::cell_center;
+use crate::steer::{cell_at, cell_center};
 use std::collections::VecDeque;
 
 /// The world's repath machinery: the queue and the budget are state (they
@@ -31,30 +31,29 @@ pub struct Hunter {
 pub struct Scene<'a> {
     pub grid: &'a Grid,
     pub settings: &'a Settings,
-    pub player: Cell,
     pub tick: u64,
     /// The monster whose searches are recorded cell by cell.
     pub watched: Option<usize>,
 }
 
 impl Hunter {
-    /// Updates every monster's alarm and queues the requests this tick
-    /// calls for.
+    /// Queues the requests this tick calls for, for every monster heading
+    /// somewhere (its [`target`](super::mind::Mind::target)); a monster
+    /// heading nowhere forgets its plan.
     pub fn request(&mut self, creatures: &mut [Creature], scene: &Scene) {
-        let target = cell_center(scene.player);
         let mut dropped = false;
         for (i, c) in creatures.iter_mut().enumerate() {
             let Some(hunt) = c.hunt.as_mut() else { continue };
-            if !c.alarm.update(c.body.pos.distance(target)) {
+            let Some(target) = hunt.mind.target(c.body.pos, cell_at(c.home)) else {
                 dropped |= hunt.request.is_some();
                 hunt.forget();
                 continue;
-            }
+            };
             hunt.track_progress(c.body.pos, scene.tick);
             if hunt.request.is_some() {
                 continue;
             }
-            if let Some(reason) = reason(hunt, i, scene) {
+            if let Some(reason) = reason(hunt, i, target, scene) {
                 hunt.request = Some((scene.tick, reason));
                 self.queue.push_back(i as u32);
             }
@@ -78,33 +77,36 @@ impl Hunter {
             let Some(i) = self.queue.pop_front() else { break };
             let i = i as usize;
             let c = &mut creatures[i];
-            let from = c.cell();
+            let (from, home) = (c.cell(), cell_at(c.home));
             let Some(hunt) = c.hunt.as_mut() else { continue };
             let Some((since, reason)) = hunt.request.take() else { continue };
+            let Some(to) = hunt.mind.target(c.body.pos, home) else { continue };
             stats.record_wait(scene.tick - since);
-            let expanded = self.plan(hunt, from, i, reason, scene, stats);
+            let expanded = self.plan(hunt, from, to, i, reason, scene, stats);
             self.allowance -= expanded.max(1) as i64;
         }
     }
 
-    /// Plans a path for monster `i` standing in `from`; returns the
+    /// Plans a path for monster `i` standing in `from` to `to`; returns the
     /// expansions it cost.
+    #[allow(clippy::too_many_arguments)]
     fn plan(
         &mut self,
         hunt: &mut Hunt,
         from: Cell,
+        to: Cell,
         i: usize,
         reason: RepathReason,
         scene: &Scene,
         stats: &mut Stats,
     ) -> u64 {
         let grid = scene.grid;
-        hunt.goal = Some(scene.player);
+        hunt.goal = Some(to);
         hunt.version = grid.version();
         hunt.progress = (0, f32::INFINITY, scene.tick);
         hunt.path.clear();
         hunt.follower.clear();
-        let Ok(outcome) = self.planner.plan(grid, from, scene.player, &scene.settings.search) else {
+        let Ok(outcome) = self.planner.plan(grid, from, to, &scene.settings.search) else {
             // The monster stands where no plan can start (pushed into a
             // door as it closed): it waits for its next turn.
             return 0;
@@ -147,8 +149,8 @@ impl Hunter {
     }
 }
 
-/// Why monster `i` should plan now, if it should.
-fn reason(hunt: &Hunt, i: usize, scene: &Scene) -> Option<RepathReason> {
+/// Why monster `i`, heading for `target`, should plan now, if it should.
+fn reason(hunt: &Hunt, i: usize, target: Cell, scene: &Scene) -> Option<RepathReason> {
     let Some(goal) = hunt.goal else { return Some(RepathReason::Start) };
     if hunt.version != scene.grid.version() {
         let blocked = hunt.path.iter().any(|&c| !scene.grid.is_walkable(c));
@@ -161,7 +163,7 @@ fn reason(hunt: &Hunt, i: usize, scene: &Scene) -> Option<RepathReason> {
     let period = u64::from(s.repath_ticks.max(1));
     // Staggered: monster i's timer comes round on its own tick of the period.
     let slot = (scene.tick + i as u64).is_multiple_of(period);
-    let moved = cell_center(goal).distance(cell_center(scene.player)) > s.repath_cells;
+    let moved = cell_center(goal).distance(cell_center(target)) > s.repath_cells;
     match s.repath {
         RepathPolicy::EveryTick => Some(RepathReason::Timer),
         RepathPolicy::Timer => slot.then_some(RepathReason::Timer),

@@ -1,5 +1,6 @@
 //! Settings of the living world: how monsters search and when they repath.
 
+use super::hash::StateHasher;
 use crate::named::named_enum;
 use crate::search::{MAX_WEIGHT, MIN_WEIGHT, SearchSettings};
 use serde::{Deserialize, Serialize};
@@ -24,23 +25,34 @@ named_enum! {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "setting", content = "value")]
 pub enum Setting {
+    /// The search algorithm.
     Algorithm(crate::search::Algorithm),
+    /// The search heuristic.
     Heuristic(crate::search::Heuristic),
+    /// The search's tie-break.
     Tie(crate::search::TieBreak),
+    /// 4- or 8-neighbour movement for searches.
     Neighbors(crate::grid::Neighbors),
+    /// w of weighted A*.
     Weight(f64),
+    /// Whether searches reopen closed nodes.
     Reopen(bool),
+    /// How the open list takes a cheaper route.
     Open(crate::search::OpenUpdate),
+    /// Whether monsters string-pull their paths.
     Smoothing(bool),
+    /// When monsters plan a new path.
     Repath(RepathPolicy),
 }
 
 /// Everything a user can change about how monsters plan.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
+    /// How each monster's search runs.
     pub search: SearchSettings,
     /// String-pull paths before following them.
     pub smoothing: bool,
+    /// When a monster plans a new path.
     pub repath: RepathPolicy,
     /// N of the timer policies, in ticks.
     pub repath_ticks: u32,
@@ -48,7 +60,7 @@ pub struct Settings {
     pub repath_cells: f32,
     /// Node expansions allowed per tick across all monsters.
     pub budget: u32,
-    /// Monsters hunt a player nearer than this many cells.
+    /// Monsters see the player along a line of sight up to this many cells.
     pub detection_radius: f32,
 }
 
@@ -102,6 +114,23 @@ impl Settings {
         None
     }
 
+    /// Feeds every setting into a state hash. Both structs are taken apart
+    /// field by field, so a setting added later fails to compile here until
+    /// it is hashed too: a replay edited to drop a change of any setting,
+    /// even one that decides nothing (the open-list update), cannot verify.
+    pub fn hash_into(&self, h: &mut StateHasher) {
+        let Settings { search, smoothing, repath, repath_ticks, repath_cells, budget, detection_radius } = *self;
+        let SearchSettings { algorithm, heuristic, tie, neighbors, weight, reopen, open } = search;
+        h.bytes(&[algorithm as u8, heuristic as u8, tie as u8, neighbors as u8, repath as u8, open as u8]);
+        h.f64(weight);
+        h.bool(reopen);
+        h.bool(smoothing);
+        h.u32(repath_ticks);
+        h.f32(repath_cells);
+        h.u32(budget);
+        h.f32(detection_radius);
+    }
+
     /// Applies one change; a weight is clamped to the accepted range.
     pub fn apply(&mut self, setting: Setting) {
         let s = &mut self.search;
@@ -115,6 +144,19 @@ impl Settings {
             Setting::Open(o) => s.open = o,
             Setting::Smoothing(on) => self.smoothing = on,
             Setting::Repath(p) => self.repath = p,
+        }
+    }
+}
+
+impl Setting {
+    /// What is wrong with a change no key could make (a hand-edited
+    /// replay); `None` when it is one delve makes.
+    pub fn problem(&self) -> Option<String> {
+        match *self {
+            Setting::Weight(w) if !(MIN_WEIGHT..=MAX_WEIGHT).contains(&w) => {
+                Some(format!("weight {w:?} is not from {MIN_WEIGHT} to {MAX_WEIGHT}"))
+            }
+            _ => None,
         }
     }
 }
@@ -138,6 +180,56 @@ mod tests {
         s.apply(Setting::Repath(RepathPolicy::Timer));
         assert_eq!(s.repath.next(), RepathPolicy::Threshold);
         assert_eq!(RepathPolicy::TimerThreshold.next(), RepathPolicy::EveryTick);
+    }
+
+    #[test]
+    fn only_weights_out_of_range_are_problems() {
+        for w in [MIN_WEIGHT, 2.5, MAX_WEIGHT] {
+            assert_eq!(Setting::Weight(w).problem(), None);
+        }
+        for w in [-1e308, MIN_WEIGHT - 0.01, MAX_WEIGHT + 0.01, f64::NAN, f64::INFINITY] {
+            let e = Setting::Weight(w).problem().unwrap();
+            assert_eq!(e, format!("weight {w:?} is not from {MIN_WEIGHT} to {MAX_WEIGHT}"));
+        }
+        assert_eq!(Setting::Reopen(true).problem(), None);
+    }
+
+    /// Every setting changes the hash, the open-list update included.
+    #[test]
+    fn every_setting_is_hashed() {
+        let hash = |s: &Settings| {
+            let mut h = StateHasher::default();
+            s.hash_into(&mut h);
+            h.finish()
+        };
+        let base = Settings::default();
+        let changes = [
+            Setting::Algorithm(Algorithm::Greedy),
+            Setting::Heuristic(crate::search::Heuristic::Manhattan),
+            Setting::Tie(crate::search::TieBreak::Cross),
+            Setting::Neighbors(crate::grid::Neighbors::Four),
+            Setting::Weight(2.0),
+            Setting::Reopen(!base.search.reopen),
+            Setting::Open(crate::search::OpenUpdate::DecreaseKey),
+            Setting::Smoothing(!base.smoothing),
+            Setting::Repath(RepathPolicy::Timer),
+        ];
+        for change in changes {
+            let mut s = base;
+            s.apply(change);
+            assert_ne!(s, base, "{change:?} changes nothing");
+            assert_ne!(hash(&s), hash(&base), "{change:?} is not hashed");
+        }
+        for change in [
+            |s: &mut Settings| s.repath_ticks += 1,
+            |s: &mut Settings| s.repath_cells += 1.0,
+            |s: &mut Settings| s.budget += 1,
+            |s: &mut Settings| s.detection_radius += 1.0,
+        ] {
+            let mut s = base;
+            change(&mut s);
+            assert_ne!(hash(&s), hash(&base), "{s:?}");
+        }
     }
 
     #[test]

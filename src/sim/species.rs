@@ -8,12 +8,16 @@ use crate::steer::FlockWeights;
 /// How one kind moves and senses.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Species {
+    /// Top speed, in cells per second.
     pub max_speed: f32,
+    /// Largest steering force: how sharply it turns and brakes.
     pub max_force: f32,
     /// Wander circle: radius, distance ahead, and jitter per tick (radians
     /// at r = ±1).
     pub wander_radius: f32,
+    /// How far ahead of the body the wander circle sits.
     pub wander_distance: f32,
+    /// How far the wander target jitters per tick (radians at r = ±1).
     pub wander_jitter: f32,
     /// Weight of the wander force among the kind's other forces.
     pub wander_weight: f32,
@@ -30,6 +34,7 @@ pub struct Species {
 }
 
 impl Species {
+    /// The species of `kind`.
     pub const fn of(kind: Kind) -> Species {
         match kind {
             Kind::Monster => Species {
@@ -81,7 +86,7 @@ impl Species {
 }
 
 /// A kind's alarm thresholds in cells: on below the first distance, off
-/// only beyond the second. A monster's detection comes from the settings
+/// only beyond the second. A monster's range of sight comes from the settings
 /// (off 10 % and a cell farther out), a fleeing creature panics, a boid
 /// scatters; a wanderer's never sounds (no distance is below 0).
 pub fn alarm(kind: Kind, detection: f32) -> (f32, f32) {

@@ -37,13 +37,19 @@ pub const HISTORY_TICKS: usize = 240;
 /// Counters summed over some span of ticks.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Counters {
+    /// Ticks in the span.
     pub ticks: u64,
+    /// Searches run.
     pub searches: u64,
+    /// Searches that found a path.
     pub found: u64,
+    /// Nodes expanded, over all searches.
     pub expanded: u64,
     /// Expansions of the largest single search.
     pub max_expanded: u64,
+    /// Open-list entries pushed, over all searches.
     pub pushed: u64,
+    /// Stale entries popped, over all searches.
     pub stale_pops: u64,
     /// Largest open list of any search in the span.
     pub max_open: u64,
@@ -61,6 +67,7 @@ pub struct Counters {
     pub wait_ticks: u64,
     /// Longest single wait, in ticks.
     pub max_wait: u64,
+    /// Times a monster caught the player.
     pub catches: u64,
 }
 
@@ -111,10 +118,12 @@ impl Counters {
         }
     }
 
+    /// Repaths for `reason`.
     pub fn repaths(&self, reason: RepathReason) -> u64 {
         self.repaths[reason as usize]
     }
 
+    /// Repaths for any reason.
     pub fn total_repaths(&self) -> u64 {
         self.repaths.iter().sum()
     }
@@ -144,14 +153,21 @@ fn ratio(sum: f64, n: u64) -> f64 {
 pub struct SearchReport {
     /// Index of the monster among all creatures.
     pub creature: usize,
+    /// The tick it ran in.
     pub tick: u64,
+    /// Why the monster replanned (`None` before its first search).
     pub reason: Option<RepathReason>,
+    /// Whether it found a path.
     pub found: bool,
+    /// Its counters.
     pub stats: SearchStats,
+    /// Steps of the path found.
     pub steps: usize,
+    /// Waypoints the monster follows: smoothed, or one per cell.
     pub waypoints: usize,
     /// Cells closed and left open, kept only for the watched monster.
     pub closed: Vec<Cell>,
+    /// Cells left open (watched monster only).
     pub open: Vec<Cell>,
 }
 
@@ -192,6 +208,7 @@ impl Stats {
         }
     }
 
+    /// Counts a catch of the player.
     pub fn record_catch(&mut self) {
         self.current.catches += 1;
     }

@@ -1,28 +1,192 @@
-//! Front-end state: what the view shows and how fast time runs. Nothing
-//! here is world state; which monster is watched lives in the world (as an
-//! observation setting) so there is one answer to "who is selected".
+//! Front-end state: what the view shows, how fast time runs, what the
+//! keys mean right now (the game, the help, a quit to confirm, the end
+//! screen), and the message log. Nothing here is world state; which
+//! monster is watched lives in the world (as an observation setting) so
+//! there is one answer to "who is selected".
 
 use super::clock::Clock;
-use super::keys::Ui;
+use super::keys::{self, Action, Ui};
+use super::log::Log;
+use super::map::Markers;
 use super::overlay::Overlay;
 use super::palette::Palette;
-use crate::sim::{Kind, World};
+use super::sight::Sight;
+use crate::signals::Signal;
+use crate::sim::{Command, Goal, Kind, Outcome, World};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
+
+/// How a session ends in the terminal: chosen by the player, or by a
+/// caught signal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// The player quits (`q` confirmed, or on the end screen).
+    Quit,
+    /// The same level and seed again (the end screen's `r`).
+    Retry,
+    /// The next level (the end screen's `n`).
+    Next,
+    /// A caught signal stopped the session: the caller keeps what was
+    /// recorded and exits with the signal's status.
+    Signal(Signal),
+}
+
+/// What the log says when a key that moves the player is refused.
+pub const PAUSED_MOVE: &str = "paused: moves wait (Space resumes, . steps one tick)";
+
+/// What the log says when a replay reaches its last tick still running.
+pub const RECORDING_ENDS: &str = "the recording ends here (q quits)";
 
 /// Everything the front end remembers between frames.
 #[derive(Clone, Debug)]
 pub struct App {
     pub clock: Clock,
     pub overlay: Overlay,
+    /// Whether the map shows only what the player sees (a view, changing
+    /// nothing in the world).
+    pub fov: bool,
+    pub sight: Sight,
     pub help: bool,
-    pub quit: bool,
+    /// `q` was pressed mid-session: `y` quits, any other key goes on.
+    pub confirm_quit: bool,
+    /// The terminal is too small to show the game: time stands still.
+    pub too_small: bool,
+    /// The replay reached the recording's last tick.
+    pub recording_ended: bool,
+    pub exit: Option<Exit>,
     pub palette: Palette,
     /// False in replay: the status line says so and world keys are ignored.
     pub live: bool,
+    /// Whether there is a level after this one (the end screen offers `n`).
+    pub next_level: bool,
+    /// The level's `S` and `G`, drawn on the map.
+    pub markers: Markers,
+    pub log: Log,
 }
 
 impl App {
     pub fn new(palette: Palette, live: bool) -> App {
-        App { clock: Clock::default(), overlay: Overlay::None, help: false, quit: false, palette, live }
+        App {
+            clock: Clock::default(),
+            overlay: Overlay::None,
+            fov: false,
+            sight: Sight::default(),
+            help: false,
+            confirm_quit: false,
+            too_small: false,
+            recording_ended: false,
+            exit: None,
+            palette,
+            live,
+            next_level: false,
+            markers: Markers::default(),
+            log: Log::default(),
+        }
+    }
+
+    /// Whether time stands still whatever the clock says: behind the help,
+    /// a quit to confirm or a terminal too small to show the game, and
+    /// once the session is won or lost.
+    pub fn held(&self, world: &World) -> bool {
+        self.help || self.confirm_quit || self.too_small || world.outcome() != Outcome::Running
+    }
+
+    /// Once the world reaches `end`, the recording's last tick (a replay):
+    /// pauses, and says so in the log unless the end screen shows how the
+    /// session ended. True the one time it happens.
+    pub fn recording_ends(&mut self, world: &World, end: Option<u64>) -> bool {
+        if self.recording_ended || end.is_none_or(|end| world.ticks() < end) {
+            return false;
+        }
+        self.recording_ended = true;
+        if !self.clock.paused() {
+            self.clock.toggle_pause();
+        }
+        if world.outcome() == Outcome::Running {
+            self.log.note(world.ticks(), RECORDING_ENDS);
+        }
+        true
+    }
+
+    /// Reads one key: changes the view, and returns the command it gives
+    /// the world, if any (the caller applies it and records it).
+    pub fn key(&mut self, key: KeyEvent, world: &mut World) -> Option<Command> {
+        if key.kind == KeyEventKind::Release {
+            return None;
+        }
+        if keys::is_interrupt(key) {
+            self.exit = Some(Exit::Quit);
+            return None;
+        }
+        // The help swallows every key but its own.
+        if self.help {
+            if matches!(key.code, KeyCode::Char('?') | KeyCode::Esc) {
+                self.help = false;
+            }
+            return None;
+        }
+        if self.confirm_quit {
+            self.confirm_quit = false;
+            if key.code == KeyCode::Char('y') {
+                self.exit = Some(Exit::Quit);
+            }
+            return None;
+        }
+        if world.outcome() != Outcome::Running {
+            self.end_key(key.code);
+            return None;
+        }
+        if self.too_small {
+            if matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
+                self.ask_quit();
+            }
+            return None;
+        }
+        let command = match keys::action(key, world.settings()) {
+            Some(Action::World(command)) => self.world_key(command, world),
+            Some(Action::Ui(action)) => {
+                self.handle(action, world);
+                None
+            }
+            None => None,
+        };
+        // A run ends at any key, and pausing drops the move waiting for the
+        // pace, so that nothing moves the player while paused: keys that
+        // give the world nothing else tell it so.
+        let pending = world.running().is_some() || (self.clock.paused() && world.queued_move().is_some());
+        command.or_else(|| (self.live && self.exit.is_none() && pending).then_some(Command::Stop))
+    }
+
+    /// A key that would change the world: refused in replay, and moves are
+    /// refused while paused (with a line in the log saying why).
+    fn world_key(&mut self, command: Command, world: &World) -> Option<Command> {
+        if !self.live {
+            return None;
+        }
+        let moves = matches!(command, Command::Move { .. } | Command::Run { .. } | Command::Door);
+        if moves && self.clock.paused() {
+            self.log.note(world.ticks(), PAUSED_MOVE);
+            return None;
+        }
+        Some(command)
+    }
+
+    /// The end screen's keys: retry, next level, quit.
+    fn end_key(&mut self, code: KeyCode) {
+        self.exit = match code {
+            KeyCode::Char('r') if self.live => Some(Exit::Retry),
+            KeyCode::Char('n') if self.live && self.next_level => Some(Exit::Next),
+            KeyCode::Char('q') | KeyCode::Esc => Some(Exit::Quit),
+            _ => None,
+        };
+    }
+
+    /// `q` or Esc mid-session: a live game asks first; a replay quits.
+    fn ask_quit(&mut self) {
+        if self.live {
+            self.confirm_quit = true;
+        } else {
+            self.exit = Some(Exit::Quit);
+        }
     }
 
     /// Carries out a view action. The world is borrowed only to choose the
@@ -34,12 +198,18 @@ impl App {
             Ui::Faster => self.clock.faster(),
             Ui::Slower => self.clock.slower(),
             Ui::Overlay => self.overlay = self.overlay.next(),
+            Ui::Fov => self.fov = !self.fov,
             Ui::NextMonster => world.watch(next_monster(world)),
-            Ui::Help => self.help = !self.help,
-            Ui::Back if self.help => self.help = false,
-            Ui::Back | Ui::Quit => self.quit = true,
+            Ui::Help => self.help = true,
+            Ui::Quit => self.ask_quit(),
         }
     }
+}
+
+/// Whether a session starts with the field of view on: in a game with a
+/// goal (the campaign), not in a sandbox.
+pub fn fov_by_default(world: &World) -> bool {
+    world.rules().goal != Goal::None
 }
 
 /// The monster after the watched one in creature order, wrapping; the first
@@ -62,10 +232,19 @@ pub fn nearest_monster(world: &World) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::level::Level;
-    use crate::sim::Settings;
+    use crate::sim::{Rules, Settings};
+    use ratatui::crossterm::event::KeyModifiers;
 
     fn world() -> World {
         World::new(&Level::embedded_default(), 1, Settings::default()).unwrap()
+    }
+
+    fn press(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn char_key(c: char) -> KeyEvent {
+        press(KeyCode::Char(c))
     }
 
     #[test]
@@ -104,15 +283,199 @@ mod tests {
     }
 
     #[test]
-    fn esc_closes_help_before_quitting() {
+    fn the_field_of_view_starts_on_in_games_off_in_sandboxes() {
+        let level = Level::parse("@.G\n", "t").unwrap();
+        let game = World::with_rules(&level, 1, Settings::default(), Rules::game(&level)).unwrap();
+        assert!(fov_by_default(&game));
+        assert!(!fov_by_default(&World::new(&level, 1, Settings::default()).unwrap()));
+        let no_goal = Level::parse("@..\n", "t").unwrap();
+        assert!(!fov_by_default(&World::with_rules(&no_goal, 1, Settings::default(), Rules::game(&no_goal)).unwrap()));
+    }
+
+    #[test]
+    fn the_help_holds_time_and_swallows_every_key_but_its_own() {
         let mut w = world();
         let mut app = App::new(Palette::NAMED, true);
-        app.handle(Ui::Help, &mut w);
-        assert!(app.help);
-        app.handle(Ui::Back, &mut w);
-        assert!(!app.help && !app.quit);
-        app.handle(Ui::Back, &mut w);
-        assert!(app.quit);
+        assert!(!app.held(&w));
+        assert_eq!(app.key(char_key('?'), &mut w), None);
+        assert!(app.help && app.held(&w) && !app.clock.paused());
+        for c in ['l', 'E', ' ', 'q', 'O', 'F', '.', 'y'] {
+            assert_eq!(app.key(char_key(c), &mut w), None, "{c}");
+        }
+        assert!(app.help && app.exit.is_none() && !app.clock.paused());
+        assert_eq!(app.overlay, Overlay::None);
+        assert!(!app.fov);
+        app.key(press(KeyCode::Esc), &mut w);
+        assert!(!app.help && !app.held(&w));
+        app.key(char_key('?'), &mut w);
+        app.key(char_key('?'), &mut w);
+        assert!(!app.help && app.exit.is_none());
+    }
+
+    #[test]
+    fn quitting_mid_session_asks_first() {
+        let mut w = world();
+        let mut app = App::new(Palette::NAMED, true);
+        app.key(char_key('q'), &mut w);
+        assert!(app.confirm_quit && app.held(&w) && app.exit.is_none());
+        // Any key but y goes on, and does nothing else.
+        assert_eq!(app.key(char_key('l'), &mut w), None);
+        assert!(!app.confirm_quit && app.exit.is_none() && !app.held(&w));
+        app.key(press(KeyCode::Esc), &mut w);
+        assert!(app.confirm_quit);
+        app.key(char_key('y'), &mut w);
+        assert_eq!(app.exit, Some(Exit::Quit));
+        // Ctrl-C is the reflex: no question asked.
+        let mut app = App::new(Palette::NAMED, true);
+        app.key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL), &mut w);
+        assert_eq!(app.exit, Some(Exit::Quit));
+        // A replay has nothing to lose.
+        let mut app = App::new(Palette::NAMED, false);
+        app.key(char_key('q'), &mut w);
+        assert_eq!(app.exit, Some(Exit::Quit));
+    }
+
+    #[test]
+    fn moves_are_refused_while_paused_with_a_message() {
+        let mut w = world();
+        let mut app = App::new(Palette::NAMED, true);
+        app.key(char_key(' '), &mut w);
+        assert!(app.clock.paused());
+        for c in ['l', 'L', 'e', 'n'] {
+            assert_eq!(app.key(char_key(c), &mut w), None, "{c}");
+        }
+        let said: Vec<&str> = app.log.entries().map(|e| e.text.as_str()).collect();
+        // One line, however many keys were refused.
+        assert_eq!(said, [PAUSED_MOVE]);
+        // Settings still change, and `.` still steps.
+        assert!(matches!(app.key(char_key('E'), &mut w), Some(Command::Set(_))));
+        app.key(char_key('.'), &mut w);
+        assert_eq!(app.clock.take_steps(), 1);
+        app.key(char_key(' '), &mut w);
+        assert_eq!(app.key(char_key('l'), &mut w), Some(Command::Move { dx: 1, dy: 0 }));
+    }
+
+    #[test]
+    fn a_small_terminal_holds_time_and_keys_but_quit() {
+        let mut w = world();
+        let mut app = App::new(Palette::NAMED, true);
+        app.too_small = true;
+        assert!(app.held(&w));
+        assert_eq!(app.key(char_key('l'), &mut w), None);
+        app.key(char_key('q'), &mut w);
+        assert!(app.confirm_quit);
+    }
+
+    #[test]
+    fn the_end_screen_takes_retry_next_and_quit() {
+        let level = Level::parse("goal: reach\n@G\n", "t").unwrap();
+        let mut w = World::with_rules(&level, 1, Settings::default(), Rules::game(&level)).unwrap();
+        w.apply(Command::Move { dx: 1, dy: 0 });
+        for _ in 0..10 {
+            w.tick();
+        }
+        assert_eq!(w.outcome(), Outcome::Won);
+        let mut app = App::new(Palette::NAMED, true);
+        assert!(app.held(&w));
+        // No next level: n does nothing; moves do nothing.
+        for c in ['n', 'l', 'y'] {
+            assert_eq!(app.key(char_key(c), &mut w), None);
+            assert_eq!(app.exit, None, "{c}");
+        }
+        app.next_level = true;
+        app.key(char_key('n'), &mut w);
+        assert_eq!(app.exit, Some(Exit::Next));
+        app.key(char_key('r'), &mut w);
+        assert_eq!(app.exit, Some(Exit::Retry));
+        // No question on the end screen.
+        app.key(char_key('q'), &mut w);
+        assert_eq!(app.exit, Some(Exit::Quit));
+        // A replay's end screen only quits.
+        let mut app = App::new(Palette::NAMED, false);
+        app.next_level = true;
+        for c in ['r', 'n'] {
+            app.key(char_key(c), &mut w);
+            assert_eq!(app.exit, None, "{c}");
+        }
+    }
+
+    #[test]
+    fn a_replay_pauses_at_its_end_and_says_so_once() {
+        let mut w = world();
+        let mut app = App::new(Palette::NAMED, false);
+        assert!(!app.recording_ends(&w, None));
+        assert!(!app.recording_ends(&w, Some(2)));
+        w.tick();
+        w.tick();
+        assert!(app.recording_ends(&w, Some(2)));
+        assert!(app.clock.paused());
+        assert!(!app.recording_ends(&w, Some(2)));
+        let said: Vec<&str> = app.log.entries().map(|e| e.text.as_str()).collect();
+        assert_eq!(said, [RECORDING_ENDS]);
+        // A recording that ends won or lost shows the end screen instead.
+        let lost = crate::ui::testing::game_until_end("lives: 1\n#####\n#@M.G\n#####\n", 2000);
+        let mut app = App::new(Palette::NAMED, false);
+        assert!(app.recording_ends(&lost, Some(lost.ticks())));
+        assert_eq!(app.log.entries().len(), 0);
+    }
+
+    /// What a property test does: a key, or the wall time of one tick.
+    #[derive(Clone, Debug)]
+    enum Op {
+        Key(char),
+        Tick,
+    }
+
+    fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+        use proptest::prelude::*;
+        prop_oneof![
+            6 => prop::sample::select("hjklyubnHJKLYUBN .".chars().collect::<Vec<_>>()).prop_map(Op::Key),
+            10 => Just(Op::Tick),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Over random streams of move, run, pause and step keys and ticks
+        /// (driven as the terminal loop drives them), the player never
+        /// moves while paused, and never takes a step sooner after the last
+        /// than that step's time (4 ticks, 4·√2 after a diagonal one, so at
+        /// least 5 whole ticks).
+        #[test]
+        fn the_player_never_moves_while_paused_nor_faster_than_the_pace(
+            ops in proptest::collection::vec(op(), 1..400)
+        ) {
+            let level = Level::parse("############\n#..........#\n#....@.....#\n#..........#\n############\n", "t").unwrap();
+            let mut w = World::new(&level, 1, Settings::default()).unwrap();
+            let mut app = App::new(Palette::NAMED, true);
+            // The tick of the last step, and whether it was diagonal.
+            let mut last_step: Option<(u64, bool)> = None;
+            for op in ops {
+                let ticks = match op {
+                    Op::Key(c) => {
+                        if let Some(command) = app.key(char_key(c), &mut w) {
+                            w.apply(command);
+                        }
+                        app.clock.take_steps()
+                    }
+                    Op::Tick if app.clock.paused() => 0,
+                    Op::Tick => 1,
+                };
+                for _ in 0..ticks {
+                    let (before, paused) = (w.player().cell, app.clock.paused());
+                    w.tick();
+                    let after = w.player().cell;
+                    if after != before {
+                        proptest::prop_assert!(!paused, "moved while paused at tick {}", w.ticks());
+                        let diagonal = after.x != before.x && after.y != before.y;
+                        if let Some((t, was_diagonal)) = last_step {
+                            let least = if was_diagonal { 5 } else { 4 };
+                            proptest::prop_assert!(w.ticks() - t >= least, "steps {} ticks apart", w.ticks() - t);
+                        }
+                        last_step = Some((w.ticks(), diagonal));
+                    }
+                }
+            }
+        }
     }
 
     #[test]
@@ -120,15 +483,14 @@ mod tests {
         let mut w = world();
         let hash = w.hash();
         let mut app = App::new(Palette::NAMED, true);
-        for a in [Ui::Pause, Ui::Step, Ui::Faster, Ui::Slower, Ui::Overlay, Ui::NextMonster, Ui::Help] {
+        for a in [Ui::Pause, Ui::Step, Ui::Faster, Ui::Slower, Ui::Overlay, Ui::Fov, Ui::NextMonster, Ui::Help] {
             app.handle(a, &mut w);
         }
         assert_eq!(w.hash(), hash);
         assert!(app.clock.paused());
         assert_eq!(app.clock.take_steps(), 1);
         assert_eq!(app.overlay, Overlay::Paths);
-        assert!(app.help && !app.quit);
-        app.handle(Ui::Quit, &mut w);
-        assert!(app.quit);
+        assert!(app.fov);
+        assert!(app.help && app.exit.is_none());
     }
 }

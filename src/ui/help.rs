@@ -1,6 +1,7 @@
 //! The `?` popup: every key and what it does, from the key table itself.
+//! While it is open the game is held and it takes every key (see `App`).
 
-use super::keys::BINDINGS;
+use super::keys::{BINDINGS, Binding};
 use super::palette::Palette;
 use ratatui::Frame;
 use ratatui::crossterm::event::KeyCode;
@@ -23,9 +24,9 @@ pub fn key_name(code: KeyCode) -> String {
     }
 }
 
-/// The keys of one binding, space-separated.
-fn keys_text(keys: &[KeyCode]) -> String {
-    keys.iter().map(|&k| key_name(k)).collect::<Vec<_>>().join(" ")
+/// The keys of one binding: its label, or the keys space-separated.
+fn keys_text(b: &Binding) -> String {
+    b.label.map_or_else(|| b.keys.iter().map(|&k| key_name(k)).collect::<Vec<_>>().join(" "), str::to_string)
 }
 
 /// Draws the popup centred over `area`.
@@ -34,7 +35,7 @@ pub fn render(frame: &mut Frame, area: Rect, palette: &Palette) {
         .iter()
         .map(|b| {
             Line::from(vec![
-                Span::styled(format!("{:<KEYS_WIDTH$}", keys_text(b.keys)), Style::new().fg(palette.key)),
+                Span::styled(format!("{:<KEYS_WIDTH$}", keys_text(b)), Style::new().fg(palette.key)),
                 Span::raw(b.what),
             ])
         })

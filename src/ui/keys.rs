@@ -27,11 +27,13 @@ pub enum Ui {
     Faster,
     Slower,
     Overlay,
+    /// The player's field of view (fog of war) on or off.
+    Fov,
     /// Watch the next monster: the panel and the search overlay follow it.
     NextMonster,
+    /// Open the help (which then takes every key: `?` or Esc closes it).
     Help,
-    /// Esc: close the help popup, or quit when it is not open.
-    Back,
+    /// `q` or Esc: quit, after a question in a live game.
     Quit,
 }
 
@@ -41,35 +43,41 @@ pub const WEIGHT_STEP: f64 = 0.25;
 /// One line of the help: keys and what they do.
 pub struct Binding {
     pub keys: &'static [KeyCode],
+    /// How the help writes the keys, when not one by one.
+    pub label: Option<&'static str>,
     pub what: &'static str,
 }
 
 const fn bind(keys: &'static [KeyCode], what: &'static str) -> Binding {
-    Binding { keys, what }
+    Binding { keys, label: None, what }
 }
 
 use KeyCode::{Char, Down, Esc, Left, Right, Tab, Up};
 
-/// Every key, in the order the help lists them.
+/// The run keys: a move key with Shift.
+const RUN_KEYS: &[KeyCode] = &[Char('H'), Char('J'), Char('K'), Char('L'), Char('Y'), Char('U'), Char('B'), Char('N')];
+
+/// Every key, in the order the help lists them (18 lines: the help fits
+/// the smallest terminal).
 pub const BINDINGS: &[Binding] = &[
     bind(&[Left, Down, Up, Right], "move west, south, north, east"),
     bind(&[Char('h'), Char('j'), Char('k'), Char('l')], "the same, roguelike"),
     bind(&[Char('y'), Char('u'), Char('b'), Char('n')], "move diagonally: NW, NE, SW, SE"),
+    Binding { keys: RUN_KEYS, label: Some("Shift"), what: "+ a move key: run until something happens" },
     bind(&[Char('e')], "open or close an adjacent door"),
     bind(&[Char('A')], "next search algorithm"),
-    bind(&[Char('H')], "next heuristic"),
+    bind(&[Char('E')], "next heuristic (the estimate)"),
     bind(&[Char('T')], "next tie-break among equal f"),
-    bind(&[Char('L')], "open list: lazy deletion or decrease-key"),
+    bind(&[Char('P')], "open list: lazy deletion or decrease-key"),
     bind(&[Char('D')], "4 or 8 neighbours"),
     bind(&[Char('['), Char(']')], "weight of weighted A* -/+ 0.25 (1 to 10)"),
     bind(&[Char('R')], "next repath policy"),
     bind(&[Char('S')], "smoothing (string pulling) on or off"),
-    bind(&[Char('O')], "overlay: none, paths, search, flock"),
+    bind(&[Char('O'), Char('F')], "next overlay; field of view (fog) on or off"),
     bind(&[Tab], "watch the next monster"),
     bind(&[Char(' '), Char('.')], "pause or resume; one tick while paused"),
     bind(&[Char('+'), Char('-')], "faster or slower (¼× to 8×)"),
-    bind(&[Char('?')], "this help"),
-    bind(&[Char('q'), Esc], "quit (Esc closes this help first; Ctrl-C too)"),
+    bind(&[Char('?'), Char('q'), Esc], "this help; quit (y confirms, Ctrl-C at once)"),
 ];
 
 /// The most useful keys, most useful first, as the status line names them
@@ -79,11 +87,13 @@ pub const STATUS: &[(&[KeyCode], &str)] = &[
     (&[Char('?')], "help"),
     (&[Char('q')], "quit"),
     (&[Char('h'), Char('j'), Char('k'), Char('l')], "move"),
+    (&[Char('H'), Char('J'), Char('K'), Char('L')], "run"),
     (&[Char('e')], "door"),
     (&[Char(' ')], "pause"),
     (&[Char('.')], "step"),
     (&[Char('+'), Char('-')], "speed"),
     (&[Char('O')], "overlay"),
+    (&[Char('F')], "sight"),
     (&[Tab], "monster"),
 ];
 
@@ -94,46 +104,73 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
         return None;
     }
     if key.modifiers.contains(KeyModifiers::CONTROL) {
-        // Raw mode turns Ctrl-C into a key: honour the reflex.
-        return (key.code == Char('c')).then_some(Action::Ui(Ui::Quit));
+        return is_interrupt(key).then_some(Action::Ui(Ui::Quit));
     }
     if key.modifiers.contains(KeyModifiers::ALT) {
         return None;
     }
     let s = &settings.search;
     let set = |setting| Some(Action::World(Command::Set(setting)));
-    let walk = |dx, dy| Some(Action::World(Command::Move { dx, dy }));
+    if let Some((dx, dy)) = direction(key.code) {
+        // Shift runs: a capital letter, or Shift held (arrows; terminals
+        // that report the letter in lower case with Shift).
+        let run = key.modifiers.contains(KeyModifiers::SHIFT) || matches!(key.code, Char(c) if c.is_ascii_uppercase());
+        let command = if run { Command::Run { dx, dy } } else { Command::Move { dx, dy } };
+        return Some(Action::World(command));
+    }
     let ui = |u| Some(Action::Ui(u));
     match key.code {
-        Left | Char('h') => walk(-1, 0),
-        Down | Char('j') => walk(0, 1),
-        Up | Char('k') => walk(0, -1),
-        Right | Char('l') => walk(1, 0),
-        Char('y') => walk(-1, -1),
-        Char('u') => walk(1, -1),
-        Char('b') => walk(-1, 1),
-        Char('n') => walk(1, 1),
         Char('e') => Some(Action::World(Command::Door)),
         Char('A') => set(Setting::Algorithm(s.algorithm.next())),
-        Char('H') => set(Setting::Heuristic(s.heuristic.next())),
+        Char('E') => set(Setting::Heuristic(s.heuristic.next())),
         Char('T') => set(Setting::Tie(s.tie.next())),
-        Char('L') => set(Setting::Open(s.open.next())),
+        Char('P') => set(Setting::Open(s.open.next())),
         Char('D') => set(Setting::Neighbors(s.neighbors.next())),
         Char('[') => weight(s.weight, -WEIGHT_STEP),
         Char(']') => weight(s.weight, WEIGHT_STEP),
         Char('R') => set(Setting::Repath(settings.repath.next())),
         Char('S') => set(Setting::Smoothing(!settings.smoothing)),
         Char('O') => ui(Ui::Overlay),
+        Char('F') => ui(Ui::Fov),
         Tab => ui(Ui::NextMonster),
         Char(' ') => ui(Ui::Pause),
         Char('.') => ui(Ui::Step),
         Char('+') => ui(Ui::Faster),
         Char('-') => ui(Ui::Slower),
         Char('?') => ui(Ui::Help),
-        Char('q') => ui(Ui::Quit),
-        Esc => ui(Ui::Back),
+        Char('q') | Esc => ui(Ui::Quit),
         _ => None,
     }
+}
+
+/// The step a move or run key asks for: arrows, `h j k l` and `y u b n`,
+/// in either case.
+fn direction(code: KeyCode) -> Option<(i8, i8)> {
+    let c = match code {
+        Left => 'h',
+        Down => 'j',
+        Up => 'k',
+        Right => 'l',
+        Char(c) => c.to_ascii_lowercase(),
+        _ => return None,
+    };
+    Some(match c {
+        'h' => (-1, 0),
+        'j' => (0, 1),
+        'k' => (0, -1),
+        'l' => (1, 0),
+        'y' => (-1, -1),
+        'u' => (1, -1),
+        'b' => (-1, 1),
+        'n' => (1, 1),
+        _ => return None,
+    })
+}
+
+/// Ctrl-C: raw mode turns it into a key; it quits at once, whatever is
+/// on screen (the reflex is honoured, no question asked).
+pub fn is_interrupt(key: KeyEvent) -> bool {
+    key.modifiers.contains(KeyModifiers::CONTROL) && key.code == Char('c')
 }
 
 /// The weight moved by `step` within [1, 10], or nothing when it would not
@@ -185,13 +222,46 @@ mod tests {
     }
 
     #[test]
+    fn shift_and_a_move_key_runs() {
+        let cases = [
+            (Char('H'), -1, 0),
+            (Char('J'), 0, 1),
+            (Char('K'), 0, -1),
+            (Char('L'), 1, 0),
+            (Char('Y'), -1, -1),
+            (Char('U'), 1, -1),
+            (Char('B'), -1, 1),
+            (Char('N'), 1, 1),
+        ];
+        for (code, dx, dy) in cases {
+            assert_eq!(act(code), Some(Action::World(Command::Run { dx, dy })), "{code:?}");
+            // Terminals that report Shift with the capital letter run too,
+            // and those that report it with the small one.
+            let shifted = KeyEvent::new(code, KeyModifiers::SHIFT);
+            assert_eq!(action(shifted, &Settings::default()), act(code), "{code:?}");
+            let Char(c) = code else { unreachable!() };
+            let small = KeyEvent::new(Char(c.to_ascii_lowercase()), KeyModifiers::SHIFT);
+            assert_eq!(action(small, &Settings::default()), act(code), "{code:?}");
+        }
+        let d = Settings::default();
+        for (code, dx, dy) in [(Left, -1, 0), (Down, 0, 1), (Up, 0, -1), (Right, 1, 0)] {
+            let shifted = KeyEvent::new(code, KeyModifiers::SHIFT);
+            assert_eq!(action(shifted, &d), Some(Action::World(Command::Run { dx, dy })), "{code:?}");
+        }
+        // No setting sits on a move or run letter.
+        for c in "hjklyubnHJKLYUBN".chars() {
+            assert!(matches!(act(Char(c)), Some(Action::World(Command::Move { .. } | Command::Run { .. }))), "{c}");
+        }
+    }
+
+    #[test]
     fn setting_keys_send_the_next_value() {
         let d = Settings::default();
         assert_eq!(d.search.algorithm, Algorithm::AStar);
         assert_eq!(act(Char('A')), set(Setting::Algorithm(Algorithm::Greedy)));
-        assert_eq!(act(Char('H')), set(Setting::Heuristic(Heuristic::Chebyshev)));
+        assert_eq!(act(Char('E')), set(Setting::Heuristic(Heuristic::Chebyshev)));
         assert_eq!(act(Char('T')), set(Setting::Tie(TieBreak::LowH)));
-        assert_eq!(act(Char('L')), set(Setting::Open(OpenUpdate::DecreaseKey)));
+        assert_eq!(act(Char('P')), set(Setting::Open(OpenUpdate::DecreaseKey)));
         assert_eq!(act(Char('D')), set(Setting::Neighbors(Neighbors::Four)));
         assert_eq!(act(Char('S')), set(Setting::Smoothing(false)));
         assert_eq!(act(Char('R')), set(Setting::Repath(RepathPolicy::EveryTick)));
@@ -215,13 +285,13 @@ mod tests {
         let d = Settings::default();
         assert_eq!(press_n(Char('A'), Algorithm::ALL.len()), d);
         assert_eq!(press_n(Char('A'), 2).search.algorithm, Algorithm::Weighted);
-        assert_eq!(press_n(Char('H'), Heuristic::ALL.len()), d);
+        assert_eq!(press_n(Char('E'), Heuristic::ALL.len()), d);
         assert_eq!(press_n(Char('T'), TieBreak::ALL.len()), d);
-        assert_eq!(press_n(Char('L'), OpenUpdate::ALL.len()), d);
+        assert_eq!(press_n(Char('P'), OpenUpdate::ALL.len()), d);
         assert_eq!(press_n(Char('R'), RepathPolicy::ALL.len()), d);
         assert_eq!(press_n(Char('D'), 2), d);
         assert_eq!(press_n(Char('S'), 2), d);
-        assert_ne!(press_n(Char('H'), 1), d);
+        assert_ne!(press_n(Char('E'), 1), d);
     }
 
     #[test]
@@ -237,6 +307,7 @@ mod tests {
     #[test]
     fn view_keys_and_modifiers() {
         assert_eq!(act(Char('O')), Some(Action::Ui(Ui::Overlay)));
+        assert_eq!(act(Char('F')), Some(Action::Ui(Ui::Fov)));
         assert_eq!(act(Tab), Some(Action::Ui(Ui::NextMonster)));
         assert_eq!(act(Char(' ')), Some(Action::Ui(Ui::Pause)));
         assert_eq!(act(Char('.')), Some(Action::Ui(Ui::Step)));
@@ -244,15 +315,15 @@ mod tests {
         assert_eq!(act(Char('-')), Some(Action::Ui(Ui::Slower)));
         assert_eq!(act(Char('?')), Some(Action::Ui(Ui::Help)));
         assert_eq!(act(Char('q')), Some(Action::Ui(Ui::Quit)));
-        assert_eq!(act(Esc), Some(Action::Ui(Ui::Back)));
+        assert_eq!(act(Esc), Some(Action::Ui(Ui::Quit)));
         assert_eq!(act(Char('x')), None);
         let d = Settings::default();
         let ctrl = |c| KeyEvent::new(Char(c), KeyModifiers::CONTROL);
         assert_eq!(action(ctrl('c'), &d), Some(Action::Ui(Ui::Quit)));
         assert_eq!(action(ctrl('h'), &d), None);
         assert_eq!(action(KeyEvent::new(Char('h'), KeyModifiers::ALT), &d), None);
-        let shifted = KeyEvent::new(Char('H'), KeyModifiers::SHIFT);
-        assert_eq!(action(shifted, &d), act(Char('H')));
+        let shifted = KeyEvent::new(Char('E'), KeyModifiers::SHIFT);
+        assert_eq!(action(shifted, &d), act(Char('E')));
     }
 
     #[test]

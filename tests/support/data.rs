@@ -21,37 +21,47 @@ pub fn files_with(dir: &Path, ext: &str) -> Vec<PathBuf> {
     files
 }
 
-/// The shared Moving AI folder, which sits beside the repository.
-pub fn movingai_dir() -> PathBuf {
-    let dir = manifest_dir().join("../shared/movingai");
-    assert!(
-        dir.is_dir(),
-        "Moving AI benchmark folder not found at {}: these need ../shared/movingai beside the repository",
-        dir.display()
-    );
+/// The Moving AI folder where the tests and benches look for it:
+/// `$DELVE_MOVINGAI` if set, else ../shared/movingai beside the repository.
+fn movingai_path() -> PathBuf {
+    std::env::var_os("DELVE_MOVINGAI").map_or_else(|| manifest_dir().join("../shared/movingai"), PathBuf::from)
+}
+
+/// The Moving AI benchmark folder ([`movingai_path`]), when it is there
+/// (CI always has it; a fresh clone does not).
+pub fn shared_movingai_dir() -> Option<PathBuf> {
+    let dir = movingai_path();
+    dir.is_dir().then_some(dir)
+}
+
+/// [`shared_movingai_dir`], or `None` after saying on stderr that `test`
+/// skipped. Written to stderr directly, past the test harness's capture,
+/// so that `cargo test` shows the line.
+pub fn shared_movingai_or_skip(test: &str) -> Option<PathBuf> {
+    let dir = shared_movingai_dir();
+    if dir.is_none() {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped {test}: no Moving AI benchmark folder at {} (set DELVE_MOVINGAI or put ../shared beside the clone)",
+            movingai_path().display()
+        );
+    }
     dir
 }
 
-/// The Moving AI folder when it is there: `$DELVE_MOVINGAI` if set, else
-/// ../shared/movingai beside the repository. When it is absent, prints
-/// why `what` is skipped and returns `None`.
-pub fn movingai_dir_if_present(what: &str) -> Option<PathBuf> {
-    let dir =
-        std::env::var_os("DELVE_MOVINGAI").map_or_else(|| manifest_dir().join("../shared/movingai"), PathBuf::from);
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    println!(
-        "skipped {what}: no Moving AI folder at {} (set DELVE_MOVINGAI or put ../shared beside the clone)",
-        dir.display()
-    );
-    None
+/// The small Moving AI map and scenario file shipped with the tests
+/// (`rooms.map`, made for delve), for the tests that need one anywhere.
+pub fn fixture_dir() -> PathBuf {
+    manifest_dir().join("tests/fixtures/movingai")
 }
 
-/// Every `levels/*.txt`, loaded, with its file stem, in name order.
+/// Every `levels/*.txt` but the campaign's order (`campaign.txt`),
+/// loaded, with its file stem, in name order.
 pub fn shipped_levels() -> Vec<(String, Level)> {
     files_with(&manifest_dir().join("levels"), "txt")
         .iter()
+        .filter(|p| p.file_stem().is_none_or(|s| s != "campaign"))
         .map(|p| {
             let level = Level::load(p).unwrap_or_else(|e| panic!("{e}"));
             (p.file_stem().unwrap().to_string_lossy().into_owned(), level)

@@ -1,0 +1,64 @@
+//! The campaign: the shipped levels in the order `levels/campaign.txt`
+//! gives, built into the binary so that `delve` plays from any directory.
+
+use crate::level::Level;
+
+/// The campaign's order, one level name a line (`;` starts a comment).
+const ORDER: &str = include_str!("../../../levels/campaign.txt");
+
+/// Every shipped level the campaign can name, by file name, with its text.
+const SHIPPED: &[(&str, &str)] = &[
+    ("arena", include_str!("../../../levels/arena.txt")),
+    ("big", include_str!("../../../levels/big.txt")),
+    ("cave", include_str!("../../../levels/cave.txt")),
+    ("dungeon", include_str!("../../../levels/dungeon.txt")),
+    ("keep", include_str!("../../../levels/keep.txt")),
+    ("maze", include_str!("../../../levels/maze.txt")),
+    ("room", include_str!("../../../levels/room.txt")),
+];
+
+/// The campaign's level names, in order.
+fn names() -> impl Iterator<Item = &'static str> {
+    ORDER.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with(';'))
+}
+
+/// The campaign's levels, in order. Unit tests prove each name is shipped
+/// and each text parses, so this cannot fail at run time.
+pub fn levels() -> Vec<Level> {
+    names()
+        .map(|name| {
+            let (_, text) = SHIPPED.iter().find(|(n, _)| *n == name).expect("a campaign level is shipped");
+            Level::parse(text, &format!("levels/{name}.txt")).expect("a shipped level parses")
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Goal, Rules};
+
+    #[test]
+    fn every_campaign_level_is_shipped_parses_and_has_a_goal() {
+        let levels = levels();
+        assert_eq!(levels.len(), names().count());
+        assert!(levels.len() >= 3);
+        for level in &levels {
+            assert_ne!(Rules::game(level).goal, Goal::None, "{} has no goal", level.name);
+        }
+        assert_eq!(levels[0].name, crate::level::DEFAULT_LEVEL_NAME, "the campaign opens with the default level");
+    }
+
+    #[test]
+    fn every_level_file_can_be_in_the_campaign() {
+        let mut in_folder: Vec<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/levels"))
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter_map(|f| Some(f.strip_suffix(".txt")?.to_string()))
+            .filter(|f| f != "campaign" && f != "README")
+            .collect();
+        in_folder.sort();
+        let shipped: Vec<&str> = SHIPPED.iter().map(|(n, _)| *n).collect();
+        assert_eq!(in_folder, shipped, "every level file is in SHIPPED");
+    }
+}

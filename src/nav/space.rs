@@ -1,0 +1,220 @@
+//! The free space both planners work in: where the centre of an agent of
+//! a given radius may be.
+//!
+//! The agent is planned as the square circumscribing its disc: walls are
+//! grown by the radius into squares of side 1 + 2r (the Minkowski sum with
+//! the square), and the centre must stay out of their interiors. A square
+//! contains the disc, so every path keeps a Euclidean clearance of at least
+//! the radius from every wall; the price is a detour of at most
+//! (√2 − 1)·r at each corner the path turns around. What the model buys:
+//! the free space stays a union of axis-aligned rectangles, so the mesh is
+//! exact, and its convex corners are wall corners offset diagonally by r,
+//! so the corner graph is exactly optimal in it.
+//!
+//! With radius 0 the agent is a point that may touch walls but not cross
+//! them, nor slip between two walls that meet only at a corner (the grid's
+//! own rule, see [`crate::grid::line_of_sight`]).
+
+use super::Vec2;
+use crate::grid::{Cell, Grid};
+
+/// Largest agent radius, in cells: below one half, so that one-cell
+/// corridors stay open and the grown walls only ever overlap their
+/// neighbours.
+pub const MAX_RADIUS: f64 = 0.45;
+
+/// The free space of one grid for one agent radius.
+#[derive(Clone, Copy, Debug)]
+pub struct Space<'a> {
+    grid: &'a Grid,
+    r: f64,
+}
+
+impl<'a> Space<'a> {
+    /// The free space of `grid` for an agent of radius `radius`.
+    ///
+    /// # Panics
+    /// When `radius` is not in `0..=MAX_RADIUS`; the command line checks it.
+    pub fn new(grid: &'a Grid, radius: f64) -> Space<'a> {
+        assert!((0.0..=MAX_RADIUS).contains(&radius), "radius {radius} out of range");
+        Space { grid, r: radius }
+    }
+
+    /// The grid this space was made from.
+    pub fn grid(&self) -> &'a Grid {
+        self.grid
+    }
+
+    /// The agent radius.
+    pub fn radius(&self) -> f64 {
+        self.r
+    }
+
+    fn wall(&self, x: i64, y: i64) -> bool {
+        let in_range = |v: i64| i32::try_from(v).ok();
+        match (in_range(x), in_range(y)) {
+            (Some(x), Some(y)) => !self.grid.is_walkable(Cell::new(x, y)),
+            _ => true,
+        }
+    }
+
+    /// The open grown square of wall cell (x, y).
+    fn grown(&self, x: i64, y: i64) -> (Vec2, Vec2) {
+        let (x, y) = (x as f64, y as f64);
+        (Vec2::new(x - self.r, y - self.r), Vec2::new(x + 1.0 + self.r, y + 1.0 + self.r))
+    }
+
+    /// Whether the agent's centre may be at `p`.
+    pub fn is_free(&self, p: Vec2) -> bool {
+        let reach = |v: f64| ((v - self.r - 1.0).floor() as i64)..=((v + self.r).floor() as i64);
+        for y in reach(p.y) {
+            for x in reach(p.x) {
+                let (lo, hi) = self.grown(x, y);
+                if self.wall(x, y) && lo.x < p.x && p.x < hi.x && lo.y < p.y && p.y < hi.y {
+                    return false;
+                }
+            }
+        }
+        if self.r > 0.0 {
+            return true;
+        }
+        // A point on a cell edge between two walls, or on a vertex where
+        // two walls meet diagonally, is inside the walls too.
+        let (fx, fy) = (p.x.floor(), p.y.floor());
+        let (x, y) = (fx as i64, fy as i64);
+        match (p.x == fx, p.y == fy) {
+            (false, false) => true,
+            (true, false) => !(self.wall(x - 1, y) && self.wall(x, y)),
+            (false, true) => !(self.wall(x, y - 1) && self.wall(x, y)),
+            (true, true) => {
+                let nw_se = self.wall(x - 1, y - 1) && self.wall(x, y);
+                let ne_sw = self.wall(x, y - 1) && self.wall(x - 1, y);
+                !(nw_se || ne_sw)
+            }
+        }
+    }
+
+    /// Whether the agent can walk the straight segment from `a` to `b`:
+    /// exact, no sampling. Both ends are assumed free.
+    pub fn segment_clear(&self, a: Vec2, b: Vec2) -> bool {
+        let d = b - a;
+        let r = self.r;
+        // Every wall whose grown square could meet the segment: by column,
+        // the rows the segment spans within the column's grown slab.
+        let x0 = (a.x.min(b.x) - r - 1.0).floor() as i64;
+        let x1 = (a.x.max(b.x) + r).floor() as i64;
+        for x in x0..=x1 {
+            let (lo, hi) = (x as f64 - r, x as f64 + 1.0 + r);
+            let (mut t0, mut t1) = (0.0f64, 1.0f64);
+            if d.x != 0.0 {
+                let (ta, tb) = ((lo - a.x) / d.x, (hi - a.x) / d.x);
+                t0 = t0.max(ta.min(tb));
+                t1 = t1.min(ta.max(tb));
+            } else if !(lo < a.x && a.x < hi) {
+                continue;
+            }
+            if t0 > t1 {
+                continue;
+            }
+            let (ya, yb) = (a.y + d.y * t0, a.y + d.y * t1);
+            let y0 = (ya.min(yb) - r - 1.0).floor() as i64;
+            let y1 = (ya.max(yb) + r).floor() as i64;
+            for y in y0..=y1 {
+                if self.wall(x, y) && meets_open_box(a, b, self.grown(x, y)) {
+                    return false;
+                }
+            }
+        }
+        r > 0.0 || self.point_rules_hold(a, b)
+    }
+
+    /// The radius-0 rules the open squares miss: a segment may not run
+    /// along an edge between two walls, nor pass through a vertex where two
+    /// walls meet diagonally. Coordinates here are whole or half cells, so
+    /// the tests are exact.
+    fn point_rules_hold(&self, a: Vec2, b: Vec2) -> bool {
+        let d = b - a;
+        let strictly_inside = |v: f64, p: f64, q: f64| v > p.min(q) && v < p.max(q);
+        // Along a grid line: the midpoint of every unit edge it covers.
+        if d.x == 0.0 && a.x == a.x.floor() || d.y == 0.0 && a.y == a.y.floor() {
+            let (p, q) = if d.x == 0.0 { (a.y, b.y) } else { (a.x, b.x) };
+            for k in (p.min(q).floor() as i64)..(p.max(q).ceil() as i64) {
+                let m = k as f64 + 0.5;
+                let mid = if d.x == 0.0 { Vec2::new(a.x, m) } else { Vec2::new(m, a.y) };
+                if strictly_inside(m, p, q) && !self.is_free(mid) {
+                    return false;
+                }
+            }
+        }
+        // Every grid vertex strictly inside the segment.
+        let vertices: Vec<Vec2> = if d.x == 0.0 {
+            if a.x != a.x.floor() {
+                return true;
+            }
+            let ys = (a.y.min(b.y).floor() as i64)..=(a.y.max(b.y).ceil() as i64);
+            ys.map(|y| Vec2::new(a.x, y as f64)).collect()
+        } else {
+            let xs = (a.x.min(b.x).floor() as i64)..=(a.x.max(b.x).ceil() as i64);
+            xs.map(|x| Vec2::new(x as f64, a.y + (x as f64 - a.x) * d.y / d.x)).collect()
+        };
+        vertices.into_iter().all(|v| {
+            let inside = if d.x == 0.0 { strictly_inside(v.y, a.y, b.y) } else { strictly_inside(v.x, a.x, b.x) };
+            !inside || v.y != v.y.floor() || self.is_free(v)
+        })
+    }
+}
+
+/// Whether the closed segment a–b meets the open box (lo, hi): no
+/// separating axis among x, y and the segment's normal.
+fn meets_open_box(a: Vec2, b: Vec2, (lo, hi): (Vec2, Vec2)) -> bool {
+    if a.x.max(b.x) <= lo.x || a.x.min(b.x) >= hi.x || a.y.max(b.y) <= lo.y || a.y.min(b.y) >= hi.y {
+        return false;
+    }
+    let d = b - a;
+    let side = |c: Vec2| d.cross(c - a);
+    let s = [side(lo), side(Vec2::new(hi.x, lo.y)), side(hi), side(Vec2::new(lo.x, hi.y))];
+    !(s.iter().all(|&v| v >= 0.0) || s.iter().all(|&v| v <= 0.0))
+}
+
+/// Euclidean length of a polyline.
+pub fn path_length(path: &[Vec2]) -> f64 {
+    path.windows(2).map(|w| w[0].distance(w[1])).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nav::testing::grid;
+
+    #[test]
+    fn point_may_touch_a_corner_but_not_cross_a_pinch() {
+        // Two walls meeting at a corner (2,2): the diagonal through it is
+        // closed, the one touching a single corner open.
+        let g = grid(&["....", ".#..", "..#.", "...."]);
+        let s = Space::new(&g, 0.0);
+        assert!(!s.segment_clear(Vec2::new(1.5, 2.5), Vec2::new(2.5, 1.5)));
+        assert!(!s.is_free(Vec2::new(2.0, 2.0)));
+        assert!(s.segment_clear(Vec2::new(0.5, 0.5), Vec2::new(2.0, 1.0)));
+        // Along the diagonal of the wall (1,1).
+        assert!(!s.segment_clear(Vec2::new(0.5, 2.5), Vec2::new(2.0, 1.0)));
+        // Through the open corner (1,1) of one wall: a tangent.
+        assert!(s.segment_clear(Vec2::new(0.0, 2.0), Vec2::new(2.0, 0.0)));
+        // Along the wall's edge, and across it.
+        assert!(s.segment_clear(Vec2::new(1.0, 0.5), Vec2::new(1.0, 3.5)));
+        assert!(!s.segment_clear(Vec2::new(1.5, 0.5), Vec2::new(1.5, 3.5)));
+        assert!(s.segment_clear(Vec2::new(0.5, 1.0), Vec2::new(3.5, 1.0)));
+        assert!(!s.segment_clear(Vec2::new(0.5, 1.5), Vec2::new(3.5, 1.5)));
+    }
+
+    #[test]
+    fn radius_keeps_its_distance() {
+        let g = grid(&["....", ".#..", "....", "...."]);
+        let s = Space::new(&g, 0.25);
+        assert!(!s.is_free(Vec2::new(0.9, 1.5)));
+        assert!(s.is_free(Vec2::new(0.75, 1.5)));
+        assert!(s.segment_clear(Vec2::new(0.5, 0.5), Vec2::new(2.5, 0.5)));
+        assert!(!s.segment_clear(Vec2::new(0.5, 0.9), Vec2::new(2.5, 0.9)));
+        // The map's edge is a wall too.
+        assert!(!s.is_free(Vec2::new(0.1, 3.5)));
+    }
+}

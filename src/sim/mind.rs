@@ -1,0 +1,82 @@
+//! What a monster knows of the player: a small deterministic state machine
+//! driven by perception.
+//!
+//! ```text
+//! Idle ──perceives──▶ Hunting ──loses contact──▶ Searching ──gives up──▶ Returning ──home──▶ Idle
+//!                        ▲                           │                        │
+//!                        └────────perceives──────────┴────────────────────────┘
+//! ```
+
+use crate::grid::Cell;
+
+/// Where a monster's mind is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MonsterState {
+    /// Roaming, unaware of the player.
+    #[default]
+    Idle,
+    /// Perceives the player and plans to its cell.
+    Hunting,
+    /// Lost the player: walks to the last cell it perceived it in and
+    /// searches around it for a while.
+    Searching,
+    /// Gave up: walks back to its post.
+    Returning,
+}
+
+impl MonsterState {
+    /// As the panel names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            MonsterState::Idle => "idle",
+            MonsterState::Hunting => "hunting",
+            MonsterState::Searching => "searching",
+            MonsterState::Returning => "returning",
+        }
+    }
+}
+
+/// Why a monster is in its state, for the panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// It sees the player (or last did).
+    Saw,
+    /// It heard the player move.
+    Heard,
+    /// It lost the player at this cell.
+    LostAt(Cell),
+    /// It searched and gave up.
+    GaveUp,
+}
+
+/// A monster's state and why, as [`World::awareness`](super::World::awareness)
+/// reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Awareness {
+    /// What it is doing.
+    pub state: MonsterState,
+    /// Why; `None` for a monster that never perceived the player.
+    pub reason: Option<Reason>,
+}
+
+/// A monster's mind: its state, why, and what it remembers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mind {
+    pub state: MonsterState,
+    pub reason: Option<Reason>,
+    /// The last cell it perceived the player in.
+    pub last_known: Option<Cell>,
+    /// The tick its state began.
+    pub since: u64,
+    /// The tick it last perceived the player.
+    pub last_perceived: u64,
+    /// The tick its search around `last_known` began (it reached the
+    /// cell); `None` while it walks there.
+    pub searching_since: Option<u64>,
+}
+
+impl Mind {
+    pub fn awareness(&self) -> Awareness {
+        Awareness { state: self.state, reason: self.reason }
+    }
+}

@@ -1,0 +1,159 @@
+//! The rules of a session: what wins it, how many catches lose it, and how
+//! it stands.
+//!
+//! A sandbox (`delve sim` by default) has no goal and unlimited lives, so
+//! benchmarks run as long as asked; a game takes its goal and lives from
+//! the level's metadata. The rules are part of a session's start (a replay
+//! header holds them) and of the world's hash.
+
+use super::TICKS_PER_SECOND;
+use crate::level::{Level, MAX_LIVES, MAX_SURVIVE_SECONDS};
+use serde::{Deserialize, Serialize};
+
+/// Lives of a game whose level does not say.
+pub const DEFAULT_LIVES: u32 = 3;
+
+/// Ticks of grace after a catch, during which no monster can catch the
+/// player again (2 seconds).
+pub const GRACE_TICKS: u32 = 2 * TICKS_PER_SECOND;
+
+/// What wins a session (level metadata `goal:`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[allow(missing_docs, reason = "the variant's doc describes its field")]
+pub enum Goal {
+    /// Nothing: a sandbox that only a loss of every life ends.
+    #[default]
+    None,
+    /// Stand on the level's `G`.
+    Reach,
+    /// Stay uncaught (with a life left) until this many ticks have passed.
+    Survive { ticks: u64 },
+}
+
+/// The rules a world plays by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    /// What wins the session.
+    pub goal: Goal,
+    /// Catches the player can take; `None` is a sandbox (unlimited).
+    pub lives: Option<u32>,
+}
+
+impl Rules {
+    /// No goal and unlimited lives: the world runs as long as asked.
+    pub const SANDBOX: Rules = Rules { goal: Goal::None, lives: None };
+
+    /// The rules of a game on `level`: its `goal:` (else reach when it has
+    /// a `G`, none otherwise) and its `lives:` (else [`DEFAULT_LIVES`]).
+    pub fn game(level: &Level) -> Rules {
+        let goal = level.objective.unwrap_or(if level.goal.is_some() { Goal::Reach } else { Goal::None });
+        Rules { goal, lives: Some(level.lives.unwrap_or(DEFAULT_LIVES)) }
+    }
+}
+
+impl Rules {
+    /// What is wrong with rules no level could give (a hand-edited replay
+    /// header): lives or a survival time outside what `lives:` and `goal:`
+    /// accept, or a goal to reach on a level without a `G`. `None` for
+    /// rules delve plays by.
+    pub fn problem(&self, level: &Level) -> Option<String> {
+        let most = MAX_SURVIVE_SECONDS * u64::from(TICKS_PER_SECOND);
+        match (self.goal, self.lives) {
+            (_, Some(lives)) if !(1..=MAX_LIVES).contains(&lives) => {
+                Some(format!("lives {lives} is not from 1 to {MAX_LIVES}"))
+            }
+            (Goal::Survive { ticks }, _) if ticks == 0 || ticks > most || ticks % u64::from(TICKS_PER_SECOND) != 0 => {
+                Some(format!("survive {ticks} ticks is not a whole number of seconds from 1 to {MAX_SURVIVE_SECONDS}"))
+            }
+            (Goal::Reach, _) if level.goal.is_none() => Some("goal reach but the level has no 'G' to reach".into()),
+            _ => None,
+        }
+    }
+}
+
+/// How a session stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Outcome {
+    /// Neither won nor lost yet (a sandbox always).
+    #[default]
+    Running,
+    /// The goal was met.
+    Won,
+    /// The last life was lost.
+    Lost,
+}
+
+impl Outcome {
+    /// As `delve sim --json` prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Running => "running",
+            Outcome::Won => "won",
+            Outcome::Lost => "lost",
+        }
+    }
+
+    /// Whether the session is over (the world no longer changes).
+    pub fn is_over(self) -> bool {
+        self != Outcome::Running
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_takes_the_level_metadata_or_the_defaults() {
+        let with_g = Level::parse("@.G\n", "t").unwrap();
+        assert_eq!(Rules::game(&with_g), Rules { goal: Goal::Reach, lives: Some(DEFAULT_LIVES) });
+        let without = Level::parse("@..\n", "t").unwrap();
+        assert_eq!(Rules::game(&without), Rules { goal: Goal::None, lives: Some(DEFAULT_LIVES) });
+        let movingai = Level::parse("type octile\nheight 1\nwidth 3\nmap\n.GS\n", "t").unwrap();
+        assert_eq!(Rules::game(&movingai).goal, Goal::None, "a Moving AI 'G' is terrain");
+        let meta = Level::parse("goal: survive 30\nlives: 1\n@.G\n", "t").unwrap();
+        assert_eq!(Rules::game(&meta), Rules { goal: Goal::Survive { ticks: 600 }, lives: Some(1) });
+    }
+
+    #[test]
+    fn only_rules_a_level_could_give_have_no_problem() {
+        let with_g = Level::parse("@.G\n", "t").unwrap();
+        let without = Level::parse("@..\n", "t").unwrap();
+        let rules = |goal, lives| Rules { goal, lives };
+        for fine in [Rules::SANDBOX, rules(Goal::Reach, Some(1)), rules(Goal::Survive { ticks: 20 }, Some(99))] {
+            assert_eq!(fine.problem(&with_g), None, "{fine:?}");
+        }
+        let bad = [
+            (rules(Goal::None, Some(0)), "lives 0 is not from 1 to 99"),
+            (rules(Goal::None, Some(100)), "lives 100 is not from 1 to 99"),
+            (
+                rules(Goal::Survive { ticks: 0 }, None),
+                "survive 0 ticks is not a whole number of seconds from 1 to 86400",
+            ),
+            (
+                rules(Goal::Survive { ticks: 21 }, None),
+                "survive 21 ticks is not a whole number of seconds from 1 to 86400",
+            ),
+            (
+                rules(Goal::Survive { ticks: 86_401 * 20 }, None),
+                "survive 1728020 ticks is not a whole number of seconds from 1 to 86400",
+            ),
+        ];
+        for (r, message) in bad {
+            assert_eq!(r.problem(&with_g).as_deref(), Some(message), "{r:?}");
+        }
+        let reach = rules(Goal::Reach, Some(3));
+        assert_eq!(reach.problem(&without).as_deref(), Some("goal reach but the level has no 'G' to reach"));
+    }
+
+    #[test]
+    fn rules_serialize_readably() {
+        let r = Rules { goal: Goal::Survive { ticks: 600 }, lives: Some(2) };
+        let text = serde_json::to_string(&r).unwrap();
+        assert_eq!(text, r#"{"goal":{"survive":{"ticks":600}},"lives":2}"#);
+        assert_eq!(serde_json::from_str::<Rules>(&text).unwrap(), r);
+        assert_eq!(serde_json::to_string(&Rules::SANDBOX).unwrap(), r#"{"goal":"none","lives":null}"#);
+    }
+}
