@@ -333,11 +333,12 @@ mod tests {
         use crate::sim::{Command, Setting, Settings, World};
         let clock = Clock::default();
         let jps = Command::Set(Setting::Algorithm(crate::search::Algorithm::Jps));
-        // The maze costs 1 everywhere: JPS runs, and counts its scans.
-        let maze = crate::level::Level::parse(include_str!("../../levels/maze.txt"), "maze.txt").unwrap();
-        let mut world = World::new(&maze, 1, Settings::default()).unwrap();
+        // The room costs 1 everywhere: JPS runs, and counts its scans. Run
+        // until a monster has noticed the player and searched.
+        let room = crate::level::Level::parse(include_str!("../../levels/room.txt"), "room.txt").unwrap();
+        let mut world = World::new(&room, 1, Settings::default()).unwrap();
         world.apply(jps);
-        for _ in 0..40 {
+        while world.stats().last_search.is_none() && world.ticks() < 2000 {
             world.tick();
         }
         let text = render(&world, &clock, 36);
@@ -346,7 +347,7 @@ mod tests {
         // The default level has water: A* answers, and the panel says so.
         let mut world = played(0);
         world.apply(jps);
-        for _ in 0..40 {
+        while world.stats().last_search.is_none() && world.ticks() < 2000 {
             world.tick();
         }
         let text = render(&world, &clock, 36);
