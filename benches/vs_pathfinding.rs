@@ -32,15 +32,13 @@ mod data;
 #[path = "support/timing.rs"]
 mod timing;
 
-use data::{files_with, shared_movingai_dir};
+use data::{even_sample, files_with, shared_movingai_dir};
 use delve::grid::{Cell, DIRECTIONS, Grid};
-use delve::level::{Level, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
+use delve::level::{Level, OPTIMAL_TOLERANCE, load_scenarios};
 use delve::search::{GridPlanner, OpenUpdate, SearchSettings, TieBreak};
 use std::cell::Cell as Counter;
-use std::hint::black_box;
 use std::path::Path;
-use std::time::Instant;
-use timing::{mean, median};
+use timing::{mean, median, timed};
 
 /// Scenarios per map: an even sample across the file (sorted by length),
 /// always ending with the longest.
@@ -134,14 +132,6 @@ struct Row {
     crate_mexp: f64,
 }
 
-/// Times `run` once, in µs, appending to `times`.
-fn timed<T>(times: &mut Vec<f64>, run: impl FnOnce() -> T) -> T {
-    let t = Instant::now();
-    let out = black_box(run());
-    times.push(t.elapsed().as_secs_f64() * 1e6);
-    out
-}
-
 fn bench_map(dir: &Path, scen: &Path) -> Row {
     let scenarios = load_scenarios(scen).unwrap_or_else(|e| panic!("{e}"));
     let level = Level::load(&dir.join(&scenarios[0].map)).unwrap_or_else(|e| panic!("{e}"));
@@ -154,7 +144,7 @@ fn bench_map(dir: &Path, scen: &Path) -> Row {
     });
     let (mut ours, mut idiomatic, mut tuned) = ([Vec::new(), Vec::new()], Vec::new(), Vec::new());
     let (mut expanded, crate_expanded) = (0u64, Counter::new(0u64));
-    for sc in &even_sample(&scenarios) {
+    for sc in &even_sample(&scenarios, SAMPLE) {
         let [lazy, fast] = [0, 1].map(|way| {
             let o = timed(&mut ours[way], || planner.plan(&level.grid, sc.start, sc.goal, &settings[way]));
             o.expect("scenario endpoints are walkable")
@@ -190,15 +180,6 @@ fn bench_map(dir: &Path, scen: &Path) -> Row {
         delve_mexp,
         crate_mexp: crate_expanded.get() as f64 / tuned_total,
     }
-}
-
-/// At most [`SAMPLE`] scenarios evenly spread over the file, the last
-/// (longest) always included.
-fn even_sample(all: &[Scenario]) -> Vec<Scenario> {
-    if all.len() <= SAMPLE {
-        return all.to_vec();
-    }
-    (0..SAMPLE).map(|i| all[i * (all.len() - 1) / (SAMPLE - 1)].clone()).collect()
 }
 
 /// A node as the crate's documentation writes one.

@@ -139,7 +139,37 @@ pub struct Grid {
     /// entry cost stays exact as doors open and close.
     cost_counts: [u32; 10],
     version: u64,
+    /// Which grid this is, for caches of derived data (jump tables).
+    identity: Identity,
 }
+
+/// A number unique to each grid value in this process: a fresh one for every
+/// grid built or cloned, so (identity, version) names one exact content.
+/// It keys caches of data derived from a grid and never enters a decision;
+/// grids compare equal whatever their identities.
+#[derive(Debug)]
+struct Identity(u64);
+
+impl Identity {
+    fn fresh() -> Identity {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        Identity(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl Clone for Identity {
+    fn clone(&self) -> Identity {
+        Identity::fresh()
+    }
+}
+
+impl PartialEq for Identity {
+    fn eq(&self, _: &Identity) -> bool {
+        true
+    }
+}
+
+impl Eq for Identity {}
 
 impl Grid {
     /// A grid of `width × height` cells, `tiles` row by row.
@@ -162,6 +192,7 @@ impl Grid {
             costs: vec![0; stride * (height + 2)],
             cost_counts: [0; 10],
             version: 0,
+            identity: Identity::fresh(),
         };
         grid.cost_counts[0] = (width * height) as u32;
         for (i, &tile) in tiles.iter().enumerate() {
@@ -192,6 +223,13 @@ impl Grid {
         self.version
     }
 
+    /// A number no other grid value of this process has (a clone gets a new
+    /// one): with [`Grid::version`], it tells a cache whether it was built
+    /// from this very grid as it is now.
+    pub fn identity(&self) -> u64 {
+        self.identity.0
+    }
+
     /// Whether `cell` is on the map (the border is not).
     pub fn in_bounds(&self, cell: Cell) -> bool {
         cell.x >= 0 && cell.y >= 0 && (cell.x as usize) < self.width && (cell.y as usize) < self.height
@@ -217,6 +255,16 @@ impl Grid {
     /// weighted grids.
     pub fn min_entry_cost(&self) -> u8 {
         (1..=9).find(|&c| self.cost_counts[c] > 0).unwrap_or(1) as u8
+    }
+
+    /// The entry cost every walkable cell shares, if they all share one
+    /// (`None` on weighted terrain, and on a grid with no walkable cell).
+    pub fn uniform_cost(&self) -> Option<u8> {
+        let mut costs = (1..=9u8).filter(|&c| self.cost_counts[c as usize] > 0);
+        match (costs.next(), costs.next()) {
+            (Some(c), None) => Some(c),
+            _ => None,
+        }
     }
 
     /// Replaces the tile at `cell` and bumps the version when it changed.
@@ -370,5 +418,20 @@ mod tests {
         assert!(g.set_tile(Cell::new(0, 0), Tile::Wall));
         assert_eq!(g.min_entry_cost(), 3);
         assert_eq!(g.version(), 3);
+    }
+
+    #[test]
+    fn uniform_cost_and_identity() {
+        let mut g = Grid::filled(2, 1, Tile::Floor(3));
+        assert_eq!(g.uniform_cost(), Some(3));
+        g.set_tile(Cell::new(0, 0), Tile::DoorOpen);
+        assert_eq!(g.uniform_cost(), None, "costs 1 and 3");
+        g.set_tile(Cell::new(1, 0), Tile::Wall);
+        assert_eq!(g.uniform_cost(), Some(1));
+        g.set_tile(Cell::new(0, 0), Tile::Wall);
+        assert_eq!(g.uniform_cost(), None, "nothing walkable");
+        let copy = g.clone();
+        assert_eq!(copy, g, "identity does not enter equality");
+        assert_ne!(copy.identity(), g.identity());
     }
 }

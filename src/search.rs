@@ -8,7 +8,11 @@
 
 mod engine;
 mod graph;
+mod grid_cache;
 mod grid_graph;
+mod hpa;
+mod jps;
+mod jps_plus;
 mod open;
 mod settings;
 mod smooth;
@@ -17,6 +21,9 @@ mod trace;
 pub use engine::{Outcome, Query, SearchStats, Searcher, Visit};
 pub use graph::{Graph, NodeId};
 pub use grid_graph::{Endpoint, GridGraph, GridPlanner, PlanError};
-pub use settings::{Algorithm, Heuristic, MAX_WEIGHT, MIN_WEIGHT, OpenUpdate, SearchSettings, TieBreak, UnknownName};
+pub use hpa::DEFAULT_CLUSTER_SIZE;
+pub use settings::{
+    Algorithm, Heuristic, JUMPS_NEED, MAX_WEIGHT, MIN_WEIGHT, OpenUpdate, SearchSettings, TieBreak, UnknownName,
+};
 pub use smooth::string_pull;
 pub use trace::{Event, NodeMark, Observer, Trace, TraceView};

@@ -208,6 +208,43 @@ fn scen_counts_suboptimal_answers() {
 }
 
 #[test]
+fn scen_reports_cost_ratios_and_grid_data_for_every_algorithm() {
+    let summary = |algo: &str, more: &[&str]| {
+        let o = delve(&[&["scen", FIXTURE_SCEN, "--algo", algo, "--json"], more].concat());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let scanned: u64 = lines[..lines.len() - 1].iter().map(|l| l["scanned"].as_u64().unwrap()).sum();
+        (lines.last().unwrap().clone(), scanned)
+    };
+    let n = fixture_lines().len();
+    let near_one = |r: &serde_json::Value| (r.as_f64().unwrap() - 1.0).abs() < 1e-6;
+    let (astar, scanned) = summary("astar", &[]);
+    assert!(near_one(&astar["mean_ratio"]) && near_one(&astar["worst_ratio"]), "{astar}");
+    assert_eq!((&astar["preprocess_micros"], &astar["ran_astar"], scanned), (&0.0.into(), &false.into(), 0));
+    for algo in ["jps", "jps+"] {
+        let (v, scanned) = summary(algo, &[]);
+        assert_eq!((v["optimal"].as_u64(), &v["ran_astar"]), (Some(n as u64), &false.into()), "{algo}: {v}");
+        assert!(near_one(&v["mean_ratio"]) && near_one(&v["worst_ratio"]), "{algo}: {v}");
+        assert!(v["preprocess_micros"].as_f64().unwrap() > 0.0, "{algo} built its grid data: {v}");
+        if algo == "jps" {
+            assert!(scanned > 0, "jps counts the cells it scans");
+        }
+        // Where jump points cannot run, A* answers and the summary says so.
+        let (v, _) = summary(algo, &["--neighbors", "4"]);
+        assert_eq!(v["ran_astar"], true, "{algo}: {v}");
+    }
+    let (hpa, _) = summary("hpa", &[]);
+    assert_eq!((hpa["failed"].as_u64(), hpa["better_than_optimal"].as_u64()), (Some(0), Some(0)), "{hpa}");
+    let (mean, worst) = (hpa["mean_ratio"].as_f64().unwrap(), hpa["worst_ratio"].as_f64().unwrap());
+    assert!((1.0 - 1e-6..=worst).contains(&mean) && worst <= 1.5, "{hpa}");
+    assert!(hpa["preprocess_micros"].as_f64().unwrap() > 0.0, "{hpa}");
+    let (greedy, _) = summary("greedy", &[]);
+    assert!(greedy["worst_ratio"].as_f64().unwrap() > 1.0 + 1e-6, "greedy is not optimal on rooms.map: {greedy}");
+    let text = stdout(&delve(&["scen", FIXTURE_SCEN, "--algo", "jps"]));
+    assert!(text.contains("  cost / optimal ") && text.contains("  grid data built in "), "{text}");
+}
+
+#[test]
 fn scen_runs_each_scenario_on_the_map_it_names() {
     // An open map of rooms.map's size, where the optimum is the octile
     // distance; its scenarios end on cells that are walls in rooms.map.
@@ -365,6 +402,27 @@ fn sim_avoid_orca_keeps_the_crossing_crowd_apart() {
     assert_ne!(orca["hash"], separation["hash"]);
     let o = delve(&["sim", "--avoid", "boids"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn jump_point_searches_answer_as_astar_or_say_why_not() {
+    let cost = |algo: &str| {
+        let o = delve(&["path", "levels/maze.txt", "--algo", algo, "--json"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        json(&o)
+    };
+    let astar = cost("astar");
+    for algo in ["jps", "jps+"] {
+        let v = cost(algo);
+        assert_eq!(v["cost"], astar["cost"], "{algo}");
+        assert_eq!(v["ran_astar"], false, "{algo}");
+        assert!(v["preprocess_micros"].as_f64().is_some(), "{algo}");
+    }
+    assert!(cost("jps")["scanned"].as_u64().unwrap() > 0);
+    let o = delve(&["path", "levels/maze.txt", "--algo", "jps", "--neighbors", "4"]);
+    assert!(
+        stdout(&o).contains("jps: needs 8 neighbours and one entry cost on every walkable cell; ran astar instead")
+    );
 }
 
 /// A level file written for one test, removed when dropped.

@@ -101,6 +101,7 @@ fn reference_counters(grid: &Grid, from: Cell, to: Cell, s: &SearchSettings) -> 
         Algorithm::AStar => (1.0, 1.0),
         Algorithm::Greedy => (0.0, 1.0),
         Algorithm::Weighted => (1.0, s.weight),
+        Algorithm::Jps | Algorithm::JpsPlus | Algorithm::Hpa => unreachable!("these search other graphs"),
     };
     let uses_h = hw > 0.0 || s.tie == TieBreak::LowH;
     let h = |n: NodeId| if uses_h { graph.heuristic(n) } else { 0.0 };
@@ -252,7 +253,7 @@ proptest! {
     #[test]
     fn counters_match_a_textbook_lazy_deletion_search(c in case(), w in 1.0f64..4.0, reopen in any::<bool>()) {
         let mut planner = GridPlanner::new();
-        for &algorithm in Algorithm::ALL {
+        for &algorithm in Algorithm::ALL.iter().filter(|&&a| !a.jumps() && a != Algorithm::Hpa) {
             for &heuristic in Heuristic::ALL {
                 for &tie in TieBreak::ALL {
                     let s = SearchSettings { algorithm, heuristic, tie, neighbors: c.neighbors, weight: w, reopen, open: OpenUpdate::Lazy };
@@ -308,6 +309,95 @@ proptest! {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// Jump point searches find A*'s cost to the last bit, along a legal
+    /// cell path, under every tie-break and open-list update; where they
+    /// cannot run (weighted cells, 4 neighbours) they say so and are A*.
+    #[test]
+    fn jump_point_searches_cost_what_astar_costs(c in case()) {
+        let mut planner = GridPlanner::new();
+        for &algorithm in Algorithm::ALL.iter().filter(|a| a.jumps()) {
+            for &tie in TieBreak::ALL {
+                for &open in OpenUpdate::ALL {
+                    let astar = SearchSettings { tie, open, neighbors: c.neighbors, ..SearchSettings::default() };
+                    let a = planner.plan(&c.grid, c.from, c.to, &astar).unwrap();
+                    let astar_path = planner.path().to_vec();
+                    let s = SearchSettings { algorithm, ..astar };
+                    let j = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
+                    prop_assert_eq!((j.found, j.cost), (a.found, a.cost), "{}", s);
+                    let fallback = c.weighted && c.grid.uniform_cost().is_none() || c.neighbors == Neighbors::Four;
+                    prop_assert_eq!(j.stats.ran_astar, fallback, "{}", s);
+                    if fallback {
+                        prop_assert_eq!(SearchStats { micros: 0.0, ran_astar: false, ..j.stats }, SearchStats { micros: 0.0, ..a.stats });
+                        prop_assert_eq!(planner.path(), &astar_path[..]);
+                    } else if j.found {
+                        prop_assert_eq!(walk_cost(&c.grid, planner.path(), c.neighbors), j.cost, "{}", s);
+                        prop_assert_eq!(planner.path().first(), Some(&c.from));
+                        prop_assert_eq!(planner.path().last(), Some(&c.to));
+                    }
+                }
+            }
+        }
+    }
+
+    /// One planner keeps its jump table (and bits) across door changes:
+    /// after every toggle, the repaired table answers as A* does.
+    #[test]
+    fn jump_tables_follow_door_changes(c in case(), toggles in proptest::collection::vec((0usize..14, 0usize..14), 1..12)) {
+        let mut grid = c.grid.clone();
+        let mut planners = [GridPlanner::new(), GridPlanner::new(), GridPlanner::new()];
+        for (x, y) in toggles {
+            let cell = Cell::new((x % grid.width()) as i32, (y % grid.height()) as i32);
+            if cell != c.from && cell != c.to {
+                let tile = if grid.is_walkable(cell) { Tile::DoorClosed } else { Tile::DoorOpen };
+                grid.set_tile(cell, tile);
+            }
+            let astar = SearchSettings::default();
+            let a = planners[0].plan(&grid, c.from, c.to, &astar).unwrap();
+            for (p, algorithm) in planners[1..].iter_mut().zip([Algorithm::Jps, Algorithm::JpsPlus]) {
+                let j = p.plan(&grid, c.from, c.to, &SearchSettings { algorithm, ..astar }).unwrap();
+                prop_assert_eq!((j.found, j.cost), (a.found, a.cost), "{} after toggling {}", algorithm, cell);
+                if j.found && !j.stats.ran_astar {
+                    prop_assert_eq!(walk_cost(&grid, p.path(), Neighbors::Eight), j.cost);
+                }
+            }
+        }
+    }
+
+    /// HPA* finds a path exactly when one exists, on any moves and costs,
+    /// for any cluster size, and keeps doing so as doors open and close
+    /// (its abstraction repaired, not rebuilt); the path is legal and its
+    /// cost is what walking it costs, never below the optimum.
+    #[test]
+    fn hpa_finds_a_path_whenever_one_exists(
+        c in case(),
+        cluster in 2usize..7,
+        toggles in proptest::collection::vec((0usize..14, 0usize..14), 0..8),
+    ) {
+        let mut grid = c.grid.clone();
+        let mut planner = GridPlanner::new();
+        planner.set_cluster_size(cluster);
+        let s = SearchSettings { algorithm: Algorithm::Hpa, neighbors: c.neighbors, ..SearchSettings::default() };
+        for step in 0..=toggles.len() {
+            if step > 0 {
+                let (x, y) = toggles[step - 1];
+                let cell = Cell::new((x % grid.width()) as i32, (y % grid.height()) as i32);
+                if cell != c.from && cell != c.to {
+                    let tile = if grid.is_walkable(cell) { Tile::DoorClosed } else { Tile::DoorOpen };
+                    grid.set_tile(cell, tile);
+                }
+            }
+            let best = reference_cost(&grid, c.from, c.to, c.neighbors);
+            let o = planner.plan(&grid, c.from, c.to, &s).unwrap();
+            prop_assert_eq!(o.found, best.is_some(), "step {}", step);
+            if let Some(best) = best {
+                prop_assert!(close(walk_cost(&grid, planner.path(), c.neighbors), o.cost));
+                prop_assert!(o.cost >= best - 1e-9, "{} below the optimum {}", o.cost, best);
+                prop_assert_eq!(planner.path().first(), Some(&c.from));
+                prop_assert_eq!(planner.path().last(), Some(&c.to));
             }
         }
     }

@@ -16,3 +16,11 @@ pub fn median(samples: &mut [f64]) -> f64 {
 pub fn mean(samples: &[f64]) -> f64 {
     if samples.is_empty() { 0.0 } else { samples.iter().sum::<f64>() / samples.len() as f64 }
 }
+
+/// Times `run` once, in µs, appending to `times`.
+pub fn timed<T>(times: &mut Vec<f64>, run: impl FnOnce() -> T) -> T {
+    let t = std::time::Instant::now();
+    let out = std::hint::black_box(run());
+    times.push(t.elapsed().as_secs_f64() * 1e6);
+    out
+}

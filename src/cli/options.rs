@@ -12,7 +12,8 @@ const DEFAULT: SearchSettings = SearchSettings::DEFAULT;
 /// `--open`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
-    /// Search algorithm: bfs|dijkstra|astar|greedy|weighted (delve path also:
+    /// Search algorithm: bfs|dijkstra|astar|greedy|weighted|jps|jps+|hpa
+    /// (jps and jps+ run A* on 4 neighbours or weighted cells; delve path also:
     /// navmesh|waypoints; several, repeated or comma-separated, only for
     /// `delve path --svg`)
     #[arg(long = "algo", value_name = "ALGO", value_delimiter = ',', default_values_t = [Planner::Grid(DEFAULT.algorithm)])]

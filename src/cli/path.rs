@@ -93,7 +93,12 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
         if args.smooth || args.svg.is_some() {
             string_pull(&level.grid, planner.path(), &mut smoothed);
         }
-        let answer = Answer { outcome, path: planner.path(), smoothed: args.smooth.then_some(&smoothed[..]) };
+        let answer = Answer {
+            outcome,
+            path: planner.path(),
+            smoothed: args.smooth.then_some(&smoothed[..]),
+            preprocess_micros: planner.preprocess_micros(),
+        };
         let written = if args.json {
             writeln!(out, "{}", answer.json())
         } else {
@@ -140,6 +145,8 @@ struct Answer<'a> {
     outcome: Outcome,
     path: &'a [Cell],
     smoothed: Option<&'a [Cell]>,
+    /// Build time of the per-grid data the search used (jump table).
+    preprocess_micros: f64,
 }
 
 impl Answer<'_> {
@@ -161,6 +168,9 @@ impl Answer<'_> {
             "reopened": s.reopened,
             "violations": s.violations,
             "micros": s.micros,
+            "scanned": s.scanned,
+            "ran_astar": s.ran_astar,
+            "preprocess_micros": self.preprocess_micros,
             "path": cells(self.path),
         });
         if let Some(smoothed) = self.smoothed {
@@ -194,6 +204,13 @@ fn write_human(
         "expanded {} | pushed {} | stale pops {} | max open {} | reopened {} | violations {} | {:.1} µs",
         s.expanded, s.pushed, s.stale_pops, s.max_open, s.reopened, s.violations, s.micros
     )?;
+    if settings.algorithm.jumps() {
+        if s.ran_astar {
+            writeln!(out, "{}: {}", settings.algorithm, crate::search::JUMPS_NEED)?;
+        } else {
+            writeln!(out, "scanned {} | grid data built in {:.1} µs", s.scanned, answer.preprocess_micros)?;
+        }
+    }
     if let Some(smoothed) = answer.smoothed {
         let list: Vec<String> = smoothed.iter().map(Cell::to_string).collect();
         writeln!(out, "smoothed: {} waypoints: {}", smoothed.len(), list.join(" -> "))?;

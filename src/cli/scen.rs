@@ -5,7 +5,7 @@ use super::progress::Progress;
 use super::{CliError, SearchArgs};
 use crate::input::ReadError;
 use crate::level::{Level, LevelError, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
-use crate::search::{GridPlanner, SearchSettings};
+use crate::search::{GridPlanner, JUMPS_NEED, SearchSettings};
 use crate::shown::shown_path;
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -67,8 +67,19 @@ struct Run {
     scenario: Scenario,
     cost: Option<f64>,
     expanded: u64,
+    scanned: u64,
     micros: f64,
+    ran_astar: bool,
     verdict: Verdict,
+}
+
+impl Run {
+    /// The path's cost over the file's optimal length (1 for an empty
+    /// query); `None` when no path was found.
+    fn ratio(&self) -> Option<f64> {
+        let optimal = self.scenario.optimal;
+        self.cost.map(|c| if optimal > 0.0 { c / optimal } else { 1.0 })
+    }
 }
 
 /// Totals over a scenario file.
@@ -81,11 +92,20 @@ struct Summary {
     failed: usize,
     mean_expanded: f64,
     mean_micros: f64,
+    /// Mean and largest cost / optimal length over the paths found.
+    mean_ratio: f64,
+    worst_ratio: f64,
+    /// Build time of the per-grid data the searches used (jump tables,
+    /// clusters), summed over the maps.
+    preprocess_micros: f64,
+    /// Whether a jump point search had to run A* (see [`JUMPS_NEED`]).
+    ran_astar: bool,
 }
 
 impl Summary {
-    fn of(runs: &[Run]) -> Summary {
+    fn of(runs: &[Run], preprocess_micros: f64) -> Summary {
         let n = runs.len();
+        let ratios: Vec<f64> = runs.iter().filter_map(Run::ratio).collect();
         let count = |v| runs.iter().filter(|r| r.verdict == v).count();
         let mean = |f: fn(&Run) -> f64| if n == 0 { 0.0 } else { runs.iter().map(f).sum::<f64>() / n as f64 };
         Summary {
@@ -96,6 +116,10 @@ impl Summary {
             failed: count(Verdict::Failed),
             mean_expanded: mean(|r| r.expanded as f64),
             mean_micros: mean(|r| r.micros),
+            mean_ratio: if ratios.is_empty() { 0.0 } else { ratios.iter().sum::<f64>() / ratios.len() as f64 },
+            worst_ratio: ratios.iter().copied().fold(0.0, f64::max),
+            preprocess_micros,
+            ran_astar: runs.iter().any(|r| r.ran_astar),
         }
     }
 }
@@ -179,30 +203,35 @@ fn map_path(scen: &Path, sc: &Scenario, given: Option<&Path>) -> Result<PathBuf,
 /// Runs every scenario on its map with `settings`, reporting each one done
 /// to a progress bar on a terminal and handing it to `each` (with its
 /// number) before the next one runs, so that its line can go out at once.
+/// Also returns the build time of the per-grid data the searches used,
+/// summed over the maps (one planner per map, so that a file that goes
+/// back and forth between maps builds each map's data once).
 fn run_scenarios(
     scen: &Path,
     maps: &Maps,
     scenarios: &[Scenario],
     settings: &SearchSettings,
     mut each: impl FnMut(usize, &Run) -> Result<(), CliError>,
-) -> Result<Vec<Run>, CliError> {
+) -> Result<(Vec<Run>, f64), CliError> {
     let progress = Progress::on_stderr("scenarios", scenarios.len() as u64);
-    let mut planner = GridPlanner::new();
+    let mut planners: Vec<GridPlanner> = maps.loaded.iter().map(|_| GridPlanner::new()).collect();
     let mut runs = Vec::with_capacity(scenarios.len());
     for (i, sc) in scenarios.iter().enumerate() {
         // `Maps::load` checked the endpoints, so a refusal here would be a
         // bug; it is still reported against the scenario's line.
-        let o = planner
+        let o = planners[maps.of_scenario[i]]
             .plan(&maps.of(i).grid, sc.start, sc.goal, settings)
             .map_err(|e| CliError::Usage(format!("{}:{}: {e}", scen.display(), sc.line)))?;
         let cost = o.found.then_some(o.cost);
         let verdict = Verdict::of(cost, sc.optimal);
-        let run = Run { scenario: sc.clone(), cost, expanded: o.stats.expanded, micros: o.stats.micros, verdict };
+        let (expanded, scanned, micros, ran_astar) =
+            (o.stats.expanded, o.stats.scanned, o.stats.micros, o.stats.ran_astar);
+        let run = Run { scenario: sc.clone(), cost, expanded, scanned, micros, ran_astar, verdict };
         each(i + 1, &run)?;
         runs.push(run);
         progress.set(i as u64 + 1);
     }
-    Ok(runs)
+    Ok((runs, planners.iter().map(GridPlanner::preprocess_micros).sum()))
 }
 
 /// Runs `delve scen`, writing its answer to `out`.
@@ -217,10 +246,10 @@ pub fn scen(args: &ScenArgs, out: &mut impl Write) -> Result<(), CliError> {
     let settings = args.search.settings();
     // Each JSON line goes out as soon as its scenario ran: a reader that
     // stops reading stops the run.
-    let runs = run_scenarios(&args.scen, &maps, &scenarios, &settings, |number, run| {
+    let (runs, preprocess_micros) = run_scenarios(&args.scen, &maps, &scenarios, &settings, |number, run| {
         if args.json { write_json_line(out, number, run).map_err(CliError::Output) } else { Ok(()) }
     })?;
-    let summary = Summary::of(&runs);
+    let summary = Summary::of(&runs, preprocess_micros);
     let written = if args.json {
         write_json_summary(out, &summary)
     } else {
@@ -242,6 +271,7 @@ fn write_json_line(out: &mut impl Write, number: usize, r: &Run) -> std::io::Res
         "optimal_length": sc.optimal,
         "cost": r.cost,
         "expanded": r.expanded,
+        "scanned": r.scanned,
         "micros": r.micros,
         "verdict": r.verdict.name(),
     });
@@ -258,6 +288,10 @@ fn write_json_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> 
         "failed": s.failed,
         "mean_expanded": s.mean_expanded,
         "mean_micros": s.mean_micros,
+        "mean_ratio": s.mean_ratio,
+        "worst_ratio": s.worst_ratio,
+        "preprocess_micros": s.preprocess_micros,
+        "ran_astar": s.ran_astar,
     });
     writeln!(out, "{summary}")
 }
@@ -281,6 +315,14 @@ fn write_table(
     writeln!(out, "  failed              {:>8}", s.failed)?;
     writeln!(out, "  mean expanded       {:>12.1}", s.mean_expanded)?;
     writeln!(out, "  mean µs/search      {:>12.1}", s.mean_micros)?;
+    writeln!(out, "  cost / optimal      {:>12.4} mean, {:.4} worst", s.mean_ratio, s.worst_ratio)?;
+    if settings.algorithm.jumps() {
+        if s.ran_astar {
+            writeln!(out, "  {}: {JUMPS_NEED}", settings.algorithm)?;
+        } else {
+            writeln!(out, "  grid data built in {:.1} µs", s.preprocess_micros)?;
+        }
+    }
     let misses: Vec<_> = runs.iter().enumerate().filter(|(_, r)| r.verdict != Verdict::Optimal).collect();
     for (i, r) in misses.iter().take(LISTED) {
         let sc = &r.scenario;

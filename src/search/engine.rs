@@ -57,6 +57,18 @@ pub struct SearchStats {
     pub violations: u64,
     /// Wall-clock time of the query in microseconds (statistics only).
     pub micros: f64,
+    /// Cells a jump point search looked at while jumping (0 for the
+    /// others, which look at each cell they generate).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub scanned: u64,
+    /// A jump point search asked for where it cannot run (4 neighbours,
+    /// weighted cells): A* answered instead.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ran_astar: bool,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The answer to one query. The path itself is [`Searcher::path`].
@@ -171,6 +183,14 @@ impl Searcher {
         marks.filter_map(|(n, &mark)| Some((n as NodeId, visit(mark)?))).collect()
     }
 
+    /// The cost of the cheapest route to `node` if the last query closed
+    /// it (Dijkstra toward an unreachable goal settles every reachable
+    /// node).
+    pub fn settled_cost(&self, node: NodeId) -> Option<f64> {
+        let i = node as usize;
+        (self.records.mark.get(i) == Some(&((self.stamp << 1) | 1))).then(|| self.records.g[i])
+    }
+
     /// Runs one query from `start` to `goal`.
     ///
     /// # Panics
@@ -242,7 +262,9 @@ impl Searcher {
         // Coefficient of h in f; greedy orders by h alone.
         let hw = match algo {
             Algorithm::Bfs | Algorithm::Dijkstra => 0.0,
-            Algorithm::AStar | Algorithm::Greedy => 1.0,
+            // The grid planner runs jump point searches and HPA* as A* over
+            // their own graphs.
+            Algorithm::AStar | Algorithm::Jps | Algorithm::JpsPlus | Algorithm::Hpa | Algorithm::Greedy => 1.0,
             Algorithm::Weighted => query.weight,
         };
         let gw = if greedy { 0.0 } else { 1.0 };
@@ -295,10 +317,12 @@ impl Searcher {
             let gu = records.g[u as usize];
             let hu = if count_violations { h(u) } else { 0.0 };
             let open = &mut self.open;
+            let parent = records.parent[u as usize];
             // Inlined into the graph's successor loop: it runs for every
             // edge, and a call per edge would reload all its captures.
-            graph.successors(
+            graph.successors_from(
                 u,
+                parent,
                 #[inline(always)]
                 |v, cost| {
                     debug_assert!(cost > 0.0 && cost.is_finite(), "edge {u}->{v} has cost {cost}");

@@ -23,6 +23,14 @@ pub trait Graph {
     /// finite.
     fn successors(&self, node: NodeId, visit: impl FnMut(NodeId, f64));
 
+    /// The successors of `node` reached from `parent` (`parent == node` for
+    /// the start): what the engine calls. Jump point search prunes by the
+    /// direction of arrival; every other graph ignores the parent.
+    #[inline(always)]
+    fn successors_from(&self, node: NodeId, _parent: NodeId, visit: impl FnMut(NodeId, f64)) {
+        self.successors(node, visit);
+    }
+
     /// Estimated cost from `node` to the query's goal; non-negative.
     fn heuristic(&self, _node: NodeId) -> f64 {
         0.0

@@ -2,7 +2,11 @@
 //! queries with reusable buffers.
 
 use super::engine::{Outcome, Query, Searcher, Visit};
-use super::settings::{Heuristic, SearchSettings, TieBreak};
+use super::grid_cache::GridCache;
+use super::hpa::HpaPlanner;
+use super::jps::{JumpGraph, JumpQuery, Scan, WalkBits, fill_in};
+use super::jps_plus::{JumpTable, Table};
+use super::settings::{Algorithm, Heuristic, SearchSettings, TieBreak};
 use super::trace::Observer;
 use super::{Graph, NodeId};
 use crate::grid::{Cell, DIAGONAL, DIRECTIONS, Grid, Neighbors};
@@ -29,7 +33,6 @@ const fn costs(factor: f64) -> [f64; 10] {
 /// neighbour index is always inside the array and no bounds check is needed.
 pub struct GridGraph<'a> {
     costs: &'a [u8],
-    stride: usize,
     neighbors: Neighbors,
     heuristic: Heuristic,
     /// The grid's cheapest entry cost: the heuristic's scale.
@@ -38,8 +41,30 @@ pub struct GridGraph<'a> {
     goal: Cell,
     /// Index offsets of the eight directions, in [`DIRECTIONS`] order.
     offsets: [isize; 8],
-    /// Reciprocal of the stride for [`GridGraph::cell`].
+    split: Split,
+}
+
+/// Splits padded indices into (x, y) with a multiply and a shift: a
+/// hardware division costs more than the rest of an h, or of an edge.
+/// `magic` = ⌊2⁴⁰/stride⌋ + 1 is exact for indices below 2⁴⁰/stride, far
+/// above any map's node count.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Split {
+    stride: u64,
     magic: u64,
+}
+
+impl Split {
+    pub(crate) fn new(stride: usize) -> Split {
+        Split { stride: stride as u64, magic: (1u64 << 40) / stride as u64 + 1 }
+    }
+
+    /// Padded (x, y) of padded index `i`.
+    #[inline(always)]
+    pub(crate) fn xy(self, i: usize) -> (usize, usize) {
+        let y = (i as u64 * self.magic) >> 40;
+        ((i as u64 - y * self.stride) as usize, y as usize)
+    }
 }
 
 impl<'a> GridGraph<'a> {
@@ -48,26 +73,20 @@ impl<'a> GridGraph<'a> {
         let stride = grid.stride();
         GridGraph {
             costs: grid.costs(),
-            stride,
             neighbors,
             heuristic,
             scale: f64::from(grid.min_entry_cost()),
             start,
             goal,
             offsets: DIRECTIONS.map(|(dx, dy)| dx as isize + dy as isize * stride as isize),
-            magic: (1u64 << 40) / stride as u64 + 1,
+            split: Split::new(stride),
         }
     }
 
-    /// The cell of a node id. Divides by the stride with a multiply and a
-    /// shift (a hardware division costs more than the rest of an h):
-    /// `magic` = ⌊2⁴⁰/stride⌋ + 1 is exact for ids below 2⁴⁰/stride, far
-    /// above any map's node count.
+    /// The cell of a node id.
     #[inline(always)]
     fn cell(&self, node: NodeId) -> Cell {
-        let i = u64::from(node);
-        let y = (i * self.magic) >> 40;
-        let x = i - y * self.stride as u64;
+        let (x, y) = self.split.xy(node as usize);
         Cell::new(x as i32 - 1, y as i32 - 1)
     }
 }
@@ -180,11 +199,23 @@ impl PlanError {
     }
 }
 
-/// Answers cell-to-cell queries on grids, keeping its buffers between them.
+/// Answers cell-to-cell queries on grids, keeping its buffers between them,
+/// and, for jump point search, the walkability bits or the jump table of
+/// the last grid it searched (rebuilt for another grid, repaired where
+/// cells changed).
 #[derive(Debug, Default)]
 pub struct GridPlanner {
     searcher: Searcher,
     cells: Vec<Cell>,
+    bits: GridCache<WalkBits>,
+    table: GridCache<JumpTable>,
+    hpa: HpaPlanner,
+    /// Padded indices of an HPA* path.
+    hpa_path: Vec<usize>,
+    /// Whether the last query was HPA*, whose searches are not the grid's.
+    abstract_search: bool,
+    /// Build (or repair) time of the per-grid data the last query used.
+    preprocess_micros: f64,
 }
 
 impl GridPlanner {
@@ -212,16 +243,59 @@ impl GridPlanner {
         self.cells.clear();
         PlanError::check(grid, from, to)?;
         let graph = GridGraph::new(grid, settings.neighbors, settings.heuristic, from, to);
-        let query = Query {
+        let mut query = Query {
             algorithm: settings.algorithm,
             tie: settings.tie,
             weight: settings.weight,
             reopen: settings.reopen,
             open: settings.open,
         };
-        let outcome = self.searcher.search_observed(&graph, grid.node(from), grid.node(to), &query, observer);
-        self.cells.extend(self.searcher.path().iter().map(|&n| grid.cell_of(n)));
+        let (start, goal) = (grid.node(from), grid.node(to));
+        self.preprocess_micros = 0.0;
+        self.abstract_search = settings.algorithm == Algorithm::Hpa;
+        // HPA* runs its own searches over clusters and abstract nodes; it
+        // is not traced (a lab pane running it shows its result only).
+        if self.abstract_search {
+            let outcome = self.hpa.plan(grid, start as usize, goal as usize, settings, &mut self.hpa_path);
+            self.preprocess_micros = self.hpa.preprocess_micros();
+            self.cells.extend(self.hpa_path.iter().map(|&n| grid.cell_of(n as u32)));
+            return Ok(outcome);
+        }
+        if !settings.algorithm.jumps() {
+            let outcome = self.searcher.search_observed(&graph, start, goal, &query, observer);
+            self.cells.extend(self.searcher.path().iter().map(|&n| grid.cell_of(n)));
+            return Ok(outcome);
+        }
+        // Jump point searches are A* over jump points, where they can run.
+        query.algorithm = Algorithm::AStar;
+        let Some(cost) = grid.uniform_cost().filter(|_| settings.neighbors == Neighbors::Eight) else {
+            let mut outcome = self.searcher.search_observed(&graph, start, goal, &query, observer);
+            outcome.stats.ran_astar = true;
+            self.cells.extend(self.searcher.path().iter().map(|&n| grid.cell_of(n)));
+            return Ok(outcome);
+        };
+        let outcome = if settings.algorithm == Algorithm::JpsPlus {
+            let jump_query = JumpQuery::new(grid, graph, goal, cost);
+            let jumps = JumpGraph { query: jump_query, jumps: Table { table: self.table.get(grid, ()) } };
+            let outcome = self.searcher.search_observed(&jumps, start, goal, &query, observer);
+            self.preprocess_micros = self.table.micros();
+            outcome
+        } else {
+            let jump_query = JumpQuery::new(grid, graph, goal, cost);
+            let jumps = JumpGraph { query: jump_query, jumps: Scan::new(self.bits.get(grid, ())) };
+            let mut outcome = self.searcher.search_observed(&jumps, start, goal, &query, observer);
+            outcome.stats.scanned = jumps.jumps.scanned();
+            self.preprocess_micros = self.bits.micros();
+            outcome
+        };
+        fill_in(grid.stride(), self.searcher.path(), |n| self.cells.push(grid.cell_of(n)));
         Ok(outcome)
+    }
+
+    /// Microseconds spent building (or, after cells changed, repairing) the
+    /// per-grid data the last query used: 0 for the algorithms without any.
+    pub fn preprocess_micros(&self) -> f64 {
+        self.preprocess_micros
     }
 
     /// The last query's path, start and goal included (empty if none).
@@ -230,8 +304,17 @@ impl GridPlanner {
     }
 
     /// Cells the last query generated on `grid` (the grid it ran on),
-    /// closed or still open.
+    /// closed or still open (none for HPA*, which searches clusters and
+    /// an abstract graph).
     pub fn visited<'a>(&'a self, grid: &'a Grid) -> impl Iterator<Item = (Cell, Visit)> + 'a {
-        self.searcher.visited().into_iter().map(|(n, v)| (grid.cell_of(n), v))
+        let cells = if self.abstract_search { Vec::new() } else { self.searcher.visited() };
+        cells.into_iter().map(|(n, v)| (grid.cell_of(n), v))
+    }
+
+    /// The side of HPA*'s clusters, in cells (at least 2; default
+    /// [`super::DEFAULT_CLUSTER_SIZE`]). Changing it rebuilds the
+    /// abstraction at the next HPA* query.
+    pub fn set_cluster_size(&mut self, cells: usize) {
+        self.hpa.cluster = Some(cells.max(2));
     }
 }

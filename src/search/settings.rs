@@ -21,6 +21,17 @@ named_enum! {
         Greedy => "greedy",
         /// Orders by g + w·h (w ≥ 1): at most w times the optimal cost.
         Weighted => "weighted",
+        /// A* over jump points (Harabor & Grastien 2011), found online by
+        /// scanning rows and columns 64 cells a word. Needs 8 neighbours and
+        /// one entry cost on every walkable cell; otherwise runs A*, and
+        /// says so.
+        Jps => "jps",
+        /// Jump point search reading each cell's jumps from a table built
+        /// once per grid (Rabin's JPS+) and repaired where a door changes.
+        JpsPlus => "jps+",
+        /// Hierarchical A* (Botea et al. 2004): A* over cluster entrances,
+        /// refined into cells and smoothed. Near-optimal, not optimal.
+        Hpa => "hpa",
     }
 }
 
@@ -76,7 +87,13 @@ named_enum! {
 impl Algorithm {
     /// Whether the heuristic enters the ordering key.
     pub const fn uses_heuristic(self) -> bool {
-        matches!(self, Algorithm::AStar | Algorithm::Greedy | Algorithm::Weighted)
+        matches!(self, Algorithm::AStar | Algorithm::Greedy | Algorithm::Weighted | Algorithm::Jps | Algorithm::JpsPlus)
+    }
+
+    /// Whether this is a jump point search, which needs 8 neighbours and
+    /// uniform costs.
+    pub const fn jumps(self) -> bool {
+        matches!(self, Algorithm::Jps | Algorithm::JpsPlus)
     }
 }
 
@@ -92,6 +109,9 @@ impl Heuristic {
         }
     }
 }
+
+/// Why a jump point search ran A* instead: what the user sees.
+pub const JUMPS_NEED: &str = "needs 8 neighbours and one entry cost on every walkable cell; ran astar instead";
 
 /// Smallest accepted weight for weighted A*.
 pub const MIN_WEIGHT: f64 = 1.0;
@@ -177,12 +197,16 @@ mod tests {
         for &a in Algorithm::ALL {
             assert_eq!(a.name().parse::<Algorithm>(), Ok(a));
         }
-        assert_eq!(Algorithm::Weighted.next(), Algorithm::Bfs);
+        assert_eq!(Algorithm::Weighted.next(), Algorithm::Jps);
+        assert_eq!(Algorithm::ALL.last().unwrap().next(), Algorithm::Bfs);
         assert_eq!(Heuristic::Zero.next(), Heuristic::Manhattan);
         assert_eq!(TieBreak::Cross.next(), TieBreak::Fifo);
         assert_eq!(Neighbors::Eight.next(), Neighbors::Four);
         let err = "astra".parse::<Algorithm>().unwrap_err();
-        assert_eq!(err.to_string(), "unknown algorithm 'astra' (expected one of: bfs|dijkstra|astar|greedy|weighted)");
+        assert_eq!(
+            err.to_string(),
+            "unknown algorithm 'astra' (expected one of: bfs|dijkstra|astar|greedy|weighted|jps|jps+|hpa)"
+        );
     }
 
     #[test]

@@ -42,8 +42,16 @@ impl<'a> Panel<'a> {
         let q = &s.search;
         let on_off = |b: bool| if b { "on" } else { "off" }.to_string();
         let weighted = q.algorithm == crate::search::Algorithm::Weighted;
+        // A jump point search that could not run (4 neighbours, weighted
+        // cells) says that A* answered.
+        let ran_astar = self.world.stats().last_search.as_ref().is_some_and(|r| r.stats.ran_astar);
+        let algorithm = if ran_astar && q.algorithm.jumps() {
+            format!("{} (ran astar)", q.algorithm)
+        } else {
+            q.algorithm.name().to_string()
+        };
         [
-            ("A", "Algorithm", q.algorithm.name().to_string(), true),
+            ("A", "Algorithm", algorithm, true),
             ("E", "Heuristic", q.heuristic.name().to_string(), q.algorithm.uses_heuristic()),
             ("T", "Tie-break", q.tie.name().to_string(), true),
             ("D", "Neighbors", q.neighbors.to_string(), true),
@@ -89,7 +97,20 @@ impl<'a> Panel<'a> {
             format!("{:<11}{:>6}  stale {}/s", "Expanded/s", num(w.expanded), num(w.stale_pops)),
             format!("{:<11}{:>6}", "µs/search", micros),
             format!("Last search: expanded {}", last_stat(|r| r.stats.expanded)),
-            format!("  stale {} max open {}", last_stat(|r| r.stats.stale_pops), last_stat(|r| r.stats.max_open)),
+            match last.filter(|r| r.stats.scanned > 0) {
+                // A jump point search also counts the cells it scanned.
+                Some(r) => format!(
+                    "  stale {} max open {} scan {}",
+                    num(r.stats.stale_pops),
+                    num(r.stats.max_open),
+                    num(r.stats.scanned)
+                ),
+                None => format!(
+                    "  stale {} max open {}",
+                    last_stat(|r| r.stats.stale_pops),
+                    last_stat(|r| r.stats.max_open)
+                ),
+            },
             format!("  reopened {} violations {}", last_stat(|r| r.stats.reopened), last_stat(|r| r.stats.violations)),
             format!("  path {path}"),
             format!("{:<11}{:>6}", "Repaths/s", num(w.total_repaths())),
@@ -342,6 +363,33 @@ mod tests {
         let mut buf = Buffer::empty(Rect::new(0, 0, WIDTH, 36));
         Panel::new(&world, &clock, &Palette::NAMED).render(buf.area, &mut buf);
         assert!(!buf[(15, 5)].modifier.contains(Modifier::DIM));
+    }
+
+    #[test]
+    fn a_jump_point_search_shows_its_scans_and_says_when_astar_ran() {
+        use crate::sim::{Command, Setting, Settings, World};
+        let clock = Clock::default();
+        let jps = Command::Set(Setting::Algorithm(crate::search::Algorithm::Jps));
+        // The room costs 1 everywhere: JPS runs, and counts its scans. Run
+        // until a monster has noticed the player and searched.
+        let room = crate::level::Level::parse(include_str!("../../levels/room.txt"), "room.txt").unwrap();
+        let mut world = World::new(&room, 1, Settings::default()).unwrap();
+        world.apply(jps);
+        while world.stats().last_search.is_none() && world.ticks() < 2000 {
+            world.tick();
+        }
+        let text = render(&world, &clock, 36);
+        assert_eq!(text[1], "│A  Algorithm  jps               │");
+        assert!(text[13].starts_with("│Max open") && text[13].contains(" scan"), "{text:#?}");
+        // The default level has water: A* answers, and the panel says so.
+        let mut world = played(0);
+        world.apply(jps);
+        while world.stats().last_search.is_none() && world.ticks() < 2000 {
+            world.tick();
+        }
+        let text = render(&world, &clock, 36);
+        assert_eq!(text[1], "│A  Algorithm  jps (ran astar)   │");
+        assert!(!text[13].contains(" scan"), "{text:#?}");
     }
 
     #[test]

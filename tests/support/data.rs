@@ -3,7 +3,7 @@
 //! `#[path]` by each test or bench that needs it (each uses only some).
 #![allow(dead_code)]
 
-use delve::level::Level;
+use delve::level::{Level, Scenario};
 use std::path::{Path, PathBuf};
 
 pub fn manifest_dir() -> &'static Path {
@@ -21,10 +21,16 @@ pub fn files_with(dir: &Path, ext: &str) -> Vec<PathBuf> {
     files
 }
 
-/// The shared Moving AI benchmark folder beside the repository, when it is
-/// there (CI always has it; a fresh clone does not).
+/// The Moving AI folder where the tests and benches look for it:
+/// `$DELVE_MOVINGAI` if set, else ../shared/movingai beside the repository.
+fn movingai_path() -> PathBuf {
+    std::env::var_os("DELVE_MOVINGAI").map_or_else(|| manifest_dir().join("../shared/movingai"), PathBuf::from)
+}
+
+/// The Moving AI benchmark folder ([`movingai_path`]), when it is there
+/// (CI always has it; a fresh clone does not).
 pub fn shared_movingai_dir() -> Option<PathBuf> {
-    let dir = manifest_dir().join("../shared/movingai");
+    let dir = movingai_path();
     dir.is_dir().then_some(dir)
 }
 
@@ -37,8 +43,8 @@ pub fn shared_movingai_or_skip(test: &str) -> Option<PathBuf> {
         use std::io::Write;
         let _ = writeln!(
             std::io::stderr(),
-            "skipped {test}: no Moving AI benchmark folder at {}",
-            manifest_dir().join("../shared/movingai").display()
+            "skipped {test}: no Moving AI benchmark folder at {} (set DELVE_MOVINGAI or put ../shared beside the clone)",
+            movingai_path().display()
         );
     }
     dir
@@ -66,4 +72,13 @@ pub fn shipped_levels() -> Vec<(String, Level)> {
 /// The shipped level `levels/{name}.txt`.
 pub fn shipped_level(name: &str) -> Level {
     Level::load(&manifest_dir().join("levels").join(format!("{name}.txt"))).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// At most `n` (at least 2) scenarios evenly spread over `all`, the last
+/// (in a Moving AI file, the longest) always included.
+pub fn even_sample(all: &[Scenario], n: usize) -> Vec<Scenario> {
+    if all.len() <= n {
+        return all.to_vec();
+    }
+    (0..n).map(|i| all[i * (all.len() - 1) / (n - 1)].clone()).collect()
 }

@@ -1,0 +1,77 @@
+//! Jump point searches cost exactly what A* costs, to the last bit, on
+//! every Moving AI scenario in ../shared/movingai (or `$DELVE_MOVINGAI`),
+//! along legal cell paths; HPA* finds every path, legal, never below the
+//! optimum.
+//!
+//! Debug builds (`cargo test`) run an even sample of each file, always
+//! including its longest scenario; `cargo test --release` runs them all.
+
+use delve::grid::Cell;
+use delve::level::{Level, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
+use delve::search::{Algorithm, GridPlanner, SearchSettings};
+#[path = "support/data.rs"]
+mod data;
+use data::{files_with, shared_movingai_or_skip};
+
+/// Every `step`-th scenario in debug builds, all in release.
+fn step() -> usize {
+    if cfg!(debug_assertions) { 25 } else { 1 }
+}
+
+/// Cost of walking `path` step by step, as A* sums it.
+fn walk_cost(grid: &delve::grid::Grid, path: &[Cell]) -> f64 {
+    path.windows(2).map(|p| grid.step_cost(p[0], p[1].x - p[0].x, p[1].y - p[0].y).expect("a legal step")).sum()
+}
+
+/// Calls `check(map, scenario, where)` for the sampled scenarios of every
+/// file in the Moving AI folder (skipped, with a line, when it is absent).
+fn each_scenario(what: &str, mut check: impl FnMut(&Level, &Scenario, &str)) {
+    let Some(dir) = shared_movingai_or_skip(what) else { return };
+    for scen in files_with(&dir, "scen") {
+        let scenarios = load_scenarios(&scen).unwrap();
+        let map = Level::load(&dir.join(&scenarios[0].map)).unwrap();
+        let longest = scenarios.len() - 1;
+        for (i, sc) in scenarios.iter().enumerate().filter(|&(i, _)| i % step() == 0 || i == longest) {
+            check(&map, sc, &format!("{} scenario {} ({} -> {})", scen.display(), i + 1, sc.start, sc.goal));
+        }
+    }
+}
+
+#[test]
+fn jump_point_searches_cost_what_astar_costs_on_every_scenario() {
+    let astar = SearchSettings::default();
+    let mut planners = [GridPlanner::new(), GridPlanner::new()];
+    let mut checked = 0;
+    each_scenario("the Moving AI jump point search check", |map, sc, at| {
+        let a = planners[0].plan(&map.grid, sc.start, sc.goal, &astar).unwrap();
+        assert!((a.cost - sc.optimal).abs() <= OPTIMAL_TOLERANCE);
+        for &algorithm in Algorithm::ALL.iter().filter(|a| a.jumps()) {
+            let settings = SearchSettings { algorithm, ..astar };
+            let j = planners[1].plan(&map.grid, sc.start, sc.goal, &settings).unwrap();
+            let path = planners[1].path();
+            let at = format!("{at} by {algorithm}");
+            assert!(j.found && !j.stats.ran_astar, "{at}");
+            assert_eq!(j.cost.to_bits(), a.cost.to_bits(), "{at}: {} vs A* {}", j.cost, a.cost);
+            assert_eq!((path.first(), path.last()), (Some(&sc.start), Some(&sc.goal)), "{at}");
+            assert_eq!(walk_cost(&map.grid, path).to_bits(), a.cost.to_bits(), "{at}: the cell path");
+            checked += 1;
+        }
+    });
+    assert!(checked == 0 || checked > 1000, "only {checked} searches checked");
+}
+
+#[test]
+fn hpa_finds_every_scenario_path() {
+    let settings = SearchSettings { algorithm: Algorithm::Hpa, ..SearchSettings::default() };
+    let mut planner = GridPlanner::new();
+    let mut checked = 0;
+    each_scenario("the Moving AI HPA* check", |map, sc, at| {
+        let o = planner.plan(&map.grid, sc.start, sc.goal, &settings).unwrap();
+        let path = planner.path();
+        assert!(o.found && o.cost >= sc.optimal - OPTIMAL_TOLERANCE, "{at}: {} vs {}", o.cost, sc.optimal);
+        assert_eq!((path.first(), path.last()), (Some(&sc.start), Some(&sc.goal)), "{at}");
+        assert!((walk_cost(&map.grid, path) - o.cost).abs() <= OPTIMAL_TOLERANCE, "{at}: the cell path");
+        checked += 1;
+    });
+    assert!(checked == 0 || checked > 500, "only {checked} searches checked");
+}
