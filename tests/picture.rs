@@ -53,3 +53,16 @@ fn several_algorithms_need_the_picture() {
     let o = delve(&["sim", "--algo", "astar,greedy", "--ticks", "1"]);
     assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+#[test]
+fn any_angle_plans_are_not_drawn_in_silence() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("p.svg");
+    let svg = svg.to_str().unwrap();
+    for args in [&["path", "--compare", "--svg", svg][..], &["path", "--algo", "navmesh", "--svg", svg]] {
+        let o = delve(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--svg draws grid searches only"), "{args:?}");
+        assert!(!std::path::Path::new(svg).exists(), "{args:?}");
+    }
+}

@@ -71,6 +71,11 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
     let from = endpoint(args.from, level.start, "--from", "S", &file)?;
     let to = endpoint(args.to, level.goal, "--to", "G", &file)?;
     let any_angle = args.compare || args.search.planner().grid().is_none();
+    if any_angle && args.svg.is_some() {
+        // Said rather than skipped: the picture draws grid searches only.
+        let rule = "--svg draws grid searches only (not --compare, --algo navmesh or --algo waypoints, yet)";
+        return Err(CliError::Usage(rule.into()));
+    }
     if any_angle {
         PlanError::check(&level.grid, from, to).map_err(|source| CliError::Plan { file, source })?;
         return if args.compare {
