@@ -16,18 +16,6 @@ cp "$(dirname "$0")/../levels/dungeon.txt" "$level"
 screen() { t capture-pane -p -t lab; }
 done_marker="finished-$$"
 
-# Polls the pane until it shows the fixed string $1, for up to 30 s.
-wait_for() {
-    local deadline=$((SECONDS + 30)) shown
-    until shown=$(screen) && grep -qF -- "$1" <<<"$shown"; do
-        if ((SECONDS >= deadline)); then
-            echo "tmux_lab: gave up waiting for '$1'; the pane shows:" >&2
-            screen >&2
-            exit 1
-        fi
-        sleep 0.2
-    done
-}
 
 t new-session -d -s lab -x 120 -y 40 "env PS1='$ ' sh"
 t send-keys -t lab "cd '$dir' && '$bin' lab '$level'; echo \"exit=\$?\"; stty -a > '$dir/stty'; echo \"fini\"\"shed-$$\"" Enter

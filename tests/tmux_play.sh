@@ -23,19 +23,6 @@ screen() { t capture-pane -p -t play; }
 # command lines spell it in two halves so as not to match themselves.
 done_marker="finished-$$"
 
-# Polls the pane until it shows the fixed string $1, for up to 30 s; gives
-# up at once if delve has already exited (the shell printed $done_marker).
-wait_for() {
-    local deadline=$((SECONDS + 30)) shown
-    until shown=$(screen) && grep -qF -- "$1" <<<"$shown"; do
-        if ((SECONDS >= deadline)) || { [[ $1 != "$done_marker" ]] && grep -qF "$done_marker" <<<"$shown"; }; then
-            echo "tmux_play: gave up waiting for '$1'; the pane shows:" >&2
-            screen >&2
-            exit 1
-        fi
-        sleep 0.2
-    done
-}
 
 # A plain shell in a fixed-size pane; delve runs in it as a user would run it.
 t new-session -d -s play -x 120 -y 40 "env PS1='$ ' sh"

@@ -6,3 +6,19 @@ socket="delve-test-$$"
 t() { tmux -L "$socket" "$@"; }
 dir=$(mktemp -d)
 trap 't kill-server 2>/dev/null || true; rm -rf "$dir"' EXIT
+
+# Polls the pane (as the script's `screen` prints it) until it shows the
+# fixed string $1, for up to 30 s; gives up at once if the script's
+# $done_marker (the line the shell prints when delve has exited) shows
+# first. On giving up, prints the pane.
+wait_for() {
+    local deadline=$((SECONDS + 30)) shown
+    until shown=$(screen) && grep -qF -- "$1" <<<"$shown"; do
+        if ((SECONDS >= deadline)) || { [[ -n ${done_marker:-} && $1 != "$done_marker" ]] && grep -qF "$done_marker" <<<"$shown"; }; then
+            echo "$(basename "$0" .sh): gave up waiting for '$1'; the pane shows:" >&2
+            screen >&2
+            exit 1
+        fi
+        sleep 0.2
+    done
+}

@@ -19,14 +19,6 @@ fail() {
     exit 1
 }
 
-# Polls the pane until it shows the fixed string $1, for up to 30 s.
-wait_for() {
-    local deadline=$((SECONDS + 30))
-    until screen | grep -qF -- "$1"; do
-        ((SECONDS < deadline)) || fail "gave up waiting for '$1'"
-        sleep 0.2
-    done
-}
 
 # Runs delve with the arguments $2... in the pane, sends it signal $1 once
 # it has drawn the game, and checks the exit status and the terminal.
