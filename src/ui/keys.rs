@@ -75,7 +75,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(&[Char('P'), Char('X')], "open list: lazy or decrease-key; reopening"),
     bind(&[Char('D')], "4 or 8 neighbours"),
     bind(&[Char('['), Char(']')], "weight of weighted A* -/+ 0.25 (1 to 10)"),
-    bind(&[Char('R')], "next repath policy"),
+    bind(&[Char('R')], "repath policy (timer+threshold needs both)"),
     bind(&[Char('S'), Char('V')], "smoothing on/off; avoidance separation/orca"),
     bind(&[Char('O'), Char('F')], "next overlay; field of view (fog) on or off"),
     Binding {

@@ -228,7 +228,7 @@ mod tests {
             "P X       open list: lazy or decrease-key; reopening",
             "D         4 or 8 neighbours",
             "[ ]       weight of weighted A* -/+ 0.25 (1 to 10)",
-            "R         next repath policy",
+            "R         repath policy (timer+threshold needs both)",
             "S V       smoothing on/off; avoidance separation/orca",
             "O F       next overlay; field of view (fog) on or off",
             "Tab⇧Tab C watch next / previous monster; camera on it",
