@@ -392,7 +392,7 @@ mod tests {
         }
         let text = render(&world, &clock, 36);
         assert_eq!(text[1], "│A  Algorithm  jps               │");
-        assert!(text[13].starts_with("│Max open") && text[13].contains(" scan"), "{text:#?}");
+        assert!(text[14].starts_with("│  stale") && text[14].contains(" scan"), "{text:#?}");
         // The default level has water: A* answers, and the panel says so.
         let mut world = played(0);
         world.apply(jps);
@@ -401,7 +401,7 @@ mod tests {
         }
         let text = render(&world, &clock, 36);
         assert_eq!(text[1], "│A  Algorithm  jps (ran astar)   │");
-        assert!(!text[13].contains(" scan"), "{text:#?}");
+        assert!(!text[14].contains(" scan"), "{text:#?}");
     }
 
     #[test]
