@@ -176,6 +176,7 @@ fn run(
             }
             feed::tick(world, feed)?;
             app.sight.update(world);
+            app.watch_the_hunt(world);
         }
         app.log.take(world);
         dirty |= app.recording_ends(world, feed.end());
