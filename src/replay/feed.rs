@@ -52,6 +52,12 @@ pub trait Feed {
         Ok(false)
     }
 
+    /// True for a replay of an interrupted recording, whose end is only
+    /// where it stopped.
+    fn incomplete(&self) -> bool {
+        false
+    }
+
     /// When the session ends, however it ends: a recording is completed.
     fn finish(&mut self, _world: &World) -> io::Result<()> {
         Ok(())
@@ -200,6 +206,10 @@ impl Feed for ReplayFeed<'_> {
 
     fn end(&self) -> Option<u64> {
         self.replay.last_tick()
+    }
+
+    fn incomplete(&self) -> bool {
+        self.replay.end().is_none()
     }
 
     fn seek(&mut self, world: &mut World, target: u64) -> io::Result<bool> {

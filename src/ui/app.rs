@@ -35,6 +35,8 @@ pub const PAUSED_MOVE: &str = "paused: moves wait (Space resumes, . steps one ti
 
 /// What the log says when a replay reaches its last tick still running.
 pub const RECORDING_ENDS: &str = "the recording ends here (q quits)";
+/// The log's line at the last tick of an interrupted recording.
+pub const RECORDING_INCOMPLETE: &str = "the recording is incomplete: it stops here (q quits)";
 
 /// Everything the front end remembers between frames.
 #[derive(Clone, Debug)]
@@ -66,6 +68,10 @@ pub struct App {
     /// The player chose the watched monster (Tab, Shift-Tab): the view no
     /// longer moves to the nearest hunting one.
     pub picked: bool,
+    /// A seek key was pressed: the loop, which holds the feed, seeks.
+    pub seek: Option<keys::Seek>,
+    /// The replay's recording was interrupted: its end says so.
+    pub incomplete: bool,
 }
 
 impl App {
@@ -87,6 +93,8 @@ impl App {
             markers: Markers::default(),
             log: Log::default(),
             picked: false,
+            seek: None,
+            incomplete: false,
         }
     }
 
@@ -109,7 +117,7 @@ impl App {
             self.clock.toggle_pause();
         }
         if world.outcome() == Outcome::Running {
-            self.log.note(world.ticks(), RECORDING_ENDS);
+            self.log.note(world.ticks(), if self.incomplete { RECORDING_INCOMPLETE } else { RECORDING_ENDS });
         }
         true
     }
@@ -231,6 +239,7 @@ impl App {
             }
             Ui::Help => self.help = true,
             Ui::Quit => self.ask_quit(),
+            Ui::Seek(seek) => self.seek = Some(seek),
         }
     }
 }
@@ -499,6 +508,11 @@ mod tests {
         assert!(!app.recording_ends(&w, Some(2)));
         let said: Vec<&str> = app.log.entries().map(|e| e.text.as_str()).collect();
         assert_eq!(said, [RECORDING_ENDS]);
+        // An interrupted recording says that it is incomplete.
+        let mut app = App { incomplete: true, ..App::new(Palette::NAMED, false) };
+        assert!(app.recording_ends(&w, Some(2)));
+        let said: Vec<&str> = app.log.entries().map(|e| e.text.as_str()).collect();
+        assert_eq!(said, [RECORDING_INCOMPLETE]);
         // A recording that ends won or lost shows the end screen instead.
         let lost = crate::ui::testing::game_until_end("lives: 1\n#####\n#@M.G\n#####\n", 2000);
         let mut app = App::new(Palette::NAMED, false);

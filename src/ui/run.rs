@@ -14,6 +14,7 @@
 
 use super::app::{App, Exit};
 use super::clock::Clock;
+use super::keys::{SEEK_TICKS, Seek};
 use super::map::Markers;
 use super::overlay::Overlay;
 use super::palette::Palette;
@@ -144,6 +145,7 @@ fn run(
     let mut last = Instant::now();
     let mut drawn: Option<Instant> = None;
     let mut dirty = true;
+    app.incomplete = feed.incomplete();
     app.sight.update(world);
     app.log.take(world);
     loop {
@@ -203,7 +205,34 @@ fn on_event(event: Event, app: &mut App, world: &mut World, feed: &mut dyn Feed)
         app.sight.update(world);
         app.log.take(world);
     }
+    if let Some(to) = app.seek.take() {
+        seek(app, world, feed, to)?;
+    }
     Ok(true)
+}
+
+/// Seeks a replay (live play cannot): the clock keeps its pace, the
+/// overlay stays, the watched monster stays the one picked (or the nearest
+/// hunting one), what the player saw is seen again from there, and the end
+/// of the recording will be announced again.
+fn seek(app: &mut App, world: &mut World, feed: &mut dyn Feed, to: Seek) -> io::Result<()> {
+    let now = world.ticks();
+    let target = match to {
+        Seek::Back => now.saturating_sub(SEEK_TICKS),
+        Seek::Forward => now.saturating_add(SEEK_TICKS),
+        Seek::Start => 0,
+        Seek::End => u64::MAX,
+    };
+    let watched = world.watched();
+    if !feed.seek(world, target)? {
+        return Ok(());
+    }
+    world.watch(if app.picked { watched } else { super::app::nearest_monster(world) });
+    app.recording_ended = false;
+    app.sight = Default::default();
+    app.sight.update(world);
+    app.log.seeked(world);
+    Ok(())
 }
 
 #[cfg(test)]

@@ -233,7 +233,7 @@ mod tests {
             "O F       next overlay; field of view (fog) on or off",
             "Tab⇧Tab C watch next / previous monster; camera on it",
             "Space .   pause or resume; one tick while paused",
-            "+ -       faster or slower (¼× to 8×)",
+            "+-PgUp/Dn speed ¼× to 8×; replay -/+10 s, Home/End",
             "? q Esc   this help; quit (y confirms, Ctrl-C at once)",
         ];
         assert_eq!(popup[1..=body.len()], body, "{}", text.join("\n"));
