@@ -282,6 +282,59 @@ mod tests {
         assert!(on_event(Event::Resize(80, 24), &mut app, &mut w, &mut LiveFeed).unwrap());
     }
 
+    /// The seek keys move a replay 10 s back and on, to its start and its
+    /// end, keeping the pace and the picked monster; live play does not seek.
+    #[test]
+    fn seek_keys_move_a_replay_and_keep_the_view() {
+        use crate::replay::feed::{RecordFeed, ReplayFeed, bot_tick};
+        use crate::replay::{Recorder, Start};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("seek.jsonl");
+        let start = Start {
+            level: Level::embedded_default(),
+            seed: 2,
+            settings: Settings::default(),
+            spawns: Default::default(),
+            rules: Default::default(),
+        };
+        let mut live = RecordFeed::new(Recorder::create(&path, &start, false).unwrap());
+        let mut w = start.world().unwrap();
+        let mut bot = crate::sim::Bot::new(2);
+        for _ in 0..500 {
+            bot_tick(&mut w, &mut live, &mut bot).unwrap();
+        }
+        live.finish(&w).unwrap();
+        let end_hash = w.hash();
+        let replay = crate::replay::Replay::load(&path).unwrap();
+        let mut feed = ReplayFeed::new(&replay);
+        let mut w = replay.world();
+        let mut app = App::new(Palette::NAMED, false);
+        let press = |code| Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
+        on_event(press(KeyCode::Tab), &mut app, &mut w, &mut feed).unwrap();
+        let picked = w.watched();
+        on_event(key('+'), &mut app, &mut w, &mut feed).unwrap();
+        let pace = app.clock.speed_label();
+        on_event(press(KeyCode::PageDown), &mut app, &mut w, &mut feed).unwrap();
+        assert_eq!(w.ticks(), SEEK_TICKS);
+        on_event(press(KeyCode::PageDown), &mut app, &mut w, &mut feed).unwrap();
+        on_event(press(KeyCode::PageUp), &mut app, &mut w, &mut feed).unwrap();
+        assert_eq!(w.ticks(), SEEK_TICKS);
+        on_event(press(KeyCode::End), &mut app, &mut w, &mut feed).unwrap();
+        assert_eq!((w.ticks(), w.hash()), (500, end_hash));
+        assert!(app.recording_ends(&w, feed.end()));
+        on_event(press(KeyCode::Home), &mut app, &mut w, &mut feed).unwrap();
+        assert_eq!((w.ticks(), w.hash()), (0, replay.world().hash()));
+        assert!(!app.recording_ended, "the end will be announced again");
+        assert_eq!((w.watched(), app.clock.speed_label()), (picked, pace));
+        let said: Vec<&str> = app.log.entries().map(|e| e.text.as_str()).collect();
+        assert_eq!(said.last(), Some(&"jumped to 00:00"), "{said:?}");
+        // Live play has nothing to seek in.
+        let mut live = world();
+        live.tick();
+        on_event(press(KeyCode::Home), &mut app, &mut live, &mut LiveFeed).unwrap();
+        assert_eq!(live.ticks(), 1);
+    }
+
     #[test]
     fn replay_ignores_world_keys_but_not_view_keys() {
         let mut w = world();
