@@ -44,6 +44,20 @@ pub trait Feed {
         None
     }
 
+    /// Puts `world` at tick `target` (cut to [`end`](Feed::end)) by
+    /// playing again from the start without drawing: how a replay seeks,
+    /// the world being deterministic. Returns false, leaving `world` as
+    /// it is, for a feed that cannot (live play).
+    fn seek(&mut self, _world: &mut World, _target: u64) -> io::Result<bool> {
+        Ok(false)
+    }
+
+    /// True for a replay of an interrupted recording, whose end is only
+    /// where it stopped.
+    fn incomplete(&self) -> bool {
+        false
+    }
+
     /// When the session ends, however it ends: a recording is completed.
     fn finish(&mut self, _world: &World) -> io::Result<()> {
         Ok(())
@@ -193,6 +207,20 @@ impl Feed for ReplayFeed<'_> {
     fn end(&self) -> Option<u64> {
         self.replay.last_tick()
     }
+
+    fn incomplete(&self) -> bool {
+        self.replay.end().is_none()
+    }
+
+    fn seek(&mut self, world: &mut World, target: u64) -> io::Result<bool> {
+        let target = self.end().map_or(target, |end| target.min(end));
+        *world = self.replay.world();
+        self.applied = CommandDigest::default();
+        while world.ticks() < target && !world.outcome().is_over() {
+            tick(world, self)?;
+        }
+        Ok(true)
+    }
 }
 
 #[cfg(test)]
@@ -270,6 +298,50 @@ mod tests {
             tick(&mut w, &mut feed).unwrap();
         }
         assert_eq!((w.ticks(), feed.log.len()), (end, log));
+    }
+
+    /// Seeking back and then forward to a tick gives the world that
+    /// playing straight to it gives, commands and all.
+    #[test]
+    fn seeking_back_and_forth_gives_the_world_of_playing_straight_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("seek.jsonl");
+        let start = super::super::Start {
+            level: Level::embedded_default(),
+            seed: 3,
+            settings: Settings::default(),
+            spawns: Default::default(),
+            rules: Default::default(),
+        };
+        let mut live = RecordFeed::new(Recorder::create(&path, &start, false).unwrap());
+        let mut w = start.world().unwrap();
+        let mut bot = Bot::new(3);
+        for _ in 0..300 {
+            bot_tick(&mut w, &mut live, &mut bot).unwrap();
+        }
+        live.finish(&w).unwrap();
+        let replay = Replay::load(&path).unwrap();
+        let straight = |t: u64| {
+            let (mut w, mut feed) = (replay.world(), ReplayFeed::new(&replay));
+            while w.ticks() < t {
+                tick(&mut w, &mut feed).unwrap();
+            }
+            (w.hash(), feed.commands())
+        };
+        let mut feed = ReplayFeed::new(&replay);
+        let mut w = replay.world();
+        assert!(feed.seek(&mut w, 250).unwrap());
+        assert_eq!(w.ticks(), 250);
+        assert!(feed.seek(&mut w, 40).unwrap());
+        assert_eq!((w.hash(), feed.commands()), straight(40));
+        assert!(feed.seek(&mut w, 170).unwrap());
+        assert_eq!((w.hash(), feed.commands()), straight(170));
+        // Past the end stops at the end; the live feed cannot seek.
+        assert!(feed.seek(&mut w, 10_000).unwrap());
+        assert_eq!(w.ticks(), 300);
+        assert_eq!(w.hash(), straight(300).0);
+        assert!(!LiveFeed.seek(&mut w, 0).unwrap());
+        assert_eq!(w.ticks(), 300);
     }
 
     /// Replaying what a feed recorded gives the same world.

@@ -12,7 +12,7 @@ use super::overlay::Overlay;
 use super::palette::Palette;
 use super::sight::Sight;
 use crate::signals::Signal;
-use crate::sim::{Command, Goal, Kind, Outcome, World};
+use crate::sim::{Command, Goal, Kind, MonsterState, Outcome, World};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 
 /// How a session ends in the terminal: chosen by the player, or by a
@@ -35,6 +35,8 @@ pub const PAUSED_MOVE: &str = "paused: moves wait (Space resumes, . steps one ti
 
 /// What the log says when a replay reaches its last tick still running.
 pub const RECORDING_ENDS: &str = "the recording ends here (q quits)";
+/// The log's line at the last tick of an interrupted recording.
+pub const RECORDING_INCOMPLETE: &str = "the recording is incomplete: it stops here (q quits)";
 
 /// Everything the front end remembers between frames.
 #[derive(Clone, Debug)]
@@ -63,6 +65,13 @@ pub struct App {
     /// The level's `S` and `G`, drawn on the map.
     pub markers: Markers,
     pub log: Log,
+    /// The player chose the watched monster (Tab, Shift-Tab): the view no
+    /// longer moves to the nearest hunting one.
+    pub picked: bool,
+    /// A seek key was pressed: the loop, which holds the feed, seeks.
+    pub seek: Option<keys::Seek>,
+    /// The replay's recording was interrupted: its end says so.
+    pub incomplete: bool,
 }
 
 impl App {
@@ -83,6 +92,9 @@ impl App {
             next_level: false,
             markers: Markers::default(),
             log: Log::default(),
+            picked: false,
+            seek: None,
+            incomplete: false,
         }
     }
 
@@ -105,9 +117,23 @@ impl App {
             self.clock.toggle_pause();
         }
         if world.outcome() == Outcome::Running {
-            self.log.note(world.ticks(), RECORDING_ENDS);
+            self.log.note(world.ticks(), if self.incomplete { RECORDING_INCOMPLETE } else { RECORDING_ENDS });
         }
         true
+    }
+
+    /// Until the player picks one, watches the nearest hunting monster once
+    /// the watched one is not hunting and another is: the one whose
+    /// searches are worth seeing. Observation only.
+    pub fn watch_the_hunt(&mut self, world: &mut World) {
+        let hunting = |i: usize| world.awareness(i).is_some_and(|a| a.state == MonsterState::Hunting);
+        if self.picked || world.watched().is_some_and(hunting) {
+            return;
+        }
+        let nearest = nearest_monster(world);
+        if nearest.is_some_and(hunting) {
+            world.watch(nearest);
+        }
     }
 
     /// Reads one key: changes the view, and returns the command it gives
@@ -203,10 +229,17 @@ impl App {
             Ui::Overlay => self.overlay = self.overlay.next(),
             Ui::Fov => self.fov = !self.fov,
             Ui::Follow => self.follow = !self.follow,
-            Ui::NextMonster => world.watch(next_monster(world)),
-            Ui::PrevMonster => world.watch(previous_monster(world)),
+            Ui::NextMonster => {
+                self.picked = true;
+                world.watch(next_monster(world));
+            }
+            Ui::PrevMonster => {
+                self.picked = true;
+                world.watch(previous_monster(world));
+            }
             Ui::Help => self.help = true,
             Ui::Quit => self.ask_quit(),
+            Ui::Seek(seek) => self.seek = Some(seek),
         }
     }
 }
@@ -233,12 +266,16 @@ pub fn previous_monster(world: &World) -> Option<usize> {
     monsters().rfind(|&i| before.is_some_and(|w| i < w)).or_else(|| monsters().next_back())
 }
 
-/// The monster nearest the player (the first of equals), the likeliest to
-/// be hunting soon: the one to watch when the game starts.
+/// The hunting monster nearest the player (the first of equals), whose
+/// searches are the ones to watch; when none hunts, the monster nearest the
+/// player, the likeliest to hunt soon.
 pub fn nearest_monster(world: &World) -> Option<usize> {
     let p = world.player().cell;
     let monsters = world.creatures().iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster);
-    monsters.min_by_key(|(_, c)| (c.cell().x - p.x).pow(2) + (c.cell().y - p.y).pow(2)).map(|(i, _)| i)
+    let not_hunting = |i: usize| world.awareness(i).is_none_or(|a| a.state != MonsterState::Hunting);
+    monsters
+        .min_by_key(|&(i, c)| (not_hunting(i), (c.cell().x - p.x).pow(2) + (c.cell().y - p.y).pow(2)))
+        .map(|(i, _)| i)
 }
 
 #[cfg(test)]
@@ -283,6 +320,38 @@ mod tests {
         let w = World::new(&level, 1, Settings::default()).unwrap();
         // Monsters are numbered row by row: 0 at 0,0; 1 at 5,1; 2 at 5,2.
         assert_eq!(nearest_monster(&w), Some(1));
+    }
+
+    /// A hunting monster is watched before a nearer one that is not, until
+    /// the player picks one.
+    #[test]
+    fn the_nearest_hunting_monster_is_watched() {
+        // The far monster (1) sees the player down the corridor; the near
+        // one (0) is walled in.
+        let level = Level::parse("###########\n#M#@.....M#\n###########\n", "t").unwrap();
+        let mut w = World::new(&level, 1, Settings::default()).unwrap();
+        let mut app = App::new(Palette::NAMED, true);
+        let hunting = |w: &World| {
+            (0..w.creatures().len())
+                .filter(|&i| w.awareness(i).is_some_and(|a| a.state == MonsterState::Hunting))
+                .collect::<Vec<_>>()
+        };
+        w.watch(nearest_monster(&w));
+        assert_eq!(w.watched(), Some(0), "none hunts yet: the nearest");
+        while hunting(&w).len() != 1 && w.ticks() < 200 {
+            w.tick();
+            app.watch_the_hunt(&mut w);
+        }
+        let hunters = hunting(&w);
+        assert_eq!(hunters, [1], "the far monster hunts");
+        assert_eq!(nearest_monster(&w), Some(hunters[0]));
+        assert_eq!(w.watched(), Some(hunters[0]));
+        // Once the player picks, the view stays where it is put.
+        app.handle(Ui::NextMonster, &mut w);
+        let picked = w.watched();
+        assert_ne!(picked, Some(hunters[0]));
+        app.watch_the_hunt(&mut w);
+        assert_eq!(w.watched(), picked);
     }
 
     #[test]
@@ -439,6 +508,11 @@ mod tests {
         assert!(!app.recording_ends(&w, Some(2)));
         let said: Vec<&str> = app.log.entries().map(|e| e.text.as_str()).collect();
         assert_eq!(said, [RECORDING_ENDS]);
+        // An interrupted recording says that it is incomplete.
+        let mut app = App { incomplete: true, ..App::new(Palette::NAMED, false) };
+        assert!(app.recording_ends(&w, Some(2)));
+        let said: Vec<&str> = app.log.entries().map(|e| e.text.as_str()).collect();
+        assert_eq!(said, [RECORDING_INCOMPLETE]);
         // A recording that ends won or lost shows the end screen instead.
         let lost = crate::ui::testing::game_until_end("lives: 1\n#####\n#@M.G\n#####\n", 2000);
         let mut app = App::new(Palette::NAMED, false);

@@ -39,7 +39,25 @@ pub enum Ui {
     Help,
     /// `q` or Esc: quit, after a question in a live game.
     Quit,
+    /// A replay plays again from the start, without drawing, to a tick.
+    Seek(Seek),
 }
+
+/// Where a replay's seek keys go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seek {
+    /// 10 s back (PageUp).
+    Back,
+    /// 10 s on (PageDown).
+    Forward,
+    /// The first tick (Home).
+    Start,
+    /// The recording's last tick (End).
+    End,
+}
+
+/// Ticks a seek key moves by: 10 s of game time.
+pub const SEEK_TICKS: u64 = 10 * crate::sim::TICKS_PER_SECOND as u64;
 
 /// Step of the weight keys.
 pub const WEIGHT_STEP: f64 = 0.25;
@@ -56,7 +74,7 @@ pub(super) const fn bind(keys: &'static [KeyCode], what: &'static str) -> Bindin
     Binding { keys, label: None, what }
 }
 
-use KeyCode::{BackTab, Char, Down, Esc, Left, Right, Tab, Up};
+use KeyCode::{BackTab, Char, Down, End, Esc, Home, Left, PageDown, PageUp, Right, Tab, Up};
 
 /// The run keys: a move key with Shift.
 const RUN_KEYS: &[KeyCode] = &[Char('H'), Char('J'), Char('K'), Char('L'), Char('Y'), Char('U'), Char('B'), Char('N')];
@@ -75,7 +93,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(&[Char('P'), Char('X')], "open list: lazy or decrease-key; reopening"),
     bind(&[Char('D')], "4 or 8 neighbours"),
     bind(&[Char('['), Char(']')], "weight of weighted A* -/+ 0.25 (1 to 10)"),
-    bind(&[Char('R')], "next repath policy"),
+    bind(&[Char('R')], "repath policy (timer+threshold needs both)"),
     bind(&[Char('S'), Char('V')], "smoothing on/off; avoidance separation/orca"),
     bind(&[Char('O'), Char('F')], "next overlay; field of view (fog) on or off"),
     Binding {
@@ -84,7 +102,11 @@ pub const BINDINGS: &[Binding] = &[
         what: "watch next / previous monster; camera on it",
     },
     bind(&[Char(' '), Char('.')], "pause or resume; one tick while paused"),
-    bind(&[Char('+'), Char('-')], "faster or slower (¼× to 8×)"),
+    Binding {
+        keys: &[Char('+'), Char('-'), PageUp, PageDown, Home, End],
+        label: Some("+-PgUp/Dn"),
+        what: "speed ¼× to 8×; replay -/+10 s, Home/End",
+    },
     bind(&[Char('?'), Char('q'), Esc], "this help; quit (y confirms, Ctrl-C at once)"),
 ];
 
@@ -149,6 +171,10 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
         Char('.') => ui(Ui::Step),
         Char('+') => ui(Ui::Faster),
         Char('-') => ui(Ui::Slower),
+        PageUp => ui(Ui::Seek(Seek::Back)),
+        PageDown => ui(Ui::Seek(Seek::Forward)),
+        Home => ui(Ui::Seek(Seek::Start)),
+        End => ui(Ui::Seek(Seek::End)),
         Char('?') => ui(Ui::Help),
         Char('q') | Esc => ui(Ui::Quit),
         _ => None,
@@ -330,6 +356,10 @@ mod tests {
         assert_eq!(act(Char('+')), Some(Action::Ui(Ui::Faster)));
         assert_eq!(act(Char('-')), Some(Action::Ui(Ui::Slower)));
         assert_eq!(act(Char('?')), Some(Action::Ui(Ui::Help)));
+        assert_eq!(act(PageUp), Some(Action::Ui(Ui::Seek(Seek::Back))));
+        assert_eq!(act(PageDown), Some(Action::Ui(Ui::Seek(Seek::Forward))));
+        assert_eq!(act(Home), Some(Action::Ui(Ui::Seek(Seek::Start))));
+        assert_eq!(act(End), Some(Action::Ui(Ui::Seek(Seek::End))));
         assert_eq!(act(Char('q')), Some(Action::Ui(Ui::Quit)));
         assert_eq!(act(Esc), Some(Action::Ui(Ui::Quit)));
         assert_eq!(act(Char('x')), None);
@@ -362,7 +392,7 @@ mod tests {
             assert!(act(code).is_some(), "{code:?} is listed but does nothing");
         }
         let mut all: Vec<KeyCode> = (' '..='~').map(Char).collect();
-        all.extend([Left, Right, Up, Down, Tab, Esc, KeyCode::Enter, KeyCode::Backspace]);
+        all.extend([Left, Right, Up, Down, Tab, Esc, PageUp, PageDown, Home, End, KeyCode::Enter, KeyCode::Backspace]);
         for code in all {
             if action(press(code), &d).is_some() {
                 assert!(listed.contains(&code), "{code:?} does something but the help does not list it");

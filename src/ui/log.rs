@@ -70,6 +70,13 @@ impl Log {
         self.taken = total;
     }
 
+    /// After a replay seeks: the world's events so far are skipped (they
+    /// were played again without being shown) and the jump is noted.
+    pub fn seeked(&mut self, world: &World) {
+        self.taken = world.events_total();
+        self.note(world.ticks(), format!("jumped to {}", game_time(world.ticks())));
+    }
+
     fn push(&mut self, entry: Entry) {
         if self.entries.len() == KEPT {
             self.entries.pop_front();

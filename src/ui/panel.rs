@@ -8,7 +8,7 @@ use super::clock::Clock;
 use super::map::{glyph, letter};
 use super::palette::Palette;
 use crate::shown::shown;
-use crate::sim::{Creature, Kind, Reason, RepathReason, SearchReport, Settings, WINDOW_TICKS, World};
+use crate::sim::{Creature, Kind, Reason, RepathPolicy, RepathReason, SearchReport, Settings, WINDOW_TICKS, World};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -113,7 +113,14 @@ impl<'a> Panel<'a> {
             },
             format!("  reopened {} violations {}", last_stat(|r| r.stats.reopened), last_stat(|r| r.stats.violations)),
             format!("  path {path}"),
-            format!("{:<11}{:>6}", "Repaths/s", num(w.total_repaths())),
+            // Under timer+threshold a repath needs both the monster's timer
+            // tick and the player K cells away: one alone does nothing.
+            match self.world.settings().repath {
+                RepathPolicy::TimerThreshold => {
+                    format!("{:<11}{:>6}  needs both", "Repaths/s", num(w.total_repaths()))
+                }
+                _ => format!("{:<11}{:>6}", "Repaths/s", num(w.total_repaths())),
+            },
             reasons(RepathReason::Start, RepathReason::Timer),
             reasons(RepathReason::Threshold, RepathReason::Blocked),
             reasons(RepathReason::Version, RepathReason::Stuck),
@@ -358,6 +365,11 @@ mod tests {
         assert_eq!(text[1], "│A  Algorithm  weighted          │");
         assert_eq!(text[9], "┌ Search · decrease-key ─────────┐");
         assert_eq!(text[6], "│R  Repath     every-tick        │");
+        // Only timer+threshold says that a repath needs both.
+        assert!(!text.iter().any(|l| l.contains("needs both")), "{text:#?}");
+        world.apply(crate::sim::Command::Set(crate::sim::Setting::Repath(crate::sim::RepathPolicy::TimerThreshold)));
+        let text = render(&world, &clock, 36);
+        assert!(text.iter().any(|l| l.contains("Repaths/s       0  needs both")), "{text:#?}");
         world.apply(crate::sim::Command::Set(crate::sim::Setting::Reopen(true)));
         assert_eq!(render(&world, &clock, 36)[9], "┌ Search · decrease-key · reopen ┐");
         let mut buf = Buffer::empty(Rect::new(0, 0, WIDTH, 36));

@@ -14,6 +14,7 @@
 
 use super::app::{App, Exit};
 use super::clock::Clock;
+use super::keys::{SEEK_TICKS, Seek};
 use super::map::Markers;
 use super::overlay::Overlay;
 use super::palette::Palette;
@@ -144,6 +145,7 @@ fn run(
     let mut last = Instant::now();
     let mut drawn: Option<Instant> = None;
     let mut dirty = true;
+    app.incomplete = feed.incomplete();
     app.sight.update(world);
     app.log.take(world);
     loop {
@@ -176,6 +178,7 @@ fn run(
             }
             feed::tick(world, feed)?;
             app.sight.update(world);
+            app.watch_the_hunt(world);
         }
         app.log.take(world);
         dirty |= app.recording_ends(world, feed.end());
@@ -202,7 +205,34 @@ fn on_event(event: Event, app: &mut App, world: &mut World, feed: &mut dyn Feed)
         app.sight.update(world);
         app.log.take(world);
     }
+    if let Some(to) = app.seek.take() {
+        seek(app, world, feed, to)?;
+    }
     Ok(true)
+}
+
+/// Seeks a replay (live play cannot): the clock keeps its pace, the
+/// overlay stays, the watched monster stays the one picked (or the nearest
+/// hunting one), what the player saw is seen again from there, and the end
+/// of the recording will be announced again.
+fn seek(app: &mut App, world: &mut World, feed: &mut dyn Feed, to: Seek) -> io::Result<()> {
+    let now = world.ticks();
+    let target = match to {
+        Seek::Back => now.saturating_sub(SEEK_TICKS),
+        Seek::Forward => now.saturating_add(SEEK_TICKS),
+        Seek::Start => 0,
+        Seek::End => u64::MAX,
+    };
+    let watched = world.watched();
+    if !feed.seek(world, target)? {
+        return Ok(());
+    }
+    world.watch(if app.picked { watched } else { super::app::nearest_monster(world) });
+    app.recording_ended = false;
+    app.sight = Default::default();
+    app.sight.update(world);
+    app.log.seeked(world);
+    Ok(())
 }
 
 #[cfg(test)]
@@ -250,6 +280,59 @@ mod tests {
         let said: Vec<&str> = app.log.entries().map(|e| e.text.as_str()).collect();
         assert_eq!(said, ["heuristic: chebyshev", "heuristic: zero"]);
         assert!(on_event(Event::Resize(80, 24), &mut app, &mut w, &mut LiveFeed).unwrap());
+    }
+
+    /// The seek keys move a replay 10 s back and on, to its start and its
+    /// end, keeping the pace and the picked monster; live play does not seek.
+    #[test]
+    fn seek_keys_move_a_replay_and_keep_the_view() {
+        use crate::replay::feed::{RecordFeed, ReplayFeed, bot_tick};
+        use crate::replay::{Recorder, Start};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("seek.jsonl");
+        let start = Start {
+            level: Level::embedded_default(),
+            seed: 2,
+            settings: Settings::default(),
+            spawns: Default::default(),
+            rules: Default::default(),
+        };
+        let mut live = RecordFeed::new(Recorder::create(&path, &start, false).unwrap());
+        let mut w = start.world().unwrap();
+        let mut bot = crate::sim::Bot::new(2);
+        for _ in 0..500 {
+            bot_tick(&mut w, &mut live, &mut bot).unwrap();
+        }
+        live.finish(&w).unwrap();
+        let end_hash = w.hash();
+        let replay = crate::replay::Replay::load(&path).unwrap();
+        let mut feed = ReplayFeed::new(&replay);
+        let mut w = replay.world();
+        let mut app = App::new(Palette::NAMED, false);
+        let press = |code| Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
+        on_event(press(KeyCode::Tab), &mut app, &mut w, &mut feed).unwrap();
+        let picked = w.watched();
+        on_event(key('+'), &mut app, &mut w, &mut feed).unwrap();
+        let pace = app.clock.speed_label();
+        on_event(press(KeyCode::PageDown), &mut app, &mut w, &mut feed).unwrap();
+        assert_eq!(w.ticks(), SEEK_TICKS);
+        on_event(press(KeyCode::PageDown), &mut app, &mut w, &mut feed).unwrap();
+        on_event(press(KeyCode::PageUp), &mut app, &mut w, &mut feed).unwrap();
+        assert_eq!(w.ticks(), SEEK_TICKS);
+        on_event(press(KeyCode::End), &mut app, &mut w, &mut feed).unwrap();
+        assert_eq!((w.ticks(), w.hash()), (500, end_hash));
+        assert!(app.recording_ends(&w, feed.end()));
+        on_event(press(KeyCode::Home), &mut app, &mut w, &mut feed).unwrap();
+        assert_eq!((w.ticks(), w.hash()), (0, replay.world().hash()));
+        assert!(!app.recording_ended, "the end will be announced again");
+        assert_eq!((w.watched(), app.clock.speed_label()), (picked, pace));
+        let said: Vec<&str> = app.log.entries().map(|e| e.text.as_str()).collect();
+        assert_eq!(said.last(), Some(&"jumped to 00:00"), "{said:?}");
+        // Live play has nothing to seek in.
+        let mut live = world();
+        live.tick();
+        on_event(press(KeyCode::Home), &mut app, &mut live, &mut LiveFeed).unwrap();
+        assert_eq!(live.ticks(), 1);
     }
 
     #[test]

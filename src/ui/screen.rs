@@ -228,12 +228,12 @@ mod tests {
             "P X       open list: lazy or decrease-key; reopening",
             "D         4 or 8 neighbours",
             "[ ]       weight of weighted A* -/+ 0.25 (1 to 10)",
-            "R         next repath policy",
+            "R         repath policy (timer+threshold needs both)",
             "S V       smoothing on/off; avoidance separation/orca",
             "O F       next overlay; field of view (fog) on or off",
             "Tab⇧Tab C watch next / previous monster; camera on it",
             "Space .   pause or resume; one tick while paused",
-            "+ -       faster or slower (¼× to 8×)",
+            "+-PgUp/Dn speed ¼× to 8×; replay -/+10 s, Home/End",
             "? q Esc   this help; quit (y confirms, Ctrl-C at once)",
         ];
         assert_eq!(popup[1..=body.len()], body, "{}", text.join("\n"));
