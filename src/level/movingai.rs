@@ -2,8 +2,9 @@
 //!
 //! `.`, `G` and `S` are passable ground (entry cost 1); `@`, `O`, `T` and
 //! `W` block. Water `W` blocks because HOG2 never lets ground units enter it,
-//! and the benchmark's optimal lengths assume that (see
-//! ../shared/movingai/SOURCES.md).
+//! and the benchmark's optimal lengths assume that (see SOURCES.md in the
+//! shared benchmark folder, `../shared/movingai`; nothing here reads it, and
+//! the tests that do skip visibly when it is absent).
 
 use super::error::{END_OF_FILE, LevelError, quote};
 use super::{Axis, Level, default_name, numbered_lines};
