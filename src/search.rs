@@ -19,7 +19,7 @@ mod smooth;
 mod trace;
 
 pub use engine::{Outcome, Query, SearchStats, Searcher, Visit};
-pub use graph::{Graph, NodeId};
+pub use graph::{Graph, NodeId, Reversible};
 pub use grid_graph::{Endpoint, GridGraph, GridPlanner, PlanError};
 pub use hpa::DEFAULT_CLUSTER_SIZE;
 pub use settings::{

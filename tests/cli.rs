@@ -363,6 +363,7 @@ fn sim_json_is_deterministic() {
         "hash",
         "searches",
         "expanded",
+        "cells_updated",
         "stale_pops",
         "repaths",
         "budget_waits",
@@ -376,6 +377,8 @@ fn sim_json_is_deterministic() {
     assert_eq!(a["ticks"], 300);
     assert_eq!(a["hash"], b["hash"]);
     assert_eq!(a["expanded"], b["expanded"]);
+    // Fresh A* repairs nothing: all its work is in `expanded`.
+    assert_eq!(a["cells_updated"], 0);
     assert_eq!(a["agents"]["monster"], 6);
     let c = json(&delve(&["sim", "levels/arena.txt", "--seed", "8", "--ticks", "300", "--monsters", "3", "--json"]));
     assert_ne!(a["hash"], c["hash"]);

@@ -144,6 +144,7 @@ impl Summary {
             "searches": t.searches,
             "found": t.found,
             "expanded": t.expanded,
+            "cells_updated": t.cells_updated,
             "stale_pops": t.stale_pops,
             "max_open": t.max_open,
             "repaths": t.total_repaths(),
@@ -179,8 +180,8 @@ impl Summary {
         }
         writeln!(
             out,
-            "searches {} ({} found), expanded {}, stale pops {}, max open {}",
-            t.searches, t.found, t.expanded, t.stale_pops, t.max_open
+            "searches {} ({} found), expanded {}, cells updated {}, stale pops {}, max open {}",
+            t.searches, t.found, t.expanded, t.cells_updated, t.stale_pops, t.max_open
         )?;
         let reasons: Vec<String> = RepathReason::ALL.iter().map(|&r| format!("{} {}", r, t.repaths(r))).collect();
         writeln!(out, "repaths: {}", reasons.join(", "))?;

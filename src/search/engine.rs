@@ -65,6 +65,11 @@ pub struct SearchStats {
     /// weighted cells): A* answered instead.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ran_astar: bool,
+    /// Nodes whose value an incremental repair changed or re-examined
+    /// (D* Lite, the flow field); 0 for a fresh search, whose work is all
+    /// in `expanded`. Work = `expanded` + `cells_updated`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cells_updated: u64,
 }
 
 fn is_zero(n: &u64) -> bool {

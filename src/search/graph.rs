@@ -54,3 +54,13 @@ pub trait Graph {
         }
     }
 }
+
+/// A graph that can also walk its edges backwards: what a search rooted at
+/// the goal needs (D* Lite, a reverse Dijkstra map). A separate trait, so
+/// that forward searches and the graphs only they use pay nothing for it.
+pub trait Reversible: Graph {
+    /// Calls `visit(predecessor, cost)` for every edge entering `node`, in
+    /// a fixed order; `cost` is the same edge's cost as
+    /// [`Graph::successors`] of the predecessor gives it.
+    fn predecessors(&self, node: NodeId, visit: impl FnMut(NodeId, f64));
+}

@@ -8,7 +8,7 @@ use super::jps::{JumpGraph, JumpQuery, Scan, WalkBits, fill_in};
 use super::jps_plus::{JumpTable, Table};
 use super::settings::{Algorithm, Heuristic, SearchSettings, TieBreak};
 use super::trace::Observer;
-use super::{Graph, NodeId};
+use super::{Graph, NodeId, Reversible};
 use crate::grid::{Cell, DIAGONAL, DIRECTIONS, Grid, Neighbors};
 
 /// Cost of entering a cell orthogonally, by entry cost 0–9.
@@ -26,6 +26,10 @@ const fn costs(factor: f64) -> [f64; 10] {
     }
     t
 }
+
+/// The orthogonal directions diagonal k (4..8) passes between: its x step
+/// is east (0) or west (1), its y step south (2) or north (3).
+const SIDES: [(usize, usize); 4] = [(0, 2), (1, 2), (0, 3), (1, 3)];
 
 /// One query's view of a [`Grid`]: moves, heuristic and endpoints.
 ///
@@ -111,9 +115,6 @@ impl Graph for GridGraph<'_> {
         if self.neighbors == Neighbors::Four {
             return;
         }
-        // Diagonal k (4..8) passes between orthogonal cells: its x step is
-        // east (0) or west (1), its y step south (2) or north (3).
-        const SIDES: [(usize, usize); 4] = [(0, 2), (1, 2), (0, 3), (1, 3)];
         for (k, (sx, sy)) in SIDES.into_iter().enumerate() {
             let v = at(k + 4);
             let cost = c[v];
@@ -148,6 +149,38 @@ impl Graph for GridGraph<'_> {
                 let (dx1, dy1) = (i64::from(p.x - self.goal.x), i64::from(p.y - self.goal.y));
                 let (dx2, dy2) = (i64::from(self.start.x - self.goal.x), i64::from(self.start.y - self.goal.y));
                 (dx1 * dy2 - dx2 * dy1).unsigned_abs() as u32
+            }
+        }
+    }
+}
+
+/// Every move is reversible on a grid, so the edges entering a cell are
+/// its walkable neighbours' moves into it, at its own entry cost; a wall
+/// (or closed door) has none.
+impl Reversible for GridGraph<'_> {
+    #[inline]
+    fn predecessors(&self, node: NodeId, mut visit: impl FnMut(NodeId, f64)) {
+        let i = node as usize;
+        let c = self.costs;
+        let cost = c[i];
+        if cost == 0 {
+            return;
+        }
+        let at = |k: usize| i.wrapping_add_signed(self.offsets[k]);
+        for k in 0..4 {
+            let u = at(k);
+            if c[u] != 0 {
+                visit(u as NodeId, ORTHOGONAL[cost as usize]);
+            }
+        }
+        if self.neighbors == Neighbors::Four {
+            return;
+        }
+        // A diagonal move passes the same two orthogonal cells both ways.
+        for (k, (sx, sy)) in SIDES.into_iter().enumerate() {
+            let u = at(k + 4);
+            if c[u] != 0 && c[at(sx)] != 0 && c[at(sy)] != 0 {
+                visit(u as NodeId, DIAGONAL_COST[cost as usize]);
             }
         }
     }
@@ -316,5 +349,38 @@ impl GridPlanner {
     /// abstraction at the next HPA* query.
     pub fn set_cluster_size(&mut self, cells: usize) {
         self.hpa.cluster = Some(cells.max(2));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Tile;
+    use rand::{RngExt, SeedableRng};
+
+    /// Predecessors are exactly the successor edges read backwards, with
+    /// the same costs, on random weighted grids and both neighbourhoods.
+    #[test]
+    fn predecessors_invert_successors() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(7);
+        for round in 0..20 {
+            let (w, h) = (rng.random_range(1..12), rng.random_range(1..12));
+            let tiles: Vec<Tile> = (0..w * h)
+                .map(|_| if rng.random_bool(0.3) { Tile::Wall } else { Tile::Floor(rng.random_range(1..10)) })
+                .collect();
+            let grid = Grid::new(w, h, &tiles);
+            let neighbors = if round % 2 == 0 { Neighbors::Eight } else { Neighbors::Four };
+            let c = Cell::new(0, 0);
+            let g = GridGraph::new(&grid, neighbors, Heuristic::Octile, c, c);
+            let (mut forward, mut backward) = (Vec::new(), Vec::new());
+            for cell in grid.cells().filter(|&c| grid.is_walkable(c)) {
+                let n = grid.node(cell);
+                g.successors(n, |v, cost| forward.push((n, v, cost.to_bits())));
+                g.predecessors(n, |u, cost| backward.push((u, n, cost.to_bits())));
+            }
+            forward.sort_unstable();
+            backward.sort_unstable();
+            assert_eq!(forward, backward, "round {round}");
+        }
     }
 }

@@ -50,6 +50,9 @@ pub struct Counters {
     pub found: u64,
     /// Nodes expanded, over all searches.
     pub expanded: u64,
+    /// Nodes an incremental repair changed or re-examined, over all
+    /// searches ([`SearchStats::cells_updated`]).
+    pub cells_updated: u64,
     /// Expansions of the largest single search.
     pub max_expanded: u64,
     /// Open-list entries pushed, over all searches.
@@ -90,6 +93,7 @@ impl Counters {
         self.searches += o.searches;
         self.found += o.found;
         self.expanded += o.expanded;
+        self.cells_updated += o.cells_updated;
         self.max_expanded = self.max_expanded.max(o.max_expanded);
         self.pushed += o.pushed;
         self.stale_pops += o.stale_pops;
@@ -125,6 +129,7 @@ impl Counters {
             searches: 1,
             found,
             expanded: s.expanded,
+            cells_updated: s.cells_updated,
             max_expanded: s.expanded,
             pushed: s.pushed,
             stale_pops: s.stale_pops,
@@ -145,6 +150,12 @@ impl Counters {
     /// Repaths for any reason.
     pub fn total_repaths(&self) -> u64 {
         self.repaths.iter().sum()
+    }
+
+    /// Search work: nodes expanded plus nodes an incremental repair
+    /// updated, the measure the repath policies are compared by.
+    pub fn work(&self) -> u64 {
+        self.expanded + self.cells_updated
     }
 
     /// Mean microseconds per search (0 without searches).

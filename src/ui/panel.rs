@@ -95,8 +95,12 @@ impl<'a> Panel<'a> {
         [
             format!("{:<11}{:>6}  {} found", "Searches/s", num(w.searches), num(w.found)),
             format!("{:<11}{:>6}  stale {}/s", "Expanded/s", num(w.expanded), num(w.stale_pops)),
-            format!("{:<11}{:>6}", "µs/search", micros),
-            format!("Last search: expanded {}", last_stat(|r| r.stats.expanded)),
+            format!("{:<11}{:>6}  updated {}/s", "µs/search", micros, num(w.cells_updated)),
+            format!(
+                "Last: expanded {} updated {}",
+                last_stat(|r| r.stats.expanded),
+                last_stat(|r| r.stats.cells_updated)
+            ),
             match last.filter(|r| r.stats.scanned > 0) {
                 // A jump point search also counts the cells it scanned.
                 Some(r) => format!(
@@ -491,7 +495,7 @@ mod tests {
         let text = render(&played(300), &Clock::default(), 23);
         assert_eq!(text[8], "└────────────────────────────────┘");
         assert_eq!(text[9], "┌ Search · lazy ─────────────────┐");
-        assert_eq!(text[12], "│µs/search    12.5               │");
+        assert_eq!(text[12], "│µs/search    12.5  updated 0/s  │");
         assert_eq!(text[17], "┌ World: dungeon · separation ───┐");
         let catches = format!("│Catches {:<8}seed 1          │", played(300).stats().total.catches);
         assert_eq!(text[21], catches);
