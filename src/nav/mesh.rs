@@ -65,6 +65,16 @@ pub struct Portal {
     pub hi: Vec2,
 }
 
+impl Rect {
+    /// The corners in order (clockwise on screen, y down), from the
+    /// top-left: what a picture of the mesh draws, whatever the shape of
+    /// the polygons.
+    pub fn outline(&self) -> Vec<Vec2> {
+        let (a, b) = (self.min, self.max);
+        vec![a, Vec2::new(b.x, a.y), b, Vec2::new(a.x, b.y)]
+    }
+}
+
 impl Portal {
     fn mid(&self) -> Vec2 {
         (self.lo + self.hi) * 0.5
