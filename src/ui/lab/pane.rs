@@ -84,6 +84,7 @@ impl Pane {
             current: self.view.current().filter(|_| !done).map(|n| grid.cell_of(n)),
             path: if found { self.path.clone() } else { Vec::new() },
             smoothed: if found { self.smoothed.clone() } else { Vec::new() },
+            nav: None,
         }
     }
 }
