@@ -150,7 +150,8 @@ mod tests {
     const TO_NAVMESH: usize = 5;
 
     /// The default level's lab with A* on the left and the navmesh on the
-    /// right, after `steps` steps, drawn on a 120×30 screen.
+    /// right, after `steps` steps, drawn on a 120×46 screen (the whole
+    /// level, in one pane).
     fn navmesh_screen(steps: usize, split: bool) -> String {
         let mut actions = vec![Action::SwapPane];
         actions.extend(vec![Action::Set(Setting::Algorithm); TO_NAVMESH]);
@@ -158,7 +159,7 @@ mod tests {
             actions.push(Action::Split);
         }
         actions.extend(vec![Action::Step; steps]);
-        screen(&actions, 120, 30)
+        screen(&actions, 120, 46)
     }
 
     #[test]
@@ -172,6 +173,7 @@ mod tests {
         let pane = &lab.panes[1];
         let (search, all) = (pane.search_len(), pane.len());
         assert!(search > 3 && all > search, "{search} search steps, {all} in all");
+        assert!(!pane.done(search) && pane.done(all), "the funnel steps after the search");
         insta::assert_snapshot!("navmesh_mid_search", navmesh_screen(search / 2, false));
         insta::assert_snapshot!("navmesh_mid_funnel", navmesh_screen(search + (all - search) / 2, false));
         insta::assert_snapshot!("navmesh_done", navmesh_screen(all, false));

@@ -61,7 +61,10 @@ impl NavRun {
                 run.polygons.push(polygon.outline());
             }
             let at = |id: Option<u32>| id.and_then(|id| index.get(id as usize).copied().flatten());
-            run.cell_polygon = grid.cells().map(|c| at(mesh.locate(Vec2::centre(c)))).collect();
+            run.cell_polygon = vec![None; grid.node_count()];
+            for c in grid.cells() {
+                run.cell_polygon[grid.node(c) as usize] = at(mesh.locate(Vec2::centre(c)));
+            }
             run.links = mesh.portals().len();
             run.nodes = mesh.search_nodes(from, to).iter().map(|n| (n.at, n.polygons.map(at))).collect();
             let path = mesh.plan_observed(grid, &mut searcher, from, to, trace);
@@ -149,7 +152,7 @@ mod tests {
         // Inside a cell: that cell.
         assert_eq!(cell_at(&g, Vec2::new(1.5, 1.5), Vec2::new(0.0, 0.0)), Cell::new(1, 1));
         // The wall's corner: the walkable cell nearest to where we look from.
-        assert_eq!(cell_at(&g, Vec2::new(1.0, 1.0), Vec2::new(0.0, 0.0)), Cell::new(0, 1));
+        assert_eq!(cell_at(&g, Vec2::new(1.0, 1.0), Vec2::new(0.0, 3.0)), Cell::new(0, 1));
         assert_eq!(cell_at(&g, Vec2::new(1.0, 1.0), Vec2::new(3.0, 3.0)), Cell::new(1, 1));
         // On the wall's right edge: never the wall.
         assert_eq!(cell_at(&g, Vec2::new(1.0, 0.5), Vec2::new(0.0, 0.5)), Cell::new(1, 0));
@@ -170,5 +173,15 @@ mod tests {
         assert!(run.funnel_at(0).is_none() && run.funnel_at(1).is_some());
         assert!(!trace.is_empty(), "the portal search is recorded");
         assert_eq!(run.corridor_polygons.len(), run.corridor.len() - 1);
+        // Each walkable cell knows the polygon around it.
+        for c in g.cells() {
+            let polygon = run.cell_polygon[g.node(c) as usize];
+            assert_eq!(polygon.is_some(), g.is_walkable(c), "{c}");
+            if let Some(i) = polygon {
+                let (lo, hi) = (run.polygons[i][0], run.polygons[i][2]);
+                let centre = Vec2::centre(c);
+                assert!(lo.x < centre.x && centre.x < hi.x && lo.y < centre.y && centre.y < hi.y, "{c}");
+            }
+        }
     }
 }

@@ -177,7 +177,8 @@ pub fn cursor_note(lab: &Lab, p: &Pane, run: &NavRun, here: &str) -> String {
         Reached::Open => "reached",
         Reached::No => "not reached",
     };
-    let corridor = if run.corridor_polygons.contains(&i) { ", in the corridor" } else { "" };
+    let found = lab.step > p.search_len() || p.done(lab.step);
+    let corridor = if found && run.corridor_polygons.contains(&i) { ", in the corridor" } else { "" };
     let outline = &run.polygons[i];
     let (a, b) = (outline[0], outline[outline.len() / 2]);
     format!("{here}: polygon ({},{})-({},{}) {state}{corridor}", a.x, a.y, b.x, b.y)

@@ -93,9 +93,9 @@ impl Pane {
         self.view.seek(&self.trace, step);
     }
 
-    /// Whether `step` reaches the end of the search.
+    /// Whether `step` reaches the end of the search (and of the funnel).
     pub fn done(&self, step: usize) -> bool {
-        step >= self.trace.len()
+        step >= self.len()
     }
 
     /// The counters after `step` steps; at the end of the search, the
