@@ -68,11 +68,12 @@ pub struct NavLine {
     pub points: Vec<Vec2>,
 }
 
-/// The colour of each any-angle planner's path, and its words in the legend.
-const NAV_LINES: [(&str, &str, &str); 3] = [
-    ("grid_smoothed", "#e08e0b", "string-pulled grid A*"),
-    ("navmesh", "#1f77b4", "navmesh + funnel"),
-    ("waypoints", "#2ca02c", "corner waypoints"),
+/// Each any-angle planner's path: its class, colour, stroke (drawn in this
+/// order, widest under, so that equal paths all show) and legend words.
+const NAV_LINES: [(&str, &str, &str, &str); 3] = [
+    ("grid_smoothed", "#e08e0b", "stroke-width:2.5", "string-pulled grid A*"),
+    ("navmesh", "#1f77b4", "stroke-width:5;stroke-opacity:0.6", "navmesh + funnel"),
+    ("waypoints", "#2ca02c", "stroke-width:1.5;stroke-dasharray:4 2", "corner waypoints"),
 ];
 /// Widest a map is drawn, in pixels: cells shrink to fit, down to 2 px.
 const MAP_PIXELS: usize = 480;
@@ -101,8 +102,8 @@ pub fn svg(grid: &Grid, start: Cell, goal: Cell, searches: &[Drawn]) -> String {
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="monospace" font-size="12">"#
     );
     out.push_str(STYLE);
-    for (class, colour, _) in NAV_LINES {
-        let _ = writeln!(out, "<style>.{class}{{fill:none;stroke:{colour};stroke-width:2.5}}</style>");
+    for (class, colour, stroke, _) in NAV_LINES {
+        let _ = writeln!(out, "<style>.{class}{{fill:none;stroke:{colour};{stroke}}}</style>");
     }
     let _ = writeln!(out, r#"<rect width="{width}" height="{height}" fill="white"/>"#);
     for (i, search) in searches.iter().enumerate() {
@@ -235,7 +236,7 @@ fn caption_lines(search: &Drawn) -> Vec<(Option<&'static str>, String)> {
             lines.push((None, counters));
         }
         for line in &nav.paths {
-            let (_, colour, words) = NAV_LINES.iter().find(|l| l.0 == line.planner).copied().unwrap_or(NAV_LINES[0]);
+            let (_, colour, _, words) = NAV_LINES.iter().find(|l| l.0 == line.planner).copied().unwrap_or(NAV_LINES[0]);
             let length = match line.points.len() {
                 0 => "no path".to_string(),
                 _ => format!("length {:.3}, {} points", crate::nav::path_length(&line.points), line.points.len()),

@@ -193,7 +193,7 @@ pub(super) fn compare(
     let wp_len = wp_path.as_ref().map(|p| p.length);
 
     let nav = NavDrawn {
-        title: format!("compare, radius {r} (grid A*: {})", args.search.settings()),
+        title: format!("compare, radius {r}"),
         polygons: outlines(&mesh),
         portals: Vec::new(),
         corners: Vec::new(),
