@@ -178,6 +178,13 @@ mod tests {
         insta::assert_snapshot!("navmesh_mid_funnel", navmesh_screen(search + (all - search) / 2, false));
         insta::assert_snapshot!("navmesh_done", navmesh_screen(all, false));
         insta::assert_snapshot!("grid_beside_navmesh", navmesh_screen(all, true));
+        // The picture the lab saves draws the mesh and the pulled path.
+        lab.handle(Action::End);
+        let svg = lab.picture();
+        let doc = roxmltree::Document::parse(&svg).expect("well-formed XML");
+        let count = |class| doc.descendants().filter(|n| n.attribute("class") == Some(class)).count();
+        let polygons = lab.panes[1].nav.as_ref().unwrap().polygons.len();
+        assert_eq!((count("mesh"), count("navmesh"), count("path")), (polygons, 1, 1), "A* beside the navmesh");
         // A second A goes on to the waypoints, a third back to the grid.
         lab.handle(Action::Set(Setting::Algorithm));
         assert_eq!(lab.panes[1].planner, Planner::Waypoints);
