@@ -82,22 +82,15 @@ fn bad_nav_input_is_one_line_and_exit_two() {
 
 #[test]
 fn the_lab_takes_its_panes_planners_from_algo() {
-    // Two at most (one a pane); a name it knows reaches the terminal check.
-    let o = delve(&["lab", "--algo", "astar,navmesh,waypoints"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("two planners at most"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let o = delve(&["lab", "--algo", "astar,navmesh"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("needs a terminal"), "{}", String::from_utf8_lossy(&o.stderr));
-    let o = delve(&["lab", "--algo", "navmush"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("navmesh, waypoints"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    // Two at most (one a pane); names it knows reach the terminal check.
+    for (algo, said) in [
+        ("astar,navmesh,waypoints", "two planners at most"),
+        ("astar,navmesh", "needs a terminal"),
+        ("navmush", "navmesh, waypoints"),
+    ] {
+        let o = delve(&["lab", "--algo", algo]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{algo}: {err}");
+        assert!(err.contains(said), "{algo}: {err}");
+    }
 }

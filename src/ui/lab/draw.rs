@@ -60,23 +60,25 @@ fn pane(buf: &mut Buffer, area: Rect, lab: &Lab, i: usize, palette: &Palette) {
     block.render(area, buf);
     let [map_area, stats_area] = Layout::vertical([Constraint::Min(0), Constraint::Length(2)]).areas(inner);
     let s = p.stats(lab.step);
-    let mut counts = format!("exp {} push {} stale {} max open {}", s.expanded, s.pushed, s.stale_pops, s.max_open);
+    let counts = match &p.nav {
+        Some(run) => {
+            super::nav_map::map(buf, map_area, lab, p, run, palette);
+            format!("exp {} push {} | {}", s.expanded, s.pushed, super::pane::nav_counts(p.planner, run))
+        }
+        None => {
+            map(buf, map_area, lab, p, palette);
+            format!("exp {} push {} stale {} max open {}", s.expanded, s.pushed, s.stale_pops, s.max_open)
+        }
+    };
     let answer = match (&p.outcome, &p.nav) {
         (Err(e), _) => e.to_string(),
-        (Ok(_), Some(run)) => {
-            super::nav_map::map(buf, map_area, lab, p, run, palette);
-            counts = format!("exp {} push {} | {}", s.expanded, s.pushed, super::pane::nav_counts(p.planner, run));
-            nav_answer(lab, p, run)
-        }
+        (Ok(_), Some(run)) => nav_answer(lab, p, run),
         (Ok(_), None) if !p.done(lab.step) => format!("step {}/{}", lab.step.min(p.len()), p.len()),
         (Ok(o), None) if o.found => {
             format!("cost {:.2} steps {} waypoints {}", o.cost, p.path.len() - 1, p.smoothed.len())
         }
         (Ok(_), None) => "no path".to_string(),
     };
-    if p.nav.is_none() {
-        map(buf, map_area, lab, p, palette);
-    }
     let extra = if s.reopened + s.violations > 0 {
         format!(" reopened {} violations {}", s.reopened, s.violations)
     } else {

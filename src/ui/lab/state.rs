@@ -171,12 +171,9 @@ impl Lab {
             }
             Action::Set(setting) => {
                 let pane = &mut self.panes[self.active];
-                if setting == Setting::Algorithm {
-                    pane.set_planner(next_planner(pane.planner));
-                }
                 let s = &mut pane.settings;
                 match setting {
-                    Setting::Algorithm => {}
+                    Setting::Algorithm => pane.set_planner(next_planner(pane.planner)),
                     Setting::Heuristic => s.heuristic = s.heuristic.next(),
                     Setting::Tie => s.tie = s.tie.next(),
                     Setting::Open => s.open = s.open.next(),
