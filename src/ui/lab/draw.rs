@@ -146,6 +146,11 @@ fn map(buf: &mut Buffer, area: Rect, lab: &Lab, p: &Pane, palette: &Palette) {
             }
         }
     }
+    ends_and_cursor(buf, &camera, lab, palette);
+}
+
+/// The start `S`, the goal `G`, and the cursor (reversed), over a pane's map.
+pub fn ends_and_cursor(buf: &mut Buffer, camera: &Camera, lab: &Lab, palette: &Palette) {
     let bold = Style::new().fg(palette.player).add_modifier(Modifier::BOLD);
     for (c, glyph) in [(lab.start, 'S'), (lab.goal, 'G')] {
         if let Some(pos) = camera.screen(c) {

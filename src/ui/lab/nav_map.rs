@@ -154,6 +154,7 @@ pub fn map(buf: &mut Buffer, area: Rect, lab: &Lab, p: &Pane, run: &NavRun, pale
         }
         put(cell_at(grid, f.apex, f.left), 'A', portal_style);
     }
+    super::draw::ends_and_cursor(buf, &camera, lab, palette);
 }
 
 /// The unit normal of a portal seen as (left, right) that points the way

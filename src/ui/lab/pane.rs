@@ -249,4 +249,50 @@ mod tests {
             assert_eq!(SearchStats { micros: 0.0, ..pane.trace.stats(step) }, SearchStats { micros: 0.0, ..s });
         }
     }
+
+    /// A navmesh or waypoints pane stepped to its end (search, then
+    /// funnel) has the path, length and expansions of `delve path --algo
+    /// navmesh|waypoints --json` on the same query.
+    #[test]
+    fn an_any_angle_pane_at_its_end_is_delve_path() {
+        let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/dungeon.txt");
+        let level = crate::level::Level::load(&file).unwrap();
+        let (from, to) = (level.start.unwrap(), level.goal.unwrap());
+        for planner in [Planner::Navmesh, Planner::Waypoints] {
+            let search = SearchArgs {
+                algorithms: vec![planner],
+                heuristic: Heuristic::Octile,
+                weight: 2.0,
+                tie: TieBreak::Fifo,
+                neighbors: crate::grid::Neighbors::Eight,
+                reopen: false,
+                open: OpenUpdate::Lazy,
+            };
+            let args = PathArgs {
+                level: Some(file.clone()),
+                from: None,
+                to: None,
+                search: search.clone(),
+                smooth: false,
+                json: true,
+                svg: None,
+                radius: 0.0,
+                compare: false,
+            };
+            let mut out = Vec::new();
+            path(&args, &mut out).unwrap();
+            let want: serde_json::Value = serde_json::from_slice(&out).unwrap();
+
+            let mut pane = Pane::new(search.settings());
+            pane.set_planner(planner);
+            pane.run(&level.grid, from, to);
+            assert!(!pane.done(pane.search_len()) || planner == Planner::Waypoints, "the funnel steps after");
+            pane.seek(pane.len());
+            let run = pane.nav.as_ref().unwrap();
+            let points: Vec<[f64; 2]> = run.points.iter().map(|p| [p.x, p.y]).collect();
+            assert_eq!(want["path"], serde_json::json!(points), "{planner}");
+            assert_eq!(want["length"], serde_json::json!(pane.outcome.as_ref().unwrap().cost), "{planner}");
+            assert_eq!(want["expanded"], serde_json::json!(pane.stats(pane.len()).expanded), "{planner}");
+        }
+    }
 }
