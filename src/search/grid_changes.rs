@@ -53,7 +53,10 @@ impl GridChanges {
     /// (`identity`, `version`): each changed cell and its eight
     /// neighbours, whose moves into it or diagonally past it it decides.
     /// False when the log cannot tell (another grid, or a version older
-    /// than it keeps): the caller starts afresh.
+    /// than it keeps): the caller starts afresh. The log notes changes by
+    /// the versions it was asked at, so asking from a version it was never
+    /// asked at names a few more cells than changed, never fewer (a search
+    /// that syncs at each version it repairs on always gets the exact set).
     pub fn since(&mut self, grid: &Grid, identity: u64, version: u64, out: &mut Vec<NodeId>) -> bool {
         let log = self.log.get(grid, ());
         if identity != log.identity || version < log.base {
@@ -99,6 +102,8 @@ mod tests {
         let v0 = g.version();
         g.set_tile(Cell::new(4, 4), Tile::Wall);
         let v1 = g.version();
+        assert!(log.since(&g, g.identity(), v1, &mut out));
+        assert!(out.is_empty(), "nothing since the version it has now");
         g.set_tile(Cell::new(5, 4), Tile::Floor(3));
         assert!(log.since(&g, g.identity(), v0, &mut out));
         let mut want: Vec<NodeId> =

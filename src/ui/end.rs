@@ -55,8 +55,8 @@ impl EndScreen<'_> {
             row("Searches", format!("{}, {} found", num(total.searches), num(total.found))),
             row("Expanded", format!("{} nodes", num(total.expanded))),
             row("Repaths", num(total.repaths.iter().sum())),
-            Line::from(format!("   {}", reasons[..3].join("  "))),
-            Line::from(format!("   {}", reasons[3..].join("  "))),
+            Line::from(format!("   {}", reasons[..4].join("  "))),
+            Line::from(format!("   {}", reasons[4..].join("  "))),
             Line::default(),
         ];
         let key = Style::new().fg(p.key);
