@@ -7,6 +7,8 @@
 use delve::grid::{Cell, DIRECTIONS, Grid, Neighbors, Tile};
 use delve::search::{GridChanges, GridGraph, GridPlanner, Heuristic, MtDStarLite, NodeId, SearchSettings};
 use proptest::prelude::*;
+#[path = "support/data.rs"]
+mod data;
 
 /// One thing that happens between two repairs.
 #[derive(Clone, Debug)]
@@ -234,4 +236,81 @@ fn a_closed_door_is_repaired_around() {
     assert!(after.found && after.cost > before.cost);
     assert!(!search.path().contains(&grid.node(Cell::new(4, 2))), "not through the closed door");
     assert!(after.stats.cells_updated > 0, "the change is counted");
+}
+
+mod sim {
+    //! The `incremental` policy in the living world.
+
+    use super::data::shipped_level as level;
+    use delve::grid::{Cell, Tile};
+    use delve::level::Level;
+    use delve::replay::feed::{self, LiveFeed};
+    use delve::sim::{Bot, Command, Kind, RepathPolicy, RepathReason, Settings, World};
+
+    /// `ticks` ticks of `level` with `monsters` more monsters and the
+    /// random bot as the player, watching creature `watched`.
+    fn run(level: &Level, repath: RepathPolicy, monsters: u32, ticks: u64, watched: Option<usize>) -> World {
+        let mut world = World::new(level, 3, Settings { repath, ..Settings::default() }).unwrap();
+        world.apply(Command::Spawn { kind: Kind::Monster, count: monsters });
+        world.watch(watched);
+        let mut bot = Bot::new(3);
+        for _ in 0..ticks {
+            feed::bot_tick(&mut world, &mut LiveFeed, &mut bot).unwrap();
+        }
+        world
+    }
+
+    /// Same level, seed and commands, same world, whichever monster is
+    /// watched (only the watched one records its repaired cells); and the
+    /// monsters hunt about as well as under every-tick for less work.
+    #[test]
+    fn deterministic_and_hunts_like_every_tick_for_less_work() {
+        let l = level("arena");
+        let a = run(&l, RepathPolicy::Incremental, 40, 2000, None);
+        let first_monster = a.creatures().iter().position(|c| c.kind == Kind::Monster);
+        let b = run(&l, RepathPolicy::Incremental, 40, 2000, first_monster);
+        assert_eq!(a.hash(), b.hash(), "watching changes nothing");
+        let every = run(&l, RepathPolicy::EveryTick, 40, 2000, None);
+        let (inc, all) = (a.stats().total, every.stats().total);
+        let report = format!(
+            "incremental: {} catches, work {}; every-tick: {} catches, work {}",
+            inc.catches,
+            inc.work(),
+            all.catches,
+            all.work()
+        );
+        assert!(all.catches > 0 && inc.catches * 4 >= all.catches * 3, "{report}");
+        assert!(inc.work() * 5 < all.work() * 2, "{report}");
+        assert!(inc.repaths(RepathReason::Moved) > 0 && inc.cells_updated > 0, "{report}");
+    }
+
+    /// The player opens and closes the door beside it while monsters hunt
+    /// it: no monster ever stands in the closed door, and every path made
+    /// on the grid as it is goes round it.
+    #[test]
+    fn a_door_toggled_by_the_player_is_repaired_around() {
+        let l = Level::parse("#########\n#@'....M#\n#.#####.#\n#.......#\n#########\n", "door").unwrap();
+        let mut w = World::new(&l, 1, Settings { repath: RepathPolicy::Incremental, ..Settings::default() }).unwrap();
+        w.apply(Command::Spawn { kind: Kind::Monster, count: 4 });
+        let door = Cell::new(2, 1);
+        let mut closed_ticks = 0;
+        for t in 0..800 {
+            if t % 23 == 5 {
+                w.apply(Command::Door);
+            }
+            w.tick();
+            let closed = w.grid().tile(door) == Tile::DoorClosed;
+            closed_ticks += u32::from(closed);
+            for c in w.creatures().iter().filter(|c| c.kind == Kind::Monster) {
+                assert!(!(closed && c.cell() == door), "tick {t}: a monster in the closed door");
+                let hunt = c.hunt.as_ref().unwrap();
+                if hunt.version == w.grid().version() {
+                    assert!(hunt.path.iter().all(|&p| w.grid().is_walkable(p)), "tick {t}: {:?}", hunt.path);
+                }
+            }
+        }
+        let t = w.stats().total;
+        assert!(closed_ticks > 100 && t.catches > 0, "{closed_ticks} ticks closed, {t:?}");
+        assert!(t.repaths(RepathReason::Blocked) > 0 && t.cells_updated > 0, "{t:?}");
+    }
 }

@@ -13,8 +13,9 @@
 //! - **The target moves** (to any node): only the heuristic changes. As in
 //!   D* Lite's moving start, the keys already in the open list stay lower
 //!   bounds once `km` grows by h(old goal, new goal), so the move itself
-//!   costs O(1); the repair then expands only what the new goal's key lets
-//!   through (often nothing, when the tree already reaches the new goal).
+//!   costs O(1); the repair then re-keys the open entries it pops with a
+//!   stale key and expands only what the new goal's key lets through
+//!   (often little, when the tree already reaches near the new goal).
 //! - **The hunter moves** to a node of its search tree (the common case:
 //!   one step along its own path): the subtree rooted at the new node keeps
 //!   its g-values (they are its true distances plus one constant, the
@@ -22,9 +23,13 @@
 //!   (g = rhs = ∞) and gets its rhs back from its neighbours in the kept
 //!   subtree (the paper's `OptimizedDeletion`). The cost is proportional to
 //!   the deleted part, counted in `cells_updated`, plus the expansions that
-//!   re-grow what is needed of it. A jump off the tree deletes the whole
-//!   tree: that is a restart, and everything it expands counts in
-//!   `expanded`.
+//!   re-grow what is needed of it. When the part to delete outgrows what
+//!   the last fresh search expanded (at least 8), a fresh search is the
+//!   cheaper repair and runs instead: short hunts in open rooms grow wide,
+//!   bushy trees that one step leaves mostly behind. A jump off the tree
+//!   deletes the whole tree: a restart too. Everything a restart expands
+//!   counts in `expanded`; the walk over child links that measures the
+//!   part to delete changes no value and stops at that limit.
 //! - **Edge costs change** (a door opens or closes, a cell's cost changes):
 //!   the caller names the nodes whose *incoming* edges may have changed;
 //!   each gets its rhs recomputed from its predecessors (D* Lite's
@@ -53,8 +58,11 @@
 //! Statistics, per [`MtDStarLite::repair`]: `expanded` counts every node
 //! popped and expanded (over- or under-consistent), a restart's included;
 //! `cells_updated` counts the nodes outside expansions whose g or rhs the
-//! repair changed or re-examined: deleted nodes, nodes recomputed for a
-//! changed edge, and open entries re-keyed after the target moved.
+//! repair changed or re-examined: deleted nodes and nodes recomputed for a
+//! changed edge. Open entries popped with a key the target's move made
+//! stale are re-keyed and pushed back without any g or rhs changing: they
+//! count as `stale_pops`, as lazy A*'s outdated entries do. `pushed` and
+//! `max_open` count as in A*.
 
 use super::engine::{Outcome, SearchStats};
 use super::{NodeId, Reversible};
@@ -135,7 +143,13 @@ pub struct MtDStarLite {
     scratch: Vec<(NodeId, f64)>,
     deleted: Vec<u32>,
     stats: SearchStats,
+    /// Expansions of the last fresh search: what a restart would cost.
+    fresh: u64,
 }
+
+/// Deletions a move of the hunter may always cost before a restart is
+/// preferred, however small the last fresh search was.
+const MIN_FRESH: u64 = 8;
 
 impl MtDStarLite {
     /// An empty search; the first repair runs it from scratch.
@@ -231,11 +245,15 @@ impl MtDStarLite {
                 }
             }
         }
-        if self.root == NONE {
+        let fresh = self.root == NONE;
+        if fresh {
             self.restart(graph, start);
         }
         self.goal = Some(goal);
         self.compute(graph, goal);
+        if fresh {
+            self.fresh = self.stats.expanded;
+        }
         let mut found = self.extract(graph, goal);
         if found.is_none() {
             // Parents that do not lead back to the root would be a broken
@@ -381,21 +399,31 @@ impl MtDStarLite {
             self.root = NONE;
             return;
         };
-        self.set_par(new, NONE);
-        self.root = new;
-        // Everything still hanging from the old root is deleted.
+        // Everything hanging from the old root but not from the new one is
+        // deleted; when that is more than a fresh search expanded last
+        // time, searching afresh is cheaper (and counted as such).
         let mut deleted = std::mem::take(&mut self.deleted);
         deleted.clear();
         deleted.push(old);
+        let limit = self.fresh.max(MIN_FRESH) as usize;
         let mut i = 0;
-        while i < deleted.len() {
+        while i < deleted.len() && deleted.len() <= limit {
             let mut c = self.recs[deleted[i] as usize].child;
             while c != NONE {
-                deleted.push(c);
+                if c != new {
+                    deleted.push(c);
+                }
                 c = self.recs[c as usize].next;
             }
             i += 1;
         }
+        if deleted.len() > limit {
+            self.deleted = deleted;
+            self.root = NONE;
+            return;
+        }
+        self.set_par(new, NONE);
+        self.root = new;
         for &s in &deleted {
             let r = &mut self.recs[s as usize];
             (r.g, r.rhs, r.par, r.child, r.prev, r.next) = (f64::INFINITY, f64::INFINITY, NONE, NONE, NONE, NONE);
@@ -451,9 +479,10 @@ impl MtDStarLite {
             }
             let k_new = self.key(graph, u);
             if less(k_old, k_new) {
-                // Keyed before the target moved: a lower bound, raised now.
+                // Keyed before the target moved: a lower bound, raised now
+                // (no g or rhs changes: a stale pop, as in lazy A*).
                 self.heap_set(u, k_new);
-                self.stats.cells_updated += 1;
+                self.stats.stale_pops += 1;
                 continue;
             }
             self.stats.expanded += 1;

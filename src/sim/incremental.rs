@@ -43,14 +43,25 @@ struct State {
     config: (Neighbors, Heuristic, u8),
     /// (monster's cell, goal) of the last repair.
     ends: (Cell, Cell),
+    /// The path it found (empty if none).
+    path: Vec<Cell>,
 }
 
 impl Incremental {
     /// Whether monster `i` standing in `from` and heading for `to` needs a
-    /// repair: no state, or one last repaired for other ends. (A changed
-    /// grid is a repath reason of its own.)
+    /// repair: it has no search, or it or its target left the path of the
+    /// last repair. While both stand on that path, the monster before its
+    /// target, the part between them is a shortest path (a part of one is),
+    /// as a fresh search would find, and the monster follows it at no cost;
+    /// the next repair takes in the moves since. (A changed grid is a
+    /// repath reason of its own.)
     pub fn due(&self, i: usize, from: Cell, to: Cell) -> bool {
-        self.state(i).is_none_or(|s| s.ends != (from, to))
+        let Some(s) = self.state(i) else { return true };
+        if s.ends == (from, to) {
+            return false;
+        }
+        let Some(a) = s.path.iter().position(|&c| c == from) else { return true };
+        !s.path[a..].contains(&to)
     }
 
     fn state(&self, i: usize) -> Option<&State> {
@@ -95,7 +106,7 @@ impl Incremental {
             self.states.resize_with(i + 1, || None);
         }
         let state = self.states[i].get_or_insert_with(|| {
-            Box::new(State { search: MtDStarLite::new(), grid: (0, 0), config, ends: (from, to) })
+            Box::new(State { search: MtDStarLite::new(), grid: (0, 0), config, ends: (from, to), path: Vec::new() })
         });
         self.changed.clear();
         let (identity, version) = state.grid;
@@ -116,6 +127,7 @@ impl Incremental {
         let graph = GridGraph::new(grid, settings.neighbors, heuristic, from, to);
         let outcome = state.search.repair(&graph, grid.node(from), grid.node(to), self.changed.iter().copied());
         self.path.extend(state.search.path().iter().map(|&n| grid.cell_of(n)));
+        state.path.clone_from(&self.path);
         Ok(outcome)
     }
 
@@ -148,5 +160,39 @@ impl Incremental {
             h.u64(s.grid.1);
             h.u64(s.search.records() as u64);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Tile;
+
+    /// A repair is due only when the monster or its target leaves the last
+    /// path, or the target gets behind the monster on it.
+    #[test]
+    fn due_only_off_the_path() {
+        let grid = Grid::filled(12, 3, Tile::Floor(1));
+        let mut inc = Incremental::default();
+        let (from, to) = (Cell::new(0, 1), Cell::new(10, 1));
+        assert!(inc.due(0, from, to), "no search yet");
+        let o = inc.repair(0, &grid, from, to, &SearchSettings::default(), false).unwrap();
+        assert!(o.found && o.stats.expanded > 0);
+        let path = inc.path().to_vec();
+        assert_eq!(path.len(), 11);
+        assert!(!inc.due(0, from, to));
+        assert!(!inc.due(0, path[3], to), "stepped along the path");
+        assert!(!inc.due(0, path[3], path[7]), "the target came along it");
+        assert!(inc.due(0, path[7], path[3]), "the target is behind");
+        assert!(inc.due(0, Cell::new(1, 0), to), "pushed off the path");
+        assert!(inc.due(0, from, Cell::new(11, 1)), "the target left the path");
+        assert!(inc.due(1, from, to), "another monster");
+        // A repair after steps along the path keeps most of the tree.
+        let o = inc.repair(0, &grid, path[3], Cell::new(11, 2), &SearchSettings::default(), true).unwrap();
+        assert!(o.found && (o.cost - (7.0 + crate::grid::DIAGONAL)).abs() < 1e-9, "{o:?}");
+        assert_eq!(inc.path().first(), Some(&path[3]));
+        assert!(!inc.updated(0, &grid).is_empty());
+        inc.forget(0);
+        assert!(inc.due(0, path[3], Cell::new(11, 2)));
     }
 }

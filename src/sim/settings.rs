@@ -19,8 +19,9 @@ named_enum! {
         /// At most every N ticks, and only when the player moved more than K.
         TimerThreshold => "timer+threshold",
         /// As fresh as every tick, for the cost of a repair: each monster
-        /// keeps a Moving Target D* Lite search and repairs it whenever it,
-        /// the player or the grid changed (`sim::incremental`).
+        /// keeps a Moving Target D* Lite search and repairs it whenever the
+        /// grid changed or it or the player left its path
+        /// (`sim::incremental`).
         Incremental => "incremental",
     }
 }

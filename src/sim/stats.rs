@@ -31,8 +31,9 @@ named_enum! {
         /// A search setting (or smoothing) changed since the plan: a
         /// setting acts at once, not at the next timer or threshold.
         Settings => "settings",
-        /// It or its target changed cell: the `incremental` policy repairs
-        /// its search then (a changed grid is `blocked` or `version`).
+        /// It or its target left the path of its last repair: the
+        /// `incremental` policy repairs its search then (a changed grid is
+        /// `blocked` or `version`).
         Moved => "moved",
     }
 }
