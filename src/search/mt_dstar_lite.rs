@@ -468,8 +468,7 @@ impl MtDStarLite {
     /// consistent and no open key is below its key.
     fn compute<G: Reversible>(&mut self, graph: &G, goal: NodeId) {
         let mut scratch = std::mem::take(&mut self.scratch);
-        loop {
-            let Some(&(k_old, u)) = self.heap.first() else { break };
+        while let Some(&(k_old, u)) = self.heap.first() {
             let (goal_key, goal_open) = match self.slot(goal) {
                 Some(s) => (self.key(graph, s), self.recs[s as usize].rhs > self.recs[s as usize].g),
                 None => ((f64::INFINITY, f64::INFINITY), false),
