@@ -51,7 +51,7 @@ fn op() -> impl Strategy<Value = Op> {
 /// of operations (each batch then one repair).
 #[allow(clippy::type_complexity)]
 fn scenario() -> impl Strategy<Value = (Grid, Cell, Cell, Neighbors, Heuristic, Vec<Vec<Op>>)> {
-    (2usize..14, 2usize..14, any::<bool>(), 0usize..4).prop_flat_map(|(w, h, eight, hk)| {
+    (2usize..32, 2usize..32, any::<bool>(), 0usize..4).prop_flat_map(|(w, h, eight, hk)| {
         let neighbors = if eight { Neighbors::Eight } else { Neighbors::Four };
         // Consistent heuristics only (manhattan overestimates a diagonal).
         let heuristic = [Heuristic::Octile, Heuristic::Euclidean, Heuristic::Chebyshev, Heuristic::Zero][hk];
