@@ -12,8 +12,8 @@ mod data;
 
 use delve::grid::{Cell, Tile, supercover};
 use delve::replay::feed::{self, LiveFeed};
-use delve::replay::{Spawns, Start};
-use delve::sim::{Bot, RepathPolicy, RepathReason, Rules, Settings, World};
+use delve::replay::{Replay, Spawns, Start, Verdict, level_checksum, verify};
+use delve::sim::{Bot, RepathPolicy, RepathReason, Rules, Settings, World, hex};
 use delve::steer::cell_at;
 
 /// Ticks per run: 30 door toggles at the level's 100-tick cycle.
@@ -128,4 +128,37 @@ fn seed_2() {
 #[test]
 fn seed_3() {
     every_policy(SEEDS[2]);
+}
+
+/// The golden session on the gates with its header's level text edited:
+/// `doors: cycle 100` made `cycle 120`, with the checksum made to fit
+/// (or not).
+fn edited_gates_replay(fix_checksum: bool) -> String {
+    let text = std::fs::read_to_string(data::manifest_dir().join("tests/replays/gates-doors.jsonl")).unwrap();
+    let (header, rest) = text.split_once('\n').unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(header).unwrap();
+    let level = header["level_text"].as_str().unwrap().to_owned();
+    assert!(level.contains("doors: cycle 100\n"), "the golden gates session cycles every 100 ticks");
+    let level = level.replace("doors: cycle 100\n", "doors: cycle 120\n");
+    if fix_checksum {
+        header["level_checksum"] = hex(level_checksum(&level)).into();
+    }
+    header["level_text"] = level.into();
+    format!("{header}\n{rest}")
+}
+
+#[test]
+fn a_replay_of_cycling_doors_verifies_and_an_edited_cycle_does_not() {
+    let golden = Replay::load(&data::manifest_dir().join("tests/replays/gates-doors.jsonl")).unwrap();
+    assert!(golden.start().level.doors.is_some());
+    assert!(verify(&golden).is_match());
+    // The cycle changed and the checksum made to fit: the state hash holds
+    // the cycle, so the very first checkpoint differs.
+    let edited = Replay::parse(&edited_gates_replay(true), "edited.jsonl").unwrap();
+    assert_eq!(edited.start().level.doors.map(|d| d.period), Some(120));
+    let verdict = verify(&edited);
+    assert!(matches!(verdict, Verdict::Mismatch { tick: 100, .. }), "{verdict:?}");
+    // Without the checksum fitted, the level is refused as another one.
+    let e = Replay::parse(&edited_gates_replay(false), "edited.jsonl").unwrap_err();
+    assert!(e.to_string().starts_with("edited.jsonl:1: wrong level"), "{e}");
 }

@@ -583,7 +583,7 @@ impl World {
             self.end(Outcome::Won);
             return self.stats.end_tick(self.hunter.queue.len());
         }
-        self.cycle_doors();
+        self.cycle_doors_at(self.tick);
         self.perceive();
         let player_vel = self.player_velocity();
         let w = &mut self.work;
@@ -646,12 +646,12 @@ impl World {
 
     /// The level's doors open and close by themselves (see [`Doors`]),
     /// before anyone perceives or plans, so that this tick's plans see them.
-    fn cycle_doors(&mut self) {
+    fn cycle_doors_at(&mut self, tick: u64) {
         let Some(doors) = self.doors.as_mut() else { return };
         let (player, creatures) = (self.player.cell, &self.creatures);
         let occupied = |door: Cell| player == door || creatures.iter().any(|c| c.cell() == door);
-        if let Some(event) = doors.step(&mut self.grid, self.tick, occupied) {
-            self.log.push(self.tick, event);
+        if let Some(event) = doors.step(&mut self.grid, tick, occupied) {
+            self.log.push(tick, event);
         }
     }
 
