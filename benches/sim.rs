@@ -100,16 +100,9 @@ fn gates_table() {
     );
     for monsters in [50, 200, 500] {
         for &repath in RepathPolicy::ALL {
-            let spec = format!("{monsters} {repath}");
-            let out = Command::new(std::env::current_exe().expect("the bench knows its own path"))
-                .env(GATES_ONE, &spec)
-                .output()
-                .expect("the bench can run itself");
-            assert!(out.status.success(), "{spec}: {}", String::from_utf8_lossy(&out.stderr));
-            let text = String::from_utf8_lossy(&out.stdout);
-            let v: Vec<f64> = text.split_whitespace().map(|x| x.parse().expect("numbers")).collect();
+            let v = child(GATES_ONE, &format!("{monsters} {repath}"));
             let [work, search_ms, catches_per_min, waits, max_wait, blocked, version] = v[..] else {
-                panic!("{spec}: unexpected output {text}")
+                panic!("{monsters} {repath}: unexpected output {v:?}")
             };
             println!(
                 "{:>8} {:>16} {:>11.0} {:>9.3} ms {:>12.1} {:>11.0} {:>7.2} s {:>8.0} {:>8.0}",
@@ -173,18 +166,25 @@ fn gates_one(spec: &str) {
     println!("{work} {} {catches} {waits} {max_wait} {blocked} {version}", median(&mut times));
 }
 
-/// Runs one configuration in a child process and prints its row.
-fn report(c: &Config, search_table: bool) {
-    let spec = format!("{} {} {} {}", c.boids, c.monsters, c.wanderers, c.repath);
+/// Runs this bench again as a child process that runs the configuration
+/// `spec` (given in the environment variable `var`), and reads the numbers
+/// it prints.
+fn child(var: &str, spec: &str) -> Vec<f64> {
     let out = Command::new(std::env::current_exe().expect("the bench knows its own path"))
-        .env(ONE, &spec)
+        .env(var, spec)
         .output()
         .expect("the bench can run itself");
     assert!(out.status.success(), "{spec}: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
-    let v: Vec<f64> = text.split_whitespace().map(|x| x.parse().expect("numbers")).collect();
+    text.split_whitespace().map(|x| x.parse().expect("numbers")).collect()
+}
+
+/// Runs one configuration in a child process and prints its row.
+fn report(c: &Config, search_table: bool) {
+    let spec = format!("{} {} {} {}", c.boids, c.monsters, c.wanderers, c.repath);
+    let v = child(ONE, &spec);
     let [ticks_per_sec, median_ms, search_ms, mean_exp, max_exp, waits, max_wait, rss_mib] = v[..] else {
-        panic!("{spec}: unexpected output {text}")
+        panic!("{spec}: unexpected output {v:?}")
     };
     if search_table {
         println!(

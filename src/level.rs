@@ -177,7 +177,6 @@ fn default_name(origin: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Tile;
     use crate::input::ReadError;
 
     #[test]
@@ -241,6 +240,17 @@ mod tests {
         assert_eq!(written, "name: Round\ndescription: trip\n#.2~+'\n@MwfbS\nG.....\n");
         let again = Level::parse(&written, "t").unwrap();
         assert_eq!(again, Level { source: written, ..l });
+    }
+
+    #[test]
+    fn to_text_keeps_the_door_cycle_while_the_map_has_a_door() {
+        let mut l = Level::parse("doors: cycle 40\n@+.\n", "t").unwrap();
+        assert_eq!(l.to_text(), "name: t\ndoors: cycle 40\n@+.\n");
+        // The lab can wall the last door up: `doors:` would not read back.
+        l.grid.set_tile(Cell::new(1, 0), Tile::Wall);
+        let written = l.to_text();
+        assert_eq!(written, "name: t\n@#.\n");
+        assert_eq!(Level::parse(&written, "t").unwrap().doors, None);
     }
 
     #[test]
