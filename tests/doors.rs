@@ -1,11 +1,15 @@
 //! Doors that cycle by themselves (`doors: cycle N`) against every repath
-//! policy: long seeded runs on `levels/gates.txt` with a crowd of monsters
-//! and a budget tight enough that requests wait, checked at every tick.
+//! policy of `RepathPolicy::ALL`: long seeded runs on `levels/gates.txt`
+//! with a crowd of monsters and a budget tight enough that requests wait,
+//! checked at every tick.
 //!
 //! The guarantee: a path planned on an older grid is never followed into a
-//! wall. No creature ever stands in a closed door or a wall, and no monster
-//! whose plan is older than the grid heads for a waypoint across a door
-//! that has closed; the `blocked` and `version` repaths both happen.
+//! wall. No creature ever stands in a closed door or a wall, and for every
+//! monster whose plan is older than the grid, no leg of the route it still
+//! follows (from where it stood as the tick began, through its remaining
+//! waypoints) crosses a closed door; the `blocked` and `version` repaths
+//! both happen. Without the cut of `Hunt::cut_at_closed_doors` every seed
+//! fails within 2,000 ticks.
 
 #[path = "support/data.rs"]
 mod data;
