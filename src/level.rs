@@ -19,9 +19,9 @@ pub use glyph::{marker, tile_glyph};
 pub use scenario::{OPTIMAL_TOLERANCE, Scenario, load_scenarios, parse_scenarios};
 pub use text::{MAX_LIVES, MAX_SURVIVE_SECONDS};
 
-use crate::grid::{Cell, Grid, MAX_SIDE};
+use crate::grid::{Cell, Grid, MAX_SIDE, Tile};
 use crate::input::{Limit, read_text};
-use crate::sim::Goal;
+use crate::sim::{DoorCycle, Goal};
 
 /// A map and where everything on it starts.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,6 +53,9 @@ pub struct Level {
     pub objective: Option<Goal>,
     /// From `lives:`; `None` leaves the default to the game's rules.
     pub lives: Option<u32>,
+    /// From `doors:`: the doors open and close by themselves; `None`: only
+    /// the player moves them.
+    pub doors: Option<DoorCycle>,
 }
 
 /// The largest level file: a map of [`MAX_SIDE`] rows of [`MAX_SIDE`]
@@ -98,7 +101,8 @@ impl Level {
     }
 
     /// The level in the delve text format: `name:`, `description:` (when
-    /// not empty), then the map with every spawn in place. Reading it back
+    /// not empty), `goal:`, `lives:` and `doors:` (when set; `doors:` only
+    /// while the map has a door), then the map with every spawn in place. Reading it back
     /// gives the same level, apart from `source`; a level holding a Moving
     /// AI map is written as a delve level.
     pub fn to_text(&self) -> String {
@@ -128,6 +132,11 @@ impl Level {
         if let Some(lives) = self.lives {
             out += &format!("lives: {lives}\n");
         }
+        // A map whose doors were all edited away has nothing to cycle, and
+        // `doors:` on it would not read back.
+        if let Some(cycle) = self.doors.filter(|_| has_door(&self.grid)) {
+            out += &format!("doors: cycle {}\n", cycle.period);
+        }
         out.reserve((width + 1) * height);
         for row in map.chunks(width) {
             out.extend(row);
@@ -135,6 +144,11 @@ impl Level {
         }
         out
     }
+}
+
+/// Whether `grid` has a door, open or closed: what `doors: cycle` needs.
+fn has_door(grid: &Grid) -> bool {
+    grid.cells().any(|c| matches!(grid.tile(c), Tile::DoorOpen | Tile::DoorClosed))
 }
 
 /// Reads a file for a parser (a regular file of at most `limit` bytes,
@@ -163,7 +177,6 @@ fn default_name(origin: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Tile;
     use crate::input::ReadError;
 
     #[test]
@@ -227,6 +240,17 @@ mod tests {
         assert_eq!(written, "name: Round\ndescription: trip\n#.2~+'\n@MwfbS\nG.....\n");
         let again = Level::parse(&written, "t").unwrap();
         assert_eq!(again, Level { source: written, ..l });
+    }
+
+    #[test]
+    fn to_text_keeps_the_door_cycle_while_the_map_has_a_door() {
+        let mut l = Level::parse("doors: cycle 40\n@+.\n", "t").unwrap();
+        assert_eq!(l.to_text(), "name: t\ndoors: cycle 40\n@+.\n");
+        // The lab can wall the last door up: `doors:` would not read back.
+        l.grid.set_tile(Cell::new(1, 0), Tile::Wall);
+        let written = l.to_text();
+        assert_eq!(written, "name: t\n@#.\n");
+        assert_eq!(Level::parse(&written, "t").unwrap().doors, None);
     }
 
     #[test]

@@ -18,7 +18,9 @@ use delve::level::Level;
 use delve::replay::feed::{self, Feed, RecordFeed, ReplayFeed};
 use delve::replay::{Recorder, Replay, Spawns, Start, Verdict, verify};
 use delve::search::{Algorithm, GridPlanner, Heuristic, SearchSettings, TieBreak};
-use delve::sim::{Bot, BotKind, Command, Goal, Kind, Outcome, RepathPolicy, Rules, Setting, Settings, World};
+use delve::sim::{
+    Bot, BotKind, Command, Goal, Kind, Outcome, RepathPolicy, RepathReason, Rules, Setting, Settings, World,
+};
 use std::collections::HashSet;
 use std::mem::discriminant;
 use std::path::{Path, PathBuf};
@@ -218,6 +220,24 @@ const ARENA_LOST: Golden = Golden {
     doors: 0,
 };
 
+/// The random bot among a crowd of monsters in the gates, whose doors all
+/// toggle every 5 s by themselves (`doors: cycle 100`), under the default
+/// repath policy: paths go stale under the monsters as the doorways flip.
+const GATES: Golden = Golden {
+    file: "gates-doors.jsonl",
+    level: "gates",
+    seed: 4,
+    spawns: Spawns { monster: 24, wanderer: 0, fleeing: 0, boid: 0 },
+    rules: Rules::SANDBOX,
+    bot: BotKind::Random,
+    outcome: Outcome::Running,
+    ticks: 1500,
+    changes: &[],
+    route: &[],
+    settings_changed: 0,
+    doors: 0,
+};
+
 /// Ticks between the scripted player's steps at least, as for the bot.
 const PACE: u64 = 5;
 
@@ -374,4 +394,20 @@ fn arena_flocks() {
 #[test]
 fn keep_doors() {
     check(&KEEP);
+}
+
+#[test]
+fn gates_doors_cycle() {
+    check(&GATES);
+    let replay = Replay::load(&path(&GATES)).unwrap_or_else(|e| panic!("{e}"));
+    let world = replayed(&replay);
+    // 15 toggles of the level's 34 doors, each change a new grid version
+    // (fewer when a door still waiting for its doorway at a toggle stays
+    // open, two changes skipped).
+    let version = world.grid().version();
+    assert!((14 * 34..=15 * 34).contains(&version), "grid version {version}");
+    let total = world.stats().total;
+    for reason in [RepathReason::Blocked, RepathReason::Version] {
+        assert!(total.repaths(reason) > 0, "no {reason} repath");
+    }
 }

@@ -107,13 +107,13 @@ pub enum LevelError {
     /// A `key: value` line before the map with a key other than `name`,
     /// `description`, `goal` or `lives`; rejected so that a typo (`nmae:`) does not pass
     /// silently.
-    #[error("{origin}:{line}: unknown metadata key {key:?} (expected name, description, goal or lives)")]
+    #[error("{origin}:{line}: unknown metadata key {key:?} (expected name, description, goal, lives or doors)")]
     UnknownKey { origin: String, line: usize, key: String },
 
     /// A line before the map meant as metadata but not `key: value`
     /// (`name x`, `na me: x`, `: x`).
     #[error(
-        "{origin}:{line}: bad metadata line {found}: {problem} (expected `key: value` with key name, description, goal or lives)"
+        "{origin}:{line}: bad metadata line {found}: {problem} (expected `key: value` with key name, description, goal, lives or doors)"
     )]
     BadMetadata {
         origin: String,
@@ -131,13 +131,17 @@ pub enum LevelError {
     #[error("{origin}:{line}: metadata key {key:?} given twice (first at line {first_line})")]
     DuplicateKey { origin: String, line: usize, key: String, first_line: usize },
 
-    /// A `goal:` or `lives:` value that does not read.
+    /// A `goal:`, `lives:` or `doors:` value that does not read.
     #[error("{origin}:{line}: bad {key} {value:?} (expected {expected})")]
     BadValue { origin: String, line: usize, key: &'static str, value: String, expected: &'static str },
 
     /// `goal: reach` on a map without a `G` to reach.
     #[error("{origin}:{line}: `goal: reach` but the map has no 'G' to reach")]
     NothingToReach { origin: String, line: usize },
+
+    /// `doors: cycle N` on a map without a door to cycle.
+    #[error("{origin}:{line}: `doors: cycle` but the map has no door (+ or ') to cycle")]
+    NoDoors { origin: String, line: usize },
 
     /// `name:` with nothing after it.
     #[error("{origin}:{line}: empty name (write `name: something`, or drop the line to use the file name)")]

@@ -97,6 +97,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
         goal: None,
         objective: None,
         lives: None,
+        doors: None,
     })
 }
 

@@ -9,7 +9,7 @@ use super::error::{LevelError, quote};
 use super::glyph::{self, Spawn};
 use super::{Axis, Level, default_name, numbered_lines};
 use crate::grid::{Cell, Grid, MAX_SIDE, Tile};
-use crate::sim::{Goal, TICKS_PER_SECOND};
+use crate::sim::{DoorCycle, Goal, MAX_DOOR_CYCLE, MIN_DOOR_CYCLE, TICKS_PER_SECOND};
 
 /// Reads a delve level; `origin` names the file in error messages.
 pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
@@ -20,11 +20,18 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
         return Err(LevelError::NothingToReach { origin: origin.to_owned(), line: *line });
     }
     let lives = meta.lives.as_ref().map(|(line, v)| lives(v, *line, origin)).transpose()?;
+    let doors = meta.doors.as_ref().map(|(line, v)| doors(v, *line, origin)).transpose()?;
+    let grid = Grid::new(map.width, rows.len(), &map.tiles);
+    if let (Some(_), Some((line, _))) = (doors, &meta.doors)
+        && !super::has_door(&grid)
+    {
+        return Err(LevelError::NoDoors { origin: origin.to_owned(), line: *line });
+    }
     Ok(Level {
         name: meta.name.map_or_else(|| default_name(origin), |(_, n)| n),
         description: meta.description.map(|(_, d)| d).unwrap_or_default(),
         source: text.to_owned(),
-        grid: Grid::new(map.width, rows.len(), &map.tiles),
+        grid,
         player: map.player.map(|p| p.cell),
         monsters: map.monsters,
         wanderers: map.wanderers,
@@ -34,6 +41,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
         goal: map.goal.map(|p| p.cell),
         objective,
         lives,
+        doors,
     })
 }
 
@@ -83,6 +91,24 @@ fn lives(value: &str, line: usize, origin: &str) -> Result<u32, LevelError> {
     })
 }
 
+/// `doors: cycle N`: every door toggles every N ticks.
+fn doors(value: &str, line: usize, origin: &str) -> Result<DoorCycle, LevelError> {
+    let mut words = value.split_whitespace();
+    let period = match (words.next(), words.next(), words.next()) {
+        (Some("cycle"), Some(n), None) => {
+            n.parse::<u32>().ok().filter(|n| (MIN_DOOR_CYCLE..=MAX_DOOR_CYCLE).contains(n))
+        }
+        _ => None,
+    };
+    period.map(|period| DoorCycle { period }).ok_or_else(|| LevelError::BadValue {
+        origin: origin.to_owned(),
+        line,
+        key: "doors",
+        value: value.to_owned(),
+        expected: "cycle N: every door toggles every N ticks, N from 20 (one second) to 72000 (an hour)",
+    })
+}
+
 /// The metadata values with the line each came from (for duplicate errors).
 #[derive(Default)]
 struct Metadata {
@@ -90,6 +116,7 @@ struct Metadata {
     description: Option<(usize, String)>,
     goal: Option<(usize, String)>,
     lives: Option<(usize, String)>,
+    doors: Option<(usize, String)>,
 }
 
 /// One map row: its 1-based line number and its text.
@@ -194,6 +221,7 @@ fn set_metadata(meta: &mut Metadata, key: &str, value: &str, line: usize, origin
         "description" => &mut meta.description,
         "goal" => &mut meta.goal,
         "lives" => &mut meta.lives,
+        "doors" => &mut meta.doors,
         _ => {
             return Err(LevelError::UnknownKey { origin: origin.to_owned(), line, key: key.to_owned() });
         }
@@ -517,7 +545,7 @@ mod tests {
         assert!(matches!(e, LevelError::UnknownKey { line: 2, ref key, .. } if key == "nmae"));
         assert_eq!(
             e.to_string(),
-            "levels/t.txt:2: unknown metadata key \"nmae\" (expected name, description, goal or lives)"
+            "levels/t.txt:2: unknown metadata key \"nmae\" (expected name, description, goal, lives or doors)"
         );
         let e = parse_err("description: a\nname: x\ndescription: b\n#\n");
         assert!(matches!(e, LevelError::DuplicateKey { line: 3, first_line: 1, .. }));
@@ -544,7 +572,7 @@ mod tests {
             assert_eq!(
                 e.to_string(),
                 format!(
-                    "levels/t.txt:{line}: bad metadata line {message} (expected `key: value` with key name, description, goal or lives)"
+                    "levels/t.txt:{line}: bad metadata line {message} (expected `key: value` with key name, description, goal, lives or doors)"
                 )
             );
         }
@@ -580,6 +608,41 @@ mod tests {
         ] {
             assert_eq!(parse_err(text).to_string(), line, "{text:?}");
         }
+    }
+
+    #[test]
+    fn doors_metadata() {
+        let l = parse_ok("doors: cycle 60\n@+.'G\n");
+        assert_eq!(l.doors, Some(DoorCycle { period: 60 }));
+        assert_eq!(l.to_text(), "name: t\ndoors: cycle 60\n@+.'G\n");
+        assert_eq!(parse_ok(&l.to_text()).doors, l.doors, "written back as read");
+        assert_eq!(parse_ok("doors:  cycle   20 \n+\n").doors, Some(DoorCycle { period: 20 }));
+        assert_eq!(parse_ok("doors: cycle 72000\n'\n").doors, Some(DoorCycle { period: 72_000 }));
+        assert_eq!(parse_ok("@+G\n").doors, None);
+        let expected =
+            "(expected cycle N: every door toggles every N ticks, N from 20 (one second) to 72000 (an hour))";
+        for (text, value) in [
+            ("doors: cycle 0\n+\n", "cycle 0"),
+            ("doors: cycle 19\n+\n", "cycle 19"),
+            ("doors: cycle 72001\n+\n", "cycle 72001"),
+            ("doors: cycle 99999999999999999999\n+\n", "cycle 99999999999999999999"),
+            ("doors: cycle -5\n+\n", "cycle -5"),
+            ("doors: cycle 6.5\n+\n", "cycle 6.5"),
+            ("doors: cycle\n+\n", "cycle"),
+            ("doors: cycle 60 ticks\n+\n", "cycle 60 ticks"),
+            ("doors: 60\n+\n", "60"),
+            ("doors: open\n+\n", "open"),
+        ] {
+            assert_eq!(parse_err(text).to_string(), format!("levels/t.txt:1: bad doors {value:?} {expected}"));
+        }
+        assert_eq!(
+            parse_err("name: x\ndoors: cycle 40\n@..\n").to_string(),
+            "levels/t.txt:2: `doors: cycle` but the map has no door (+ or ') to cycle"
+        );
+        assert_eq!(
+            parse_err("doors: cycle 40\ndoors: cycle 40\n+\n").to_string(),
+            "levels/t.txt:2: metadata key \"doors\" given twice (first at line 1)"
+        );
     }
 
     #[test]

@@ -3,10 +3,10 @@
 use super::mind::Mind;
 use super::species::{ARRIVAL_RADIUS, SLOWING_RADIUS, Species, alarm};
 use super::stats::RepathReason;
-use crate::grid::Cell;
+use crate::grid::{Cell, Grid, Tile, supercover};
 use crate::named::named_enum;
 use crate::search::SearchSettings;
-use crate::steer::{Body, Hysteresis, PathFollower, Smoother, Vec2, Wander, cell_at};
+use crate::steer::{Body, Hysteresis, PathFollower, Smoother, Vec2, Wander, cell_at, cell_center};
 
 named_enum! {
     /// The kinds of creature besides the player.
@@ -133,6 +133,36 @@ impl Hunt {
         !self.follower.waypoints.is_empty() && !arrived && tick.saturating_sub(since) > STUCK_TICKS
     }
 
+    /// Cuts the waypoints still to reach at the first leg that crosses a
+    /// closed door, for a monster standing in `here` whose plan is older
+    /// than `grid` and waits for a new one: it goes on up to the last
+    /// waypoint before the door, or holds its own cell when the leg it is
+    /// on crosses one, and never walks into a door that closed under its
+    /// path. Legs are checked as the plan's sight did (every cell the
+    /// segment between two centres touches); a door is the only cell a
+    /// world ever closes, so nothing else on a leg is new.
+    pub fn cut_at_closed_doors(&mut self, grid: &Grid, here: Cell) {
+        let f = &mut self.follower;
+        if f.waypoints.is_empty() {
+            return;
+        }
+        let closed = |a: Cell, b: Cell| supercover(a, b).any(|c| grid.tile(c) == Tile::DoorClosed);
+        let index = f.index.min(f.waypoints.len() - 1);
+        let mut from = here;
+        for k in index..f.waypoints.len() {
+            let to = cell_at(f.waypoints[k]);
+            if closed(from, to) {
+                f.waypoints.truncate(k);
+                if k == index {
+                    f.waypoints.push(cell_center(here));
+                }
+                f.index = index.min(f.waypoints.len() - 1);
+                return;
+            }
+            from = to;
+        }
+    }
+
     /// Forgets the plan: the next hunt starts from scratch.
     pub fn forget(&mut self) {
         self.path.clear();
@@ -157,6 +187,43 @@ mod tests {
         assert!(c.alarm.update(9.0));
         assert!(c.alarm.update(11.5), "hysteresis keeps hunting up to 12");
         assert!(!c.alarm.update(12.5));
+    }
+
+    /// `#.+.#` above a corridor: the door at 2,0 closed under a plan that
+    /// goes 0,1 -> 2,0 -> 4,0 (made while it was open).
+    fn corridor() -> Grid {
+        let (f, w) = (Tile::Floor(1), Tile::Wall);
+        Grid::new(5, 2, &[f, f, Tile::DoorClosed, f, f, f, f, w, f, f])
+    }
+
+    fn planned(cells: &[(i32, i32)]) -> Hunt {
+        let mut h = Hunt::default();
+        h.follower.waypoints = cells.iter().map(|&(x, y)| cell_center(Cell::new(x, y))).collect();
+        h
+    }
+
+    fn waypoints(h: &Hunt) -> Vec<Cell> {
+        h.follower.waypoints.iter().map(|&w| cell_at(w)).collect()
+    }
+
+    #[test]
+    fn a_stale_plan_stops_short_of_a_door_that_closed_on_it() {
+        let grid = corridor();
+        let mut h = planned(&[(1, 1), (1, 0), (3, 0), (4, 1)]);
+        h.cut_at_closed_doors(&grid, Cell::new(0, 1));
+        assert_eq!(waypoints(&h), [Cell::new(1, 1), Cell::new(1, 0)], "up to the last waypoint before the door");
+        assert_eq!(h.follower.index, 0);
+        let mut h = planned(&[(1, 1), (3, 0)]);
+        h.follower.index = 1;
+        h.cut_at_closed_doors(&grid, Cell::new(1, 0));
+        assert_eq!(waypoints(&h), [Cell::new(1, 1), Cell::new(1, 0)], "the leg it is on crosses it: it holds");
+        assert_eq!(h.follower.index, 1);
+        let mut h = planned(&[(0, 1), (4, 1)]);
+        h.cut_at_closed_doors(&grid, Cell::new(0, 0));
+        assert_eq!(waypoints(&h), [Cell::new(0, 1), Cell::new(4, 1)], "no door on the way: nothing cut");
+        let mut h = planned(&[]);
+        h.cut_at_closed_doors(&grid, Cell::new(0, 0));
+        assert!(h.follower.waypoints.is_empty());
     }
 
     #[test]

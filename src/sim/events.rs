@@ -5,6 +5,7 @@
 //! the hash. The log keeps the most recent [`LOG_CAPACITY`] and counts all,
 //! so a front end that remembers the count it last saw shows each once.
 
+use super::doors::Changed;
 use super::settings::Setting;
 use crate::grid::Cell;
 /// Events the log keeps.
@@ -34,6 +35,9 @@ pub enum Event {
     DoorOpened(Cell),
     /// The player closed the door at this cell.
     DoorClosed(Cell),
+    /// The level's cycling doors moved by themselves (`doors: cycle N`):
+    /// how many opened, closed, and wait for their doorway to clear.
+    DoorsCycled(Changed),
     /// The door command found no door next to the player.
     NoDoor,
     /// The door could not close: something stands in the doorway.

@@ -5,7 +5,8 @@
 //! budget of node expansions lasts. A search that starts always finishes
 //! (a half-finished path is useless), so a tick can overspend; the debt is
 //! paid from the next tick's budget. A waiting monster keeps following its
-//! old path.
+//! old path, up to the first door that closed across it (see
+//! [`Hunt::cut_at_closed_doors`]).
 
 use super::creature::{Creature, Hunt};
 use super::incremental::Incremental;
@@ -61,13 +62,15 @@ impl Hunter {
                 continue;
             };
             hunt.track_progress(c.body.pos, scene.tick);
-            if hunt.request.is_some() {
-                continue;
+            if hunt.request.is_none() {
+                let due = incremental && self.incremental.due(i, cell_at(c.body.pos), target);
+                if let Some(reason) = reason(hunt, i, target, scene, due) {
+                    hunt.request = Some((scene.tick, reason));
+                    self.queue.push_back(i as u32);
+                }
             }
-            let due = incremental && self.incremental.due(i, cell_at(c.body.pos), target);
-            if let Some(reason) = reason(hunt, i, target, scene, due) {
-                hunt.request = Some((scene.tick, reason));
-                self.queue.push_back(i as u32);
+            if hunt.request.is_some() && hunt.version != scene.grid.version() {
+                hunt.cut_at_closed_doors(scene.grid, cell_at(c.body.pos));
             }
         }
         if dropped {

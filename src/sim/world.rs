@@ -4,6 +4,7 @@ use super::Kind;
 use super::behave::{self, Scratch, Senses};
 use super::command::Command;
 use super::creature::Creature;
+use super::doors::Doors;
 use super::events::Sense;
 use super::events::{Event, Log, Stamped};
 use super::hash::StateHasher;
@@ -101,6 +102,8 @@ pub struct World {
     /// The level's `G`, which [`Goal::Reach`] asks for.
     goal_cell: Option<Cell>,
     walk: Walk,
+    /// The level's doors that open and close by themselves, if it says so.
+    doors: Option<Doors>,
     log: Log,
     work: Work,
 }
@@ -205,6 +208,7 @@ impl World {
             grace: 0,
             goal_cell: level.goal,
             walk: Walk::default(),
+            doors: level.doors.map(|cycle| Doors::new(cycle, &level.grid)),
             log: Log::default(),
             work: Work {
                 bodies: Vec::new(),
@@ -316,6 +320,11 @@ impl World {
     /// The level's `G`, which [`Goal::Reach`] asks the player to stand on.
     pub fn goal_cell(&self) -> Option<Cell> {
         self.goal_cell
+    }
+
+    /// The level's cycling doors, if it has them (`doors: cycle N`).
+    pub fn doors(&self) -> Option<&Doors> {
+        self.doors.as_ref()
     }
 
     /// The move waiting for the player's pace, if any.
@@ -495,6 +504,9 @@ impl World {
                 Event::DoorClosed(door)
             }
         };
+        if let Some(doors) = self.doors.as_mut() {
+            doors.toggled(door);
+        }
         self.event(event);
     }
 
@@ -571,6 +583,7 @@ impl World {
             self.end(Outcome::Won);
             return self.stats.end_tick(self.hunter.queue.len());
         }
+        self.cycle_doors_at(self.tick);
         self.perceive();
         let player_vel = self.player_velocity();
         let w = &mut self.work;
@@ -628,6 +641,17 @@ impl World {
         {
             self.event(Event::GoalReached);
             self.end(Outcome::Won);
+        }
+    }
+
+    /// The level's doors open and close by themselves (see [`Doors`]),
+    /// before anyone perceives or plans, so that this tick's plans see them.
+    fn cycle_doors_at(&mut self, tick: u64) {
+        let Some(doors) = self.doors.as_mut() else { return };
+        let (player, creatures) = (self.player.cell, &self.creatures);
+        let occupied = |door: Cell| player == door || creatures.iter().any(|c| c.cell() == door);
+        if let Some(event) = doors.step(&mut self.grid, tick, occupied) {
+            self.log.push(tick, event);
         }
     }
 
@@ -790,6 +814,11 @@ impl World {
         h.u32(self.lives.unwrap_or(0));
         h.u32(self.grace);
         hash_walk(&mut h, &self.walk);
+        // Only a level with cycling doors adds to the hash, so the hashes
+        // of every other level (and their replays) stay what they were.
+        if let Some(doors) = &self.doors {
+            doors.hash_into(&mut h);
+        }
         // The generators' state as serde writes it (rand_pcg exposes it no
         // other way); Cargo.lock pins the crate, and so the bytes.
         h.bytes(&serde_json::to_vec(&self.spawn_rng).unwrap_or_default());

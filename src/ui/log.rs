@@ -6,7 +6,7 @@
 //! after, so each shows once however many ticks run between two frames.
 
 use super::palette::Palette;
-use crate::sim::{Event, Sense, Setting, TICKS_PER_SECOND, World};
+use crate::sim::{Changed, Event, Sense, Setting, TICKS_PER_SECOND, World};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -111,6 +111,7 @@ pub fn describe(event: &Event) -> (String, Tone) {
         }
         Event::DoorOpened(at) => (format!("door opened at {at}"), Plain),
         Event::DoorClosed(at) => (format!("door closed at {at}"), Plain),
+        Event::DoorsCycled(c) => (doors_text(c), Plain),
         Event::NoDoor => ("no door here".into(), Plain),
         Event::DoorBlocked => ("something stands in the doorway".into(), Plain),
         Event::GoalReached => ("you reached the goal".into(), Good),
@@ -122,6 +123,24 @@ pub fn describe(event: &Event) -> (String, Tone) {
         Event::GaveUp { monster } => (format!("M {monster} gave up the search"), Plain),
         Event::SettingChanged(setting) => (setting_text(setting), Plain),
     }
+}
+
+/// The cycling doors' change as the log words it: `doors: 2 opened, 3
+/// closed, 1 waits for its doorway to clear`.
+fn doors_text(c: &Changed) -> String {
+    let mut parts = Vec::new();
+    if c.opened > 0 {
+        parts.push(format!("{} opened", c.opened));
+    }
+    if c.closed > 0 {
+        parts.push(format!("{} closed", c.closed));
+    }
+    match c.waiting {
+        0 => {}
+        1 => parts.push("1 waits for its doorway to clear".into()),
+        n => parts.push(format!("{n} wait for their doorways to clear")),
+    }
+    format!("doors: {}", parts.join(", "))
 }
 
 /// A setting change as the log words it: `heuristic: chebyshev`.
@@ -230,6 +249,10 @@ mod tests {
         assert_eq!(said(Event::Caught { monster: 2, lives_left: None }), "M 2 caught you");
         assert_eq!(said(Event::DoorOpened(Cell::new(4, 5))), "door opened at 4,5");
         assert_eq!(said(Event::DoorBlocked), "something stands in the doorway");
+        let cycled = |opened, closed, waiting| said(Event::DoorsCycled(Changed { opened, closed, waiting }));
+        assert_eq!(cycled(2, 3, 0), "doors: 2 opened, 3 closed");
+        assert_eq!(cycled(0, 1, 1), "doors: 1 closed, 1 waits for its doorway to clear");
+        assert_eq!(cycled(4, 0, 2), "doors: 4 opened, 2 wait for their doorways to clear");
         assert_eq!(said(Event::NoDoor), "no door here");
         assert_eq!(said(Event::Noticed { monster: 2, sense: Sense::Hearing }), "M 2 heard you");
         assert_eq!(said(Event::LostContact { monster: 4, at: Cell::new(7, 1) }), "M 4 lost you at 7,1");

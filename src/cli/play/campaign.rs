@@ -13,6 +13,7 @@ const SHIPPED: &[(&str, &str)] = &[
     ("cave", include_str!("../../../levels/cave.txt")),
     ("crossing", include_str!("../../../levels/crossing.txt")),
     ("dungeon", include_str!("../../../levels/dungeon.txt")),
+    ("gates", include_str!("../../../levels/gates.txt")),
     ("keep", include_str!("../../../levels/keep.txt")),
     ("maze", include_str!("../../../levels/maze.txt")),
     ("room", include_str!("../../../levels/room.txt")),
