@@ -7,8 +7,10 @@
 //! cell paths it returns.
 
 mod engine;
+mod flow_field;
 mod graph;
 mod grid_cache;
+mod grid_flow;
 mod grid_graph;
 mod hpa;
 mod jps;
@@ -19,7 +21,9 @@ mod smooth;
 mod trace;
 
 pub use engine::{Outcome, Query, SearchStats, Searcher, Visit};
+pub use flow_field::FlowField;
 pub use graph::{Graph, NodeId, Reversible};
+pub use grid_flow::{FieldKey, GridFlow};
 pub use grid_graph::{Endpoint, GridGraph, GridPlanner, PlanError};
 pub use hpa::DEFAULT_CLUSTER_SIZE;
 pub use settings::{
