@@ -10,6 +10,7 @@ mod bot;
 mod command;
 mod creature;
 mod events;
+mod flow;
 mod hash;
 mod hunt;
 mod landing;

@@ -8,6 +8,7 @@
 //! old path.
 
 use super::creature::{Creature, Hunt};
+use super::flow::Flow;
 use super::settings::{RepathPolicy, Settings};
 use super::stats::{RepathReason, SearchReport, Stats};
 use crate::grid::{Cell, Grid};
@@ -25,6 +26,8 @@ pub struct Hunter {
     pub(super) allowance: i64,
     planner: GridPlanner,
     smoothed: Vec<Cell>,
+    /// The shared field of the `flow-field` policy.
+    pub(super) flow: Flow,
 }
 
 /// What a tick's planning needs to see of the world.
@@ -32,6 +35,8 @@ pub struct Scene<'a> {
     pub grid: &'a Grid,
     pub settings: &'a Settings,
     pub tick: u64,
+    /// The player's cell.
+    pub player: Cell,
     /// The monster whose searches are recorded cell by cell.
     pub watched: Option<usize>,
 }
@@ -50,6 +55,9 @@ impl Hunter {
                 continue;
             };
             hunt.track_progress(c.body.pos, scene.tick);
+            if self.flow.serves(target, c.body.pos, scene) {
+                continue;
+            }
             if hunt.request.is_some() {
                 continue;
             }
@@ -73,6 +81,7 @@ impl Hunter {
     pub fn serve(&mut self, creatures: &mut [Creature], scene: &Scene, stats: &mut Stats) {
         let budget = i64::from(scene.settings.budget.max(1));
         self.allowance = (self.allowance + budget).min(budget);
+        self.allowance -= self.flow.update(creatures, scene, self.allowance, stats) as i64;
         while self.allowance > 0 {
             let Some(i) = self.queue.pop_front() else { break };
             let i = i as usize;
@@ -173,5 +182,6 @@ fn reason(hunt: &Hunt, i: usize, target: Cell, scene: &Scene) -> Option<RepathRe
         RepathPolicy::Timer => slot.then_some(RepathReason::Timer),
         RepathPolicy::Threshold => moved.then_some(RepathReason::Threshold),
         RepathPolicy::TimerThreshold => (slot && moved).then_some(RepathReason::Threshold),
+        RepathPolicy::FlowField => moved.then_some(RepathReason::Threshold),
     }
 }

@@ -18,6 +18,11 @@ named_enum! {
         Threshold => "threshold",
         /// At most every N ticks, and only when the player moved more than K.
         TimerThreshold => "timer+threshold",
+        /// Hunters descend one shared reverse Dijkstra map from the
+        /// player's cell (`sim::flow`), computed per player move and
+        /// repaired per door change; other monsters plan with A* when
+        /// their target moves more than K cells.
+        FlowField => "flow-field",
     }
 }
 
@@ -209,7 +214,7 @@ mod tests {
         assert_eq!(s.search.open, crate::search::OpenUpdate::DecreaseKey);
         s.apply(Setting::Repath(RepathPolicy::Timer));
         assert_eq!(s.repath.next(), RepathPolicy::Threshold);
-        assert_eq!(RepathPolicy::TimerThreshold.next(), RepathPolicy::EveryTick);
+        assert_eq!(RepathPolicy::FlowField.next(), RepathPolicy::EveryTick);
     }
 
     #[test]
