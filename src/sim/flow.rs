@@ -25,7 +25,6 @@
 use super::creature::{Creature, Hunt};
 use super::hash::StateHasher;
 use super::hunt::Scene;
-use super::mind::MonsterState;
 use super::settings::{RepathPolicy, Settings};
 use super::stats::{SearchReport, Stats};
 use crate::grid::{Cell, Grid};
@@ -81,15 +80,17 @@ impl Flow {
         let done = self.field.update(grid, scene.player, s.search.neighbors, limit(s, grid), allowance.max(0) as u64);
         let work = done.expanded + done.cells_updated;
         if work > 0 {
-            let report = SearchReport { tick: scene.tick, found: true, stats: done, ..SearchReport::default() };
+            // A search in the counters (its work, its time), but no path:
+            // `found` and the path means count the paths monsters follow.
+            let report = SearchReport { tick: scene.tick, found: false, stats: done, ..SearchReport::default() };
             stats.record_search(&report);
         }
         for c in creatures.iter_mut() {
             let (pos, home) = (c.body.pos, cell_at(c.home));
             let Some(hunt) = c.hunt.as_mut() else { continue };
-            if hunt.mind.state == MonsterState::Hunting
-                && hunt.mind.target(pos, home).is_some_and(|t| self.serves(t, pos, scene))
-            {
+            // The test `request` made, on the field as it is now: a monster
+            // it let through asked for a search, which this takes back.
+            if hunt.mind.target(pos, home).is_some_and(|t| self.serves(t, pos, scene)) {
                 self.read(hunt, pos, scene);
             }
         }
