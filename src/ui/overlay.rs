@@ -197,7 +197,7 @@ mod tests {
     }
 
     /// Under `flow-field` the search overlay shades the shared field by
-    /// distance (in quarters of its bound, here 16 with a detection radius
+    /// distance (in quarters of its bound, here 13 with a detection radius
     /// of 4): the map, then each cell's shade (1 nearest, `.` none).
     #[test]
     fn search_shows_the_flow_field_under_flow_field() {
@@ -207,7 +207,7 @@ mod tests {
             Settings { repath: crate::sim::RepathPolicy::FlowField, detection_radius: 4.0, ..Settings::default() };
         let mut w = World::new(&level, 1, settings).unwrap();
         w.tick();
-        assert_eq!(w.flow_field().and_then(|f| f.key()).map(|k| k.limit), Some(16.0));
+        assert_eq!(w.flow_field().and_then(|f| f.key()).map(|k| k.limit), Some(13.0));
         let mut buf = Buffer::empty(Rect::new(0, 0, 12, 7));
         let palette = Palette::NAMED;
         let markers = crate::ui::map::Markers::of(&level);
