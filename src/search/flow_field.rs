@@ -20,7 +20,8 @@
 //!    region from its boundary and lowers whatever a new or cheaper edge
 //!    brings closer, and stops where nothing improves.
 //!
-//! Distances outside the invalidated region are exact upper bounds before
+//! Distances outside the invalidated region are upper bounds (costs of real
+//! routes) before
 //! step 2 (their parent chains still exist at no greater cost), and step 2
 //! lowers every one a changed edge improves, so the result is a fresh
 //! Dijkstra's (tests/flow_field.rs checks it against this engine's Dijkstra
@@ -206,11 +207,6 @@ impl FlowField {
     /// The root the field was started from; `None` before any start.
     pub fn root(&self) -> Option<NodeId> {
         self.root
-    }
-
-    /// The route cost bound the field keeps nodes within.
-    pub fn limit(&self) -> f64 {
-        self.limit
     }
 
     /// The cost of the cheapest route from `node` to the root, if it is
