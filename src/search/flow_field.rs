@@ -20,10 +20,10 @@
 //!    region from its boundary and lowers whatever a new or cheaper edge
 //!    brings closer, and stops where nothing improves.
 //!
-//! Distances outside the invalidated region are upper bounds (costs of real
-//! routes) before
-//! step 2 (their parent chains still exist at no greater cost), and step 2
-//! lowers every one a changed edge improves, so the result is a fresh
+//! Distances outside the invalidated region are upper bounds (costs of
+//! real routes) before step 2 (their parent chains still exist at no
+//! greater cost), and step 2 lowers every one a changed edge improves, so
+//! the result is a fresh
 //! Dijkstra's (tests/flow_field.rs checks it against this engine's Dijkstra
 //! and the `pathfinding` crate's). Only the invalidated subtrees and the
 //! nodes step 2 pops are touched: closing a door on a side passage
