@@ -23,9 +23,8 @@
 //! Distances outside the invalidated region are upper bounds (costs of
 //! real routes) before step 2 (their parent chains still exist at no
 //! greater cost), and step 2 lowers every one a changed edge improves, so
-//! the result is a fresh
-//! Dijkstra's (tests/flow_field.rs checks it against this engine's Dijkstra
-//! and the `pathfinding` crate's). Only the invalidated subtrees and the
+//! the result is a fresh Dijkstra's (tests/flow_field.rs checks it against
+//! this engine's Dijkstra and the `pathfinding` crate's). Only the invalidated subtrees and the
 //! nodes step 2 pops are touched: closing a door on a side passage
 //! re-examines the cells behind it, not the map.
 //!
