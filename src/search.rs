@@ -8,9 +8,11 @@
 //! both ends move and cells change ([`GridChanges`] says which).
 
 mod engine;
+mod flow_field;
 mod graph;
 mod grid_cache;
 mod grid_changes;
+mod grid_flow;
 mod grid_graph;
 mod hpa;
 mod jps;
@@ -22,8 +24,10 @@ mod smooth;
 mod trace;
 
 pub use engine::{Outcome, Query, SearchStats, Searcher, Visit};
+pub use flow_field::FlowField;
 pub use graph::{Graph, NodeId, Reversible};
 pub use grid_changes::GridChanges;
+pub use grid_flow::{FieldKey, GridFlow};
 pub use grid_graph::{Endpoint, GridGraph, GridPlanner, PlanError};
 pub use hpa::DEFAULT_CLUSTER_SIZE;
 pub use mt_dstar_lite::MtDStarLite;

@@ -11,6 +11,7 @@ mod command;
 mod creature;
 mod doors;
 mod events;
+mod flow;
 mod hash;
 mod hunt;
 mod incremental;

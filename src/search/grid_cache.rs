@@ -74,7 +74,7 @@ impl<T: Derived> GridCache<T> {
 
 /// Pushes the indices where `old` and `new` (of one length) differ,
 /// comparing 32 bytes at a time.
-fn diff(old: &[u8], new: &[u8], out: &mut Vec<usize>) {
+pub(crate) fn diff(old: &[u8], new: &[u8], out: &mut Vec<usize>) {
     const CHUNK: usize = 32;
     for (c, (a, b)) in old.chunks(CHUNK).zip(new.chunks(CHUNK)).enumerate() {
         if a != b {

@@ -10,6 +10,7 @@
 
 use super::creature::{Creature, Hunt};
 use super::incremental::Incremental;
+use super::flow::Flow;
 use super::settings::{RepathPolicy, Settings};
 use super::stats::{RepathReason, SearchReport, Stats};
 use crate::grid::{Cell, Grid};
@@ -29,6 +30,8 @@ pub struct Hunter {
     /// The monsters' searches under the `incremental` policy.
     pub(super) incremental: Incremental,
     smoothed: Vec<Cell>,
+    /// The shared field of the `flow-field` policy.
+    pub(super) flow: Flow,
 }
 
 /// What a tick's planning needs to see of the world.
@@ -36,6 +39,8 @@ pub struct Scene<'a> {
     pub grid: &'a Grid,
     pub settings: &'a Settings,
     pub tick: u64,
+    /// The player's cell.
+    pub player: Cell,
     /// The monster whose searches are recorded cell by cell.
     pub watched: Option<usize>,
 }
@@ -62,6 +67,9 @@ impl Hunter {
                 continue;
             };
             hunt.track_progress(c.body.pos, scene.tick);
+            if self.flow.serves(target, c.body.pos, scene) {
+                continue;
+            }
             if hunt.request.is_none() {
                 let due = incremental && self.incremental.due(i, cell_at(c.body.pos), target);
                 if let Some(reason) = reason(hunt, i, target, scene, due) {
@@ -88,6 +96,7 @@ impl Hunter {
     pub fn serve(&mut self, creatures: &mut [Creature], scene: &Scene, stats: &mut Stats) {
         let budget = i64::from(scene.settings.budget.max(1));
         self.allowance = (self.allowance + budget).min(budget);
+        self.allowance -= self.flow.update(creatures, scene, self.allowance, stats) as i64;
         while self.allowance > 0 {
             let Some(i) = self.queue.pop_front() else { break };
             let i = i as usize;
@@ -202,5 +211,6 @@ fn reason(hunt: &Hunt, i: usize, target: Cell, scene: &Scene, due: bool) -> Opti
         RepathPolicy::Threshold => moved.then_some(RepathReason::Threshold),
         RepathPolicy::TimerThreshold => (slot && moved).then_some(RepathReason::Threshold),
         RepathPolicy::Incremental => due.then_some(RepathReason::Moved),
+        RepathPolicy::FlowField => moved.then_some(RepathReason::Threshold),
     }
 }

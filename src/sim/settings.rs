@@ -23,6 +23,11 @@ named_enum! {
         /// grid changed or it or the player left its path
         /// (`sim::incremental`).
         Incremental => "incremental",
+        /// Hunters descend one shared reverse Dijkstra map from the
+        /// player's cell (`sim::flow`), computed per player move and
+        /// repaired per door change; other monsters plan with A* when
+        /// their target moves more than K cells.
+        FlowField => "flow-field",
     }
 }
 
@@ -216,6 +221,8 @@ mod tests {
         assert_eq!(s.repath.next(), RepathPolicy::Threshold);
         assert_eq!(RepathPolicy::TimerThreshold.next(), RepathPolicy::Incremental);
         assert_eq!(RepathPolicy::ALL.last().unwrap().next(), RepathPolicy::EveryTick);
+        assert_eq!(RepathPolicy::Incremental.next(), RepathPolicy::FlowField);
+        assert_eq!(RepathPolicy::FlowField.next(), RepathPolicy::EveryTick);
     }
 
     #[test]

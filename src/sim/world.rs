@@ -269,6 +269,12 @@ impl World {
         &self.creatures
     }
 
+    /// The field hunters descend under the `flow-field` policy (the last
+    /// complete one); `None` under the other policies.
+    pub fn flow_field(&self) -> Option<&crate::search::GridFlow> {
+        self.hunter.flow.field()
+    }
+
     /// Search and repath statistics, live and over the recent window.
     pub fn stats(&self) -> &Stats {
         &self.stats
@@ -593,7 +599,13 @@ impl World {
         w.kinds.extend(self.creatures.iter().map(|c| c.kind));
         w.hash.rebuild(w.bodies.iter().map(|b| b.pos));
 
-        let scene = Scene { grid: &self.grid, settings: &self.settings, tick: self.tick, watched: self.watched };
+        let scene = Scene {
+            grid: &self.grid,
+            settings: &self.settings,
+            tick: self.tick,
+            player: self.player.cell,
+            watched: self.watched,
+        };
         self.hunter.request(&mut self.creatures, &scene);
         self.hunter.serve(&mut self.creatures, &scene, &mut self.stats);
 
@@ -808,6 +820,7 @@ impl World {
         }
         h.u64(self.hunter.allowance as u64);
         self.hunter.incremental.hash_into(&mut h);
+        self.hunter.flow.hash_into(&mut h);
         hash_rules(&mut h, &self.rules);
         h.bytes(&[self.outcome as u8]);
         h.bool(self.lives.is_some());

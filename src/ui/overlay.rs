@@ -5,6 +5,7 @@
 use super::map::Camera;
 use super::palette::Palette;
 use crate::grid::Cell;
+use crate::search::GridFlow;
 use crate::sim::{Kind, World};
 use ratatui::buffer::Buffer;
 use ratatui::style::{Modifier, Style};
@@ -17,7 +18,8 @@ pub enum Overlay {
     /// (bright).
     Paths,
     /// The watched monster's last search: closed cells and the open
-    /// frontier; under `incremental`, the cells its last repair updated.
+    /// frontier; under `incremental`, the cells its last repair updated;
+    /// under `flow-field`, the shared field, shaded by distance.
     Search,
     /// How many boids are within a cell of each cell.
     Flock,
@@ -76,10 +78,28 @@ fn paths(world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
 }
 
 fn search(world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
+    if let Some(field) = world.flow_field() {
+        return flow_field(field, world, camera, p, buf);
+    }
     let Some(report) = &world.stats().watched_search else { return };
     for (cells, bg) in [(&report.closed, p.closed), (&report.open, p.open), (&report.updated, p.updated)] {
         for pos in cells.iter().filter_map(|&c| camera.screen(c)) {
             buf[pos].set_bg(bg);
+        }
+    }
+}
+
+/// The flow field's cells shaded by their distance to the player, in
+/// quarters of the field's bound: the brightest nearest, the search's
+/// closed colour for the farthest quarter; cells outside the field are
+/// left as they are.
+fn flow_field(field: &GridFlow, world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
+    let Some(key) = field.key() else { return };
+    let shades = [p.density[2], p.density[1], p.density[0], p.closed];
+    for (cell, pos) in camera.cells() {
+        if let Some(d) = field.distance(world.grid(), cell) {
+            let quarter = ((d / key.limit) * 4.0) as usize;
+            buf[pos].set_bg(shades[quarter.min(3)]);
         }
     }
 }
@@ -112,6 +132,7 @@ mod tests {
     use crate::level::Level;
     use crate::sim::Settings;
     use ratatui::layout::Rect;
+    use ratatui::widgets::Widget;
 
     #[test]
     fn cycle_wraps_through_all_four() {
@@ -174,6 +195,41 @@ mod tests {
         assert!(report.closed.iter().all(|&c| bg(c) == Palette::NAMED.closed));
         assert!(report.open.iter().all(|&c| bg(c) == Palette::NAMED.open));
         assert!(!report.closed.is_empty());
+    }
+
+    /// Under `flow-field` the search overlay shades the shared field by
+    /// distance (in quarters of its bound, here 13 with a detection radius
+    /// of 4): the map, then each cell's shade (1 nearest, `.` none).
+    #[test]
+    fn search_shows_the_flow_field_under_flow_field() {
+        let text = "############\n#@+........#\n#.#........#\n#.#....M...#\n#.######...#\n#..........#\n############\n";
+        let level = Level::parse(text, "t").unwrap();
+        let settings =
+            Settings { repath: crate::sim::RepathPolicy::FlowField, detection_radius: 4.0, ..Settings::default() };
+        let mut w = World::new(&level, 1, settings).unwrap();
+        w.tick();
+        assert_eq!(w.flow_field().and_then(|f| f.key()).map(|k| k.limit), Some(13.0));
+        let mut buf = Buffer::empty(Rect::new(0, 0, 12, 7));
+        let palette = Palette::NAMED;
+        let markers = crate::ui::map::Markers::of(&level);
+        crate::ui::map::MapView {
+            world: &w,
+            overlay: Overlay::Search,
+            palette: &palette,
+            markers,
+            sight: None,
+            focus: None,
+        }
+        .render(buf.area, &mut buf);
+        let p = Palette::NAMED;
+        let shades = [p.density[2], p.density[1], p.density[0], p.closed];
+        let shade = |x: u16, y: u16| match shades.iter().position(|&c| c == buf[(x, y)].bg) {
+            Some(i) => char::from(b'1' + i as u8),
+            None => '.',
+        };
+        let field: Vec<String> = (0..7).map(|y| (0..12).map(|x| shade(x, y)).collect()).collect();
+        let shown = [crate::ui::testing::lines(&buf), field].concat().join("\n");
+        insta::assert_snapshot!(shown);
     }
 
     #[test]

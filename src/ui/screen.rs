@@ -55,6 +55,9 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
     let [map, log] = Layout::vertical([Constraint::Fill(1), Constraint::Length(log_rows(area.height))]).areas(left);
     let mut title = match app.overlay {
         Overlay::None => format!(" {} ", shown(world.name())),
+        Overlay::Search if world.flow_field().is_some() => {
+            format!(" {} · search overlay: flow field ", shown(world.name()))
+        }
         // The watched monster's cells are kept from its next search on.
         Overlay::Search if world.stats().watched_search.is_none() => {
             format!(" {} · search overlay: waiting for the watched monster to search ", shown(world.name()))

@@ -1,0 +1,429 @@
+//! The flow field: one reverse Dijkstra map from a root (the player's
+//! cell), which every monster descends instead of searching on its own
+//! (the roguelike "Dijkstra map" of Brogue and its kin).
+//!
+//! [`FlowField`] holds, for every node of a bounded region, the cost of
+//! the cheapest route from it to the root and the next node on that route
+//! (its *parent* in the shortest-path tree, pointing down the slope). It is
+//! computed by Dijkstra over [`Reversible::predecessors`], in pieces if a
+//! tick's allowance of expansions runs out, and **repaired** when edges
+//! change instead of computed again:
+//!
+//! 1. *Invalidate.* Every dirty node (one whose leaving edges may have
+//!    changed) whose parent edge is gone or dearer than its distance says
+//!    loses its distance, and so does its whole subtree (the nodes whose
+//!    route to the root ran through it), found by walking parent pointers
+//!    backwards through `predecessors`.
+//! 2. *Re-seed and settle.* The nodes with a valid distance next to the
+//!    invalidated ones and to the dirty ones go on the open list with their
+//!    distance, and Dijkstra runs from them: it fills the invalidated
+//!    region from its boundary and lowers whatever a new or cheaper edge
+//!    brings closer, and stops where nothing improves.
+//!
+//! Distances outside the invalidated region are upper bounds (costs of
+//! real routes) before step 2 (their parent chains still exist at no
+//! greater cost), and step 2 lowers every one a changed edge improves, so
+//! the result is a fresh Dijkstra's (tests/flow_field.rs checks it against
+//! this engine's Dijkstra and the `pathfinding` crate's). Only the invalidated subtrees and the
+//! nodes step 2 pops are touched: closing a door on a side passage
+//! re-examines the cells behind it, not the map.
+//!
+//! **Region.** A field holds the nodes within `limit` (a route cost) of the
+//! root; the others read as unreachable. The bound keeps the cost of a
+//! field proportional to the area monsters can use, whatever the map's size.
+//!
+//! **A moved root.** When the root moves, nearly every distance changes.
+//! Expressed as a repair (the new root seeded at 0, the old one an
+//! ordinary node whose subtree, all the field but the new root's own
+//! subtree, is invalidated), it does more work than a fresh computation:
+//! on `levels/dungeon.txt` with 8 neighbours, from 10,5, a one-cell move
+//! touched 1,733 nodes and a move across the room 2,304, where a fresh
+//! computation expands 1,154 (the unit test
+//! `a_moved_root_costs_more_repaired_than_computed` pins these counts). So
+//! a moved root is always computed afresh ([`FlowField::start`]), and
+//! repairs are for changed edges, where they touch few: opening or
+//! closing the dungeon's first door touches 19 nodes of those 1,154.
+//!
+//! **Budget.** [`FlowField::advance`] pops at most the nodes it is allowed
+//! and can be called again to go on: a computation spreads over ticks. A
+//! repair always runs to its end (like a search that has started, it is
+//! useless half done) and needs a complete field.
+
+use super::engine::SearchStats;
+use super::open::OpenList;
+use super::{Graph, NodeId, Reversible};
+use std::time::Instant;
+
+/// A reverse Dijkstra map: distance to the root and the next node toward
+/// it, for every node within the limit. Buffers are kept between
+/// computations.
+#[derive(Debug, Default)]
+pub struct FlowField {
+    /// Route cost to the root; meaningful where `seen` holds `era`.
+    dist: Vec<f64>,
+    /// The next node toward the root (the parent in the shortest-path tree).
+    parent: Vec<NodeId>,
+    /// The computation that last wrote each node: older marks read as
+    /// unreachable, so starting afresh clears nothing.
+    seen: Vec<u32>,
+    era: u32,
+    /// The repair that last invalidated or seeded each node.
+    touched: Vec<u32>,
+    repair: u32,
+    root: Option<NodeId>,
+    limit: f64,
+    open: OpenList,
+    /// Whether the open list is empty: every distance is final.
+    complete: bool,
+    /// Scratch of a repair: invalidated nodes, and the walk of subtrees.
+    invalid: Vec<NodeId>,
+    stack: Vec<NodeId>,
+}
+
+impl FlowField {
+    /// An empty field; the first [`FlowField::start`] sizes it.
+    pub fn new() -> FlowField {
+        FlowField::default()
+    }
+
+    /// Begins a fresh computation from `root` over a graph of `nodes` nodes,
+    /// keeping the nodes whose route to the root costs at most `limit`.
+    /// Nothing is expanded yet: see [`FlowField::advance`].
+    pub fn start(&mut self, nodes: usize, root: NodeId, limit: f64) {
+        assert!((root as usize) < nodes, "root outside the graph");
+        if self.dist.len() < nodes {
+            self.dist.resize(nodes, f64::INFINITY);
+            self.parent.resize(nodes, 0);
+            self.seen.resize(nodes, 0);
+            self.touched.resize(nodes, 0);
+        }
+        self.era = self.era.wrapping_add(1);
+        if self.era == 0 {
+            // The marks wrapped round: forget them all once.
+            self.seen.iter_mut().for_each(|m| *m = 0);
+            self.era = 1;
+        }
+        self.root = Some(root);
+        self.limit = limit;
+        self.open.clear::<false>(nodes);
+        self.set(root, 0.0, root);
+        self.open.push::<false>(0.0, 0, root);
+        self.complete = false;
+    }
+
+    /// Goes on with the computation begun by [`FlowField::start`] for at
+    /// most `max_pops` expansions; `expanded` counts them. The field is
+    /// [complete](FlowField::is_complete) when the open list ran dry.
+    pub fn advance<G: Reversible>(&mut self, graph: &G, max_pops: u64) -> SearchStats {
+        let began = Instant::now();
+        let mut stats = SearchStats::default();
+        while stats.expanded < max_pops {
+            let Some(pops) = self.settle_one(graph, &mut stats) else {
+                self.complete = true;
+                break;
+            };
+            stats.expanded += pops;
+        }
+        stats.micros = began.elapsed().as_secs_f64() * 1e6;
+        stats
+    }
+
+    /// Repairs a complete field after edges changed: `dirty` holds every
+    /// node whose leaving edges may have changed (cost, presence), in any
+    /// order, repeats allowed. `cells_updated` counts the nodes it
+    /// invalidated plus the nodes it popped to settle them again.
+    ///
+    /// # Panics
+    /// When the field is not complete: a computation under way is started
+    /// again instead (its graph changed under it).
+    pub fn repair<G: Reversible>(&mut self, graph: &G, dirty: &[NodeId]) -> SearchStats {
+        assert!(self.complete, "repair of a field still being computed");
+        let began = Instant::now();
+        let mut stats = SearchStats::default();
+        let Some(root) = self.root else { return stats };
+        self.repair = self.repair.wrapping_add(1);
+        if self.repair == 0 {
+            self.touched.iter_mut().for_each(|m| *m = 0);
+            self.repair = 1;
+        }
+        self.invalid.clear();
+        self.stack.clear();
+        // 1. Dirty nodes whose route to the root got dearer or broke, and
+        // the subtrees that hang from them.
+        for &u in dirty {
+            let Some(d) = self.distance(u) else { continue };
+            if u != root && !self.parent_edge_holds(graph, u, d) {
+                self.invalidate(u);
+            }
+        }
+        while let Some(v) = self.stack.pop() {
+            let FlowField { dist, parent, seen, era, touched, repair, invalid, stack, .. } = self;
+            graph.predecessors(v, |u, _| {
+                let i = u as usize;
+                if parent[i] == v && seen[i] == *era && dist[i].is_finite() {
+                    touched[i] = *repair;
+                    dist[i] = f64::INFINITY;
+                    invalid.push(u);
+                    stack.push(u);
+                }
+            });
+        }
+        stats.cells_updated = self.invalid.len() as u64;
+        // 2. Settle again from the valid nodes beside the invalidated and
+        // the dirty ones (a new or cheaper edge x → y has x dirty, so y is
+        // seeded and lowers x when it pops).
+        self.open.clear::<false>(self.dist.len());
+        {
+            let FlowField { dist, seen, era, touched, repair, invalid, open, .. } = self;
+            for &v in invalid.iter().chain(dirty) {
+                graph.successors(v, |w, _| {
+                    let i = w as usize;
+                    if seen[i] == *era && dist[i].is_finite() && touched[i] != *repair {
+                        touched[i] = *repair;
+                        open.push::<false>(dist[i], 0, w);
+                    }
+                });
+            }
+        }
+        self.complete = false;
+        let mut popped = SearchStats::default();
+        while let Some(pops) = self.settle_one(graph, &mut popped) {
+            popped.expanded += pops;
+        }
+        self.complete = true;
+        stats.cells_updated += popped.expanded;
+        stats.pushed = popped.pushed;
+        stats.stale_pops = popped.stale_pops;
+        stats.micros = began.elapsed().as_secs_f64() * 1e6;
+        stats
+    }
+
+    /// Whether every distance is final (the computation or repair ended).
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    /// The root the field was started from; `None` before any start.
+    pub fn root(&self) -> Option<NodeId> {
+        self.root
+    }
+
+    /// The cost of the cheapest route from `node` to the root, if it is
+    /// within the limit (and, during a computation, already reached).
+    pub fn distance(&self, node: NodeId) -> Option<f64> {
+        let i = node as usize;
+        (self.seen.get(i) == Some(&self.era) && self.dist[i].is_finite()).then(|| self.dist[i])
+    }
+
+    /// The step down the slope from `node`: the successor `w` with the
+    /// least `cost(node → w) + distance(w)`, the first in the graph's
+    /// successor order among equals (so a repaired field and a fresh one
+    /// with the same distances descend alike). `None` at the root and for
+    /// nodes outside the field.
+    pub fn descend<G: Graph>(&self, graph: &G, node: NodeId) -> Option<NodeId> {
+        if Some(node) == self.root || self.distance(node).is_none() {
+            return None;
+        }
+        let mut best: Option<(f64, NodeId)> = None;
+        graph.successors(node, |w, cost| {
+            if let Some(d) = self.distance(w) {
+                let total = d + cost;
+                if best.is_none_or(|(b, _)| total < b) {
+                    best = Some((total, w));
+                }
+            }
+        });
+        best.map(|(_, w)| w)
+    }
+
+    /// Replaces `out` with `node` and the next `steps` nodes of its descent
+    /// (fewer where it reaches the root); empty outside the field.
+    pub fn descent<G: Graph>(&self, graph: &G, node: NodeId, steps: usize, out: &mut Vec<NodeId>) {
+        out.clear();
+        if self.distance(node).is_none() {
+            return;
+        }
+        out.push(node);
+        let mut at = node;
+        while out.len() <= steps {
+            let Some(next) = self.descend(graph, at) else { break };
+            out.push(next);
+            at = next;
+        }
+    }
+
+    fn set(&mut self, node: NodeId, dist: f64, parent: NodeId) {
+        let i = node as usize;
+        self.seen[i] = self.era;
+        self.dist[i] = dist;
+        self.parent[i] = parent;
+    }
+
+    /// Whether the edge from `u` (at distance `d`) to its parent still
+    /// exists and costs no more than when `d` was computed.
+    fn parent_edge_holds<G: Reversible>(&self, graph: &G, u: NodeId, d: f64) -> bool {
+        let p = self.parent[u as usize];
+        let Some(dp) = self.distance(p) else { return false };
+        let mut holds = false;
+        graph.predecessors(p, |v, cost| holds |= v == u && dp + cost <= d);
+        holds
+    }
+
+    fn invalidate(&mut self, u: NodeId) {
+        let i = u as usize;
+        self.touched[i] = self.repair;
+        self.dist[i] = f64::INFINITY;
+        self.invalid.push(u);
+        self.stack.push(u);
+    }
+
+    /// Pops one entry and, unless it is stale, relaxes the edges into its
+    /// node; the pops it made (0 for a stale entry, 1 otherwise), `None`
+    /// when the open list is empty.
+    fn settle_one<G: Reversible>(&mut self, graph: &G, stats: &mut SearchStats) -> Option<u64> {
+        let (d, w) = self.open.pop::<false>()?;
+        if self.distance(w).is_none_or(|dw| d > dw) {
+            stats.stale_pops += 1;
+            return Some(0);
+        }
+        let FlowField { dist, parent, seen, era, open, limit, .. } = self;
+        graph.predecessors(w, |u, cost| {
+            let (i, nd) = (u as usize, d + cost);
+            if nd <= *limit && (seen[i] != *era || nd < dist[i]) {
+                (seen[i], dist[i], parent[i]) = (*era, nd, w);
+                open.push::<false>(nd, 0, u);
+                stats.pushed += 1;
+            }
+        });
+        Some(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Cell, Grid, Neighbors, Tile};
+    use crate::level::Level;
+    use crate::search::{GridGraph, Heuristic};
+
+    fn dungeon() -> Grid {
+        Level::parse(include_str!("../../levels/dungeon.txt"), "dungeon.txt").unwrap().grid
+    }
+
+    fn graph(grid: &Grid, neighbors: Neighbors) -> GridGraph<'_> {
+        let c = Cell::new(0, 0);
+        GridGraph::new(grid, neighbors, Heuristic::Zero, c, c)
+    }
+
+    /// A complete field from `root`, and the expansions it took.
+    fn fresh(grid: &Grid, root: Cell, neighbors: Neighbors) -> (FlowField, u64) {
+        let mut f = FlowField::new();
+        f.start(grid.node_count(), grid.node(root), f64::INFINITY);
+        let stats = f.advance(&graph(grid, neighbors), u64::MAX);
+        assert!(f.is_complete());
+        (f, stats.expanded)
+    }
+
+    fn distances(f: &FlowField, grid: &Grid) -> Vec<Option<f64>> {
+        grid.cells().map(|c| f.distance(grid.node(c))).collect()
+    }
+
+    /// Every cell whose moves a change of `cell` can alter: its 3x3 block.
+    fn block(grid: &Grid, cell: Cell) -> Vec<NodeId> {
+        let around = (-1..=1).flat_map(|dy| (-1..=1).map(move |dx| Cell::new(cell.x + dx, cell.y + dy)));
+        around.filter(|&c| grid.in_bounds(c)).map(|c| grid.node(c)).collect()
+    }
+
+    #[test]
+    fn a_computation_in_pieces_equals_one_in_one_go() {
+        let grid = dungeon();
+        let root = Cell::new(10, 5);
+        let (whole, expanded) = fresh(&grid, root, Neighbors::Eight);
+        let mut f = FlowField::new();
+        f.start(grid.node_count(), grid.node(root), f64::INFINITY);
+        let (mut total, mut calls) = (0, 0);
+        while !f.is_complete() {
+            let stats = f.advance(&graph(&grid, Neighbors::Eight), 100);
+            assert!(stats.expanded <= 100);
+            total += stats.expanded;
+            calls += 1;
+        }
+        assert_eq!(total, expanded);
+        assert!(calls > expanded / 100, "{calls} calls for {expanded} expansions");
+        assert_eq!(distances(&f, &grid), distances(&whole, &grid));
+    }
+
+    /// Closing, then opening, the door of a side room touches the cells
+    /// behind it, a small part of the field, and leaves the field a fresh
+    /// Dijkstra's.
+    #[test]
+    fn a_door_repair_touches_the_cells_behind_it_only() {
+        let mut grid = dungeon();
+        let door = grid.cells().find(|&c| grid.tile(c) == Tile::DoorClosed).expect("the dungeon has doors");
+        let root = Cell::new(10, 5);
+        for neighbors in [Neighbors::Eight, Neighbors::Four] {
+            let (mut f, expanded) = fresh(&grid, root, neighbors);
+            for tile in [Tile::DoorOpen, Tile::DoorClosed] {
+                grid.set_tile(door, tile);
+                let stats = f.repair(&graph(&grid, neighbors), &block(&grid, door));
+                assert_eq!(stats.expanded, 0, "a repair's work is cells_updated");
+                assert!(stats.cells_updated > 0);
+                assert!(stats.cells_updated * 3 < expanded, "{} of {expanded}", stats.cells_updated);
+                assert_eq!(distances(&f, &grid), distances(&fresh(&grid, root, neighbors).0, &grid), "{tile:?}");
+            }
+        }
+    }
+
+    /// The measurement behind "a moved root is computed afresh": the same
+    /// move as a repair (the old root an ordinary node, the new one seeded
+    /// at 0) gives the same field for about twice the work, on the dungeon
+    /// from the hall's corner moved one cell, and across a room.
+    #[test]
+    fn a_moved_root_costs_more_repaired_than_computed() {
+        let grid = dungeon();
+        let g = graph(&grid, Neighbors::Eight);
+        let mut figures = Vec::new();
+        for (from, to) in [(Cell::new(10, 5), Cell::new(11, 5)), (Cell::new(10, 5), Cell::new(30, 12))] {
+            let (mut f, _) = fresh(&grid, from, Neighbors::Eight);
+            let new = grid.node(to);
+            f.set(new, 0.0, new);
+            f.root = Some(new);
+            let repaired = f.repair(&g, &[grid.node(from)]);
+            let (again, expanded) = fresh(&grid, to, Neighbors::Eight);
+            assert_eq!(distances(&f, &grid), distances(&again, &grid));
+            figures.push((repaired.cells_updated, expanded));
+        }
+        assert_eq!(figures, [(1733, 1154), (2304, 1154)]);
+    }
+
+    #[test]
+    fn descent_goes_down_the_slope_first_in_move_order_and_stops_at_the_root() {
+        // Two equal routes round the pillar from 2,2 to the root at 2,0:
+        // east is tried before west, so the descent goes east.
+        let level = Level::parse("#####\n#...#\n#.#.#\n#...#\n#####\n", "t").unwrap();
+        let grid = level.grid;
+        let (root, from) = (Cell::new(2, 1), Cell::new(2, 3));
+        let (f, _) = fresh(&grid, root, Neighbors::Four);
+        let mut path = Vec::new();
+        f.descent(&graph(&grid, Neighbors::Four), grid.node(from), 10, &mut path);
+        let cells: Vec<Cell> = path.iter().map(|&n| grid.cell_of(n)).collect();
+        assert_eq!(cells, [from, Cell::new(3, 3), Cell::new(3, 2), Cell::new(3, 1), root]);
+        f.descent(&graph(&grid, Neighbors::Four), grid.node(from), 2, &mut path);
+        assert_eq!(path.len(), 3, "the start and two steps");
+        assert_eq!(f.descend(&graph(&grid, Neighbors::Four), grid.node(root)), None);
+        f.descent(&graph(&grid, Neighbors::Four), grid.node(Cell::new(0, 0)), 3, &mut path);
+        assert!(path.is_empty(), "a wall is outside the field");
+    }
+
+    #[test]
+    fn the_bound_keeps_only_cells_within_it() {
+        let grid = Grid::filled(20, 1, Tile::Floor(1));
+        let mut f = FlowField::new();
+        f.start(grid.node_count(), grid.node(Cell::new(0, 0)), 5.5);
+        let stats = f.advance(&graph(&grid, Neighbors::Four), u64::MAX);
+        let reached: Vec<Option<f64>> = (0..8).map(|x| f.distance(grid.node(Cell::new(x, 0)))).collect();
+        let want: Vec<Option<f64>> = (0..8).map(|x| (x <= 5).then_some(f64::from(x))).collect();
+        assert_eq!(reached, want);
+        assert_eq!(stats.expanded, 6, "the cells within the bound, no more");
+    }
+}

@@ -1,0 +1,164 @@
+//! The `flow-field` repath policy: one reverse Dijkstra map from the
+//! player's cell ([`GridFlow`]), shared by every hunting monster.
+//!
+//! The field is brought up to date once a tick, before the queue of
+//! searches is served, out of the same allowance of expansions: a door
+//! change is repaired at once (`cells_updated`), a player's move starts a
+//! fresh computation (`expanded`; see [`crate::search::FlowField`] for why
+//! not a repair) that, when the allowance runs out, goes on next tick while
+//! monsters keep descending the last complete field. So the policy costs
+//! per player move and per door change, not per monster: each hunting
+//! monster only reads [`LOOKAHEAD`] cells down the slope from where it
+//! stands and string-pulls them into waypoints, when the field changed or
+//! it nears the end of the ones it has.
+//!
+//! Monsters the field cannot serve plan with A* through the queue as under
+//! the other policies, counted as usual: those heading somewhere other
+//! than the player's cell (searching where they lost it, returning home),
+//! which replan when their target moves more than K cells (as under
+//! `threshold`) or their path breaks; and hunters standing outside the
+//! field, or hunting before the first field is complete.
+//!
+//! The field decides moves, so it is state: deterministic (a function of
+//! the grid, the player's moves and the allowances), and hashed.
+
+use super::creature::{Creature, Hunt};
+use super::hash::StateHasher;
+use super::hunt::Scene;
+use super::settings::{RepathPolicy, Settings};
+use super::stats::{SearchReport, Stats};
+use crate::grid::{Cell, Grid};
+use crate::search::{GridFlow, string_pull};
+use crate::steer::{Vec2, cell_at, cell_center};
+
+/// Cells of descent a monster reads at a time, before string-pulling.
+pub const LOOKAHEAD: usize = 8;
+/// A monster reads the field again when it comes this close (cells) to
+/// the last waypoint it read (unless that is the root), so that it never
+/// slows down for the end of a stretch.
+const REREAD_CELLS: f32 = 3.0;
+/// The field's bound, in route cost per cheapest entry cost: 1.25 × the
+/// detection radius, plus a margin of 8. A monster hunts the player it
+/// sees within the alarm's range (1.1 × the radius + 1, 45 cells by
+/// default) or hears within [`super::HEARING_CELLS`] steps, so it stands
+/// inside the field (58 by default) unless walls or costly cells make its
+/// route much dearer than the straight line; then it plans with A*. With
+/// 500 monsters over 2,000 ticks on `levels/big.txt` the bound of 2 × the
+/// radius + 8 did 733 expansions a tick and this one 430, for the same 29
+/// catches; on the dungeon 194 and 163, for 30 catches each.
+const REACH: f64 = 1.25;
+const MARGIN: f64 = 8.0;
+
+/// The shared field and the buffers monsters read it with; empty under
+/// the other policies.
+#[derive(Debug, Default)]
+pub struct Flow {
+    field: GridFlow,
+    active: bool,
+    cells: Vec<Cell>,
+    smoothed: Vec<Cell>,
+}
+
+impl Flow {
+    /// Whether the monster at `pos` heading for `target` descends the field
+    /// this tick rather than asking for a search: the policy is on, the
+    /// target is the player's cell, and the field holds its cell.
+    pub fn serves(&self, target: Cell, pos: Vec2, scene: &Scene) -> bool {
+        self.active && target == scene.player && self.field.distance(scene.grid, cell_at(pos)).is_some()
+    }
+
+    /// Brings the field up to date (dropping it under another policy) and
+    /// lets every monster it serves read it; returns the work spent, to be
+    /// taken from the tick's `allowance` (which a computation keeps within;
+    /// a repair may overspend, as a search does).
+    pub fn update(&mut self, creatures: &mut [Creature], scene: &Scene, allowance: i64, stats: &mut Stats) -> u64 {
+        if scene.settings.repath != RepathPolicy::FlowField {
+            if self.active {
+                *self = Flow::default();
+            }
+            return 0;
+        }
+        self.active = true;
+        let (grid, s) = (scene.grid, scene.settings);
+        let done = self.field.update(grid, scene.player, s.search.neighbors, limit(s, grid), allowance.max(0) as u64);
+        let work = done.expanded + done.cells_updated;
+        if work > 0 {
+            // A search in the counters (its work, its time), but no path:
+            // `found` and the path means count the paths monsters follow.
+            let report = SearchReport { tick: scene.tick, found: false, stats: done, ..SearchReport::default() };
+            stats.record_search(&report);
+        }
+        for c in creatures.iter_mut() {
+            let (pos, home) = (c.body.pos, cell_at(c.home));
+            let Some(hunt) = c.hunt.as_mut() else { continue };
+            // The test `request` made, on the field as it is now: a monster
+            // it let through asked for a search, which this takes back.
+            if hunt.mind.target(pos, home).is_some_and(|t| self.serves(t, pos, scene)) {
+                self.read(hunt, pos, scene);
+            }
+        }
+        work
+    }
+
+    /// Gives `hunt` the next stretch of the field's descent from `pos`,
+    /// unless the one it follows is of this field and has some way to go.
+    fn read(&mut self, hunt: &mut Hunt, pos: Vec2, scene: &Scene) {
+        let Some(key) = self.field.key() else { return };
+        let s = scene.settings;
+        let planned_with = Some((s.search, s.smoothing));
+        let last = hunt.follower.waypoints.last().copied();
+        let ending = last.is_some_and(|w| w.distance(pos) < REREAD_CELLS && cell_at(w) != key.root);
+        let current = hunt.goal == Some(key.root) && hunt.version == key.version && hunt.planned_with == planned_with;
+        if current && last.is_some() && !ending && !hunt.is_stuck(scene.tick) {
+            hunt.request = None;
+            return;
+        }
+        let grid = scene.grid;
+        self.field.descent(grid, cell_at(pos), LOOKAHEAD, &mut self.cells);
+        hunt.request = None;
+        hunt.goal = Some(key.root);
+        hunt.version = key.version;
+        hunt.planned_with = planned_with;
+        hunt.progress = (0, f32::INFINITY, scene.tick);
+        hunt.path.clear();
+        hunt.path.extend_from_slice(&self.cells);
+        if s.smoothing {
+            string_pull(grid, &self.cells, &mut self.smoothed);
+        } else {
+            self.smoothed.clone_from(&self.cells);
+        }
+        hunt.follower.clear();
+        // As for a planned path: the first waypoint is the monster's own cell.
+        let skip = usize::from(self.smoothed.len() > 1);
+        hunt.follower.waypoints.extend(self.smoothed[skip..].iter().map(|&c| cell_center(c)));
+    }
+
+    /// The field monsters descend, while the policy is on.
+    pub fn field(&self) -> Option<&GridFlow> {
+        (self.active && self.field.key().is_some()).then_some(&self.field)
+    }
+
+    /// Feeds what the field was computed for, and what is being computed,
+    /// into the state hash; nothing under the other policies, so that their
+    /// hashes are what they were before the policy existed.
+    pub fn hash_into(&self, h: &mut StateHasher) {
+        if !self.active {
+            return;
+        }
+        for key in [self.field.key(), self.field.pending()] {
+            h.bool(key.is_some());
+            if let Some(k) = key {
+                h.u64(k.version);
+                h.i32(k.root.x);
+                h.i32(k.root.y);
+                h.bytes(&[k.neighbors as u8]);
+                h.f64(k.limit);
+            }
+        }
+    }
+}
+
+/// The field's bound under `settings` on `grid` (see [`REACH`]).
+fn limit(settings: &Settings, grid: &Grid) -> f64 {
+    (REACH * f64::from(settings.detection_radius) + MARGIN) * f64::from(grid.min_entry_cost())
+}
