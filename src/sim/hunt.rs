@@ -7,12 +7,13 @@
 //! paid from the next tick's budget. A waiting monster keeps following its
 //! old path.
 
+use super::any_angle::AnyAngle;
 use super::creature::{Creature, Hunt};
-use super::settings::{RepathPolicy, Settings};
+use super::settings::{Nav, RepathPolicy, Settings};
 use super::stats::{RepathReason, SearchReport, Stats};
 use crate::grid::{Cell, Grid};
 use crate::search::{GridPlanner, Visit, string_pull};
-use crate::steer::{cell_at, cell_center};
+use crate::steer::{Vec2, cell_at, cell_center};
 use std::collections::VecDeque;
 
 /// The world's repath machinery: the queue and the budget are state (they
@@ -25,6 +26,8 @@ pub struct Hunter {
     pub(super) allowance: i64,
     planner: GridPlanner,
     smoothed: Vec<Cell>,
+    /// The navigation mesh and waypoint graph, for the any-angle planners.
+    any_angle: AnyAngle,
 }
 
 /// What a tick's planning needs to see of the world.
@@ -77,22 +80,23 @@ impl Hunter {
             let Some(i) = self.queue.pop_front() else { break };
             let i = i as usize;
             let c = &mut creatures[i];
-            let (from, home) = (c.cell(), cell_at(c.home));
+            let (from, home, pos) = (c.cell(), cell_at(c.home), c.body.pos);
             let Some(hunt) = c.hunt.as_mut() else { continue };
             let Some((since, reason)) = hunt.request.take() else { continue };
             let Some(to) = hunt.mind.target(c.body.pos, home) else { continue };
             stats.record_wait(scene.tick - since);
-            let expanded = self.plan(hunt, from, to, i, reason, scene, stats);
+            let expanded = self.plan(hunt, pos, from, to, i, reason, scene, stats);
             self.allowance -= expanded.max(1) as i64;
         }
     }
 
-    /// Plans a path for monster `i` standing in `from` to `to`; returns the
-    /// expansions it cost.
+    /// Plans a path for monster `i` at `pos`, in cell `from`, to `to`;
+    /// returns the expansions it cost.
     #[allow(clippy::too_many_arguments)]
     fn plan(
         &mut self,
         hunt: &mut Hunt,
+        pos: Vec2,
         from: Cell,
         to: Cell,
         i: usize,
@@ -103,10 +107,13 @@ impl Hunter {
         let grid = scene.grid;
         hunt.goal = Some(to);
         hunt.version = grid.version();
-        hunt.planned_with = Some((scene.settings.search, scene.settings.smoothing));
+        hunt.planned_with = Some((scene.settings.search, scene.settings.smoothing, scene.settings.nav));
         hunt.progress = (0, f32::INFINITY, scene.tick);
         hunt.path.clear();
         hunt.follower.clear();
+        if scene.settings.nav != Nav::Grid {
+            return self.any_angle.plan(hunt, pos, from, to, i, reason, scene, stats);
+        }
         let Ok(outcome) = self.planner.plan(grid, from, to, &scene.settings.search) else {
             // The monster stands where no plan can start (pushed into a
             // door as it closed): it waits for its next turn.
@@ -158,7 +165,7 @@ fn reason(hunt: &Hunt, i: usize, target: Cell, scene: &Scene) -> Option<RepathRe
         return Some(if blocked { RepathReason::Blocked } else { RepathReason::Version });
     }
     let s = scene.settings;
-    if hunt.planned_with != Some((s.search, s.smoothing)) {
+    if hunt.planned_with != Some((s.search, s.smoothing, s.nav)) {
         return Some(RepathReason::Settings);
     }
     if hunt.is_stuck(scene.tick) {

@@ -222,7 +222,7 @@ mod tests {
             "y u b n   move diagonally: NW, NE, SW, SE",
             "Shift     + a move key: run until something happens",
             "e         open or close an adjacent door",
-            "A         next search algorithm",
+            "A         next planner (grid, navmesh, waypoints)",
             "E         next heuristic (the estimate)",
             "T         next tie-break among equal f",
             "P X       open list: lazy or decrease-key; reopening",
