@@ -18,7 +18,7 @@ use delve::level::Level;
 use delve::replay::feed::{self, Feed, RecordFeed, ReplayFeed};
 use delve::replay::{Recorder, Replay, Spawns, Start, Verdict, verify};
 use delve::search::{Algorithm, GridPlanner, Heuristic, SearchSettings, TieBreak};
-use delve::sim::{Bot, BotKind, Command, Goal, Kind, Outcome, RepathPolicy, Rules, Setting, Settings, World};
+use delve::sim::{Bot, BotKind, Command, Goal, Kind, Nav, Outcome, RepathPolicy, Rules, Setting, Settings, World};
 use std::collections::HashSet;
 use std::mem::discriminant;
 use std::path::{Path, PathBuf};
@@ -181,6 +181,28 @@ const KEEP: Golden = Golden {
         Step::Goto(28, 8),
     ],
     settings_changed: 7,
+    doors: 12,
+};
+
+/// The keep's walk among its doors with monsters planning on the
+/// navigation mesh from the first tick, then on the corner waypoint graph:
+/// the mesh repaired and the graph rebuilt at every door.
+const KEEP_NAVMESH: Golden = Golden {
+    file: "keep-navmesh.jsonl",
+    level: "keep",
+    seed: 4,
+    spawns: Spawns { monster: 3, wanderer: 0, fleeing: 0, boid: 0 },
+    rules: Rules::SANDBOX,
+    bot: BotKind::Random,
+    outcome: Outcome::Running,
+    ticks: 900,
+    changes: &[
+        set(0, Setting::Nav(Nav::Navmesh)),
+        set(460, Setting::Repath(RepathPolicy::EveryTick)),
+        set(600, Setting::Nav(Nav::Waypoints)),
+    ],
+    route: KEEP.route,
+    settings_changed: 2,
     doors: 12,
 };
 
@@ -374,4 +396,9 @@ fn arena_flocks() {
 #[test]
 fn keep_doors() {
     check(&KEEP);
+}
+
+#[test]
+fn keep_navmesh() {
+    check(&KEEP_NAVMESH);
 }

@@ -223,7 +223,7 @@ impl Settings {
         } = *self;
         let SearchSettings { algorithm, heuristic, tie, neighbors, weight, reopen, open } = search;
         h.bytes(&[algorithm as u8, heuristic as u8, tie as u8, neighbors as u8, repath as u8, open as u8]);
-        h.bytes(&[avoidance as u8, nav as u8]);
+        h.bytes(&[avoidance as u8]);
         h.f64(weight);
         h.bool(reopen);
         h.bool(smoothing);
@@ -231,6 +231,11 @@ impl Settings {
         h.f32(repath_cells);
         h.u32(budget);
         h.f32(detection_radius);
+        // Last and only when not the grid, so that every recording made
+        // before the any-angle planners hashes as it did.
+        if nav != Nav::Grid {
+            h.bytes(&[nav as u8]);
+        }
     }
 
     /// Applies one change; a weight is clamped to the accepted range.
