@@ -228,6 +228,49 @@ mod tests {
         Vec2::new(x, y)
     }
 
+    /// Plans with `nav` on `rows` for a monster at `pos` to cell `to`;
+    /// returns the hunt, the stats and the expansions charged.
+    fn plan(nav: Nav, rows: &str, pos: (f32, f32), to: Cell) -> (Hunt, Stats, u64) {
+        let grid = crate::level::Level::parse(rows, "t").unwrap().grid;
+        let settings = super::super::Settings { nav, ..Default::default() };
+        let scene = Scene { grid: &grid, settings: &settings, tick: 0, watched: Some(0) };
+        let (mut hunt, mut stats) = (Hunt::default(), Stats::default());
+        let pos = steer::Vec2::new(pos.0, pos.1);
+        let from = steer::cell_at(pos);
+        let expanded = AnyAngle::default().plan(&mut hunt, pos, from, to, 0, RepathReason::Start, &scene, &mut stats);
+        (hunt, stats, expanded)
+    }
+
+    /// A monster pushed closer to a wall than its radius plans from its
+    /// cell's centre, which it steers to first.
+    #[test]
+    fn a_start_too_near_a_wall_plans_from_the_cell_centre() {
+        for nav in [Nav::Navmesh, Nav::Waypoints] {
+            let (hunt, stats, _) = plan(nav, "#######\n#.....#\n#######", (1.05, 1.1), Cell::new(5, 1));
+            let wp = &hunt.follower.waypoints;
+            assert_eq!(wp.first(), Some(&steer::Vec2::new(1.5, 1.5)), "{nav}");
+            assert_eq!(wp.last(), Some(&steer::Vec2::new(5.5, 1.5)), "{nav}");
+            assert_eq!(hunt.path, (1..=5).map(|x| Cell::new(x, 1)).collect::<Vec<_>>(), "{nav}");
+            assert!(stats.watched_search.is_some_and(|r| r.found), "{nav}");
+        }
+    }
+
+    /// No way to the goal: nothing to follow, the search's expansions
+    /// still charged (counted from the nodes it closed); a monster whose
+    /// cell is a wall gets no plan.
+    #[test]
+    fn no_way_and_no_start_neither_panic_nor_plan() {
+        let rows = "#########\n#...#...#\n#...#...#\n#########";
+        for nav in [Nav::Navmesh, Nav::Waypoints] {
+            let (hunt, stats, expanded) = plan(nav, rows, (1.5, 1.5), Cell::new(6, 1));
+            assert!(hunt.follower.waypoints.is_empty() && hunt.path.is_empty(), "{nav}");
+            let report = stats.last_search.unwrap();
+            assert!(!report.found && expanded > 0 && report.stats.expanded == expanded, "{nav}: {report:?}");
+            let (hunt, stats, expanded) = plan(nav, rows, (4.5, 1.5), Cell::new(6, 1));
+            assert!(hunt.follower.waypoints.is_empty() && stats.last_search.is_none() && expanded == 0, "{nav}");
+        }
+    }
+
     #[test]
     fn cells_crossed_by_segments_in_every_direction() {
         let mut cells = Vec::new();
