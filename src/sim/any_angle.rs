@@ -57,23 +57,22 @@ pub struct AnyAngle {
 const RADIUS: f64 = BODY_RADIUS as f64;
 
 impl AnyAngle {
-    /// Plans for monster `i` at `pos` (in cell `from`) to the centre of
-    /// cell `to` with the any-angle planner `nav`, fills `hunt`'s path and
+    /// Plans in `scene`, with its any-angle planner, for monster `i` at
+    /// `pos` to the centre of cell `to`; fills `hunt`'s path and
     /// waypoints, records the search in `stats`, and returns the nodes it
     /// expanded (what the budget is charged).
     #[allow(clippy::too_many_arguments)]
     pub fn plan(
         &mut self,
+        scene: &Scene,
         hunt: &mut Hunt,
         pos: steer::Vec2,
-        from: Cell,
         to: Cell,
         i: usize,
         reason: RepathReason,
-        scene: &Scene,
         stats: &mut Stats,
     ) -> u64 {
-        let grid = scene.grid;
+        let (grid, from) = (scene.grid, steer::cell_at(pos));
         if !grid.is_walkable(from) || !grid.is_walkable(to) {
             return 0;
         }
@@ -236,8 +235,7 @@ mod tests {
         let scene = Scene { grid: &grid, settings: &settings, tick: 0, watched: Some(0) };
         let (mut hunt, mut stats) = (Hunt::default(), Stats::default());
         let pos = steer::Vec2::new(pos.0, pos.1);
-        let from = steer::cell_at(pos);
-        let expanded = AnyAngle::default().plan(&mut hunt, pos, from, to, 0, RepathReason::Start, &scene, &mut stats);
+        let expanded = AnyAngle::default().plan(&scene, &mut hunt, pos, to, 0, RepathReason::Start, &mut stats);
         (hunt, stats, expanded)
     }
 

@@ -112,7 +112,7 @@ impl Hunter {
         hunt.path.clear();
         hunt.follower.clear();
         if scene.settings.nav != Nav::Grid {
-            return self.any_angle.plan(hunt, pos, from, to, i, reason, scene, stats);
+            return self.any_angle.plan(scene, hunt, pos, to, i, reason, stats);
         }
         let Ok(outcome) = self.planner.plan(grid, from, to, &scene.settings.search) else {
             // The monster stands where no plan can start (pushed into a
