@@ -120,6 +120,7 @@ impl AnyAngle {
             waypoints: points.len(),
             closed: Vec::new(),
             open: Vec::new(),
+            updated: Vec::new(),
         };
         stats.record_search(&report);
         stats.last_search = Some(report.clone());
