@@ -5,6 +5,7 @@
 //! per subsystem, no wall-clock time in any decision, a fixed update order,
 //! and a stable hash of the state to prove it.
 
+mod any_angle;
 mod behave;
 mod bot;
 mod command;
@@ -36,7 +37,7 @@ pub use mind::{Awareness, MonsterState, Reason};
 pub use pace::{DIAGONAL_STEP, ORTHOGONAL_STEP, SUBTICKS, step_time};
 pub use perceive::{CONTACT_TICKS, HEARING_CELLS, SEARCH_TICKS};
 pub use rules::{DEFAULT_LIVES, GRACE_TICKS, Goal, Outcome, Rules};
-pub use settings::{Avoidance, DEFAULT_BUDGET, MAX_REPATH_TICKS, RepathPolicy, Setting, Settings};
-pub use species::Species;
+pub use settings::{Avoidance, DEFAULT_BUDGET, MAX_REPATH_TICKS, Nav, RepathPolicy, Setting, Settings};
+pub use species::{BODY_RADIUS, Species};
 pub use stats::{Counters, HISTORY_TICKS, RepathReason, SearchReport, Stats, WINDOW_TICKS};
 pub use world::{DT, MAX_CREATURES, Player, TICKS_PER_SECOND, World, WorldError};

@@ -19,7 +19,7 @@ use delve::replay::feed::{self, Feed, RecordFeed, ReplayFeed};
 use delve::replay::{Recorder, Replay, Spawns, Start, Verdict, verify};
 use delve::search::{Algorithm, GridPlanner, Heuristic, SearchSettings, TieBreak};
 use delve::sim::{
-    Bot, BotKind, Command, Goal, Kind, Outcome, RepathPolicy, RepathReason, Rules, Setting, Settings, World,
+    Bot, BotKind, Command, Goal, Kind, Nav, Outcome, RepathPolicy, RepathReason, Rules, Setting, Settings, World,
 };
 use std::collections::HashSet;
 use std::mem::discriminant;
@@ -183,6 +183,28 @@ const KEEP: Golden = Golden {
         Step::Goto(28, 8),
     ],
     settings_changed: 7,
+    doors: 12,
+};
+
+/// The keep's walk among its doors with monsters planning on the
+/// navigation mesh from the first tick, then on the corner waypoint graph:
+/// the mesh repaired and the graph rebuilt at every door.
+const KEEP_NAVMESH: Golden = Golden {
+    file: "keep-navmesh.jsonl",
+    level: "keep",
+    seed: 4,
+    spawns: Spawns { monster: 3, wanderer: 0, fleeing: 0, boid: 0 },
+    rules: Rules::SANDBOX,
+    bot: BotKind::Random,
+    outcome: Outcome::Running,
+    ticks: 900,
+    changes: &[
+        set(0, Setting::Nav(Nav::Navmesh)),
+        set(460, Setting::Repath(RepathPolicy::EveryTick)),
+        set(600, Setting::Nav(Nav::Waypoints)),
+    ],
+    route: KEEP.route,
+    settings_changed: 2,
     doors: 12,
 };
 
@@ -410,4 +432,9 @@ fn gates_doors_cycle() {
     for reason in [RepathReason::Blocked, RepathReason::Version] {
         assert!(total.repaths(reason) > 0, "no {reason} repath");
     }
+}
+
+#[test]
+fn keep_navmesh() {
+    check(&KEEP_NAVMESH);
 }

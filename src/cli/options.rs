@@ -13,9 +13,9 @@ const DEFAULT: SearchSettings = SearchSettings::DEFAULT;
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
     /// Search algorithm: bfs|dijkstra|astar|greedy|weighted|jps|jps+|hpa
-    /// (jps and jps+ run A* on 4 neighbours or weighted cells; delve path also:
-    /// navmesh|waypoints; several, repeated or comma-separated, only for
-    /// `delve path --svg`)
+    /// (jps and jps+ run A* on 4 neighbours or weighted cells; delve path, sim
+    /// and play also: navmesh|waypoints; several, repeated or comma-separated,
+    /// only for `delve path --svg`)
     #[arg(long = "algo", value_name = "ALGO", value_delimiter = ',', default_values_t = [Planner::Grid(DEFAULT.algorithm)])]
     pub algorithms: Vec<Planner>,
     /// Heuristic, scaled by the cheapest entry cost: manhattan|euclidean|octile|chebyshev|zero
@@ -79,7 +79,7 @@ impl SearchArgs {
 
 impl SearchArgs {
     /// Refuses the any-angle planners in the commands that only run grid
-    /// searches (so far everything but `delve path`).
+    /// searches (`delve scen`, a grid benchmark, and `delve path --svg`).
     pub fn grid_only(&self, command: &str) -> Result<(), CliError> {
         match self.algorithms.iter().find(|p| p.grid().is_none()) {
             None => Ok(()),

@@ -64,10 +64,8 @@ impl SessionArgs {
     }
 
     /// Refuses what a session cannot run before it needs a terminal: a
-    /// planner that only answers single queries (`navmesh`, `waypoints`),
-    /// and a `--record` target that cannot be written.
+    /// `--record` target that cannot be written.
     pub fn check_record(&self) -> Result<(), CliError> {
-        self.search.grid_only("a session")?;
         match &self.record {
             Some(target) => Ok(Recorder::check(target, self.force)?),
             None => Ok(()),
@@ -189,5 +187,6 @@ impl WorldArgs {
             avoidance: self.avoidance,
             ..Settings::default()
         }
+        .with_planner(search.planner())
     }
 }

@@ -1,6 +1,7 @@
 //! The creatures of the world and the state each carries between ticks.
 
 use super::mind::Mind;
+use super::settings::Nav;
 use super::species::{ARRIVAL_RADIUS, SLOWING_RADIUS, Species, alarm};
 use super::stats::RepathReason;
 use crate::grid::{Cell, Grid, Tile, supercover};
@@ -84,8 +85,9 @@ pub struct Hunt {
     pub progress: (usize, f32, u64),
     /// What it knows of the player, and so where it is going.
     pub mind: Mind,
-    /// The search settings and smoothing the last plan was made with.
-    pub planned_with: Option<(SearchSettings, bool)>,
+    /// The search settings, smoothing and planner kind the last plan was
+    /// made with.
+    pub planned_with: Option<(SearchSettings, bool, Nav)>,
 }
 
 /// A monster that has not come closer to its waypoint for this many ticks

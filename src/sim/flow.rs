@@ -105,7 +105,7 @@ impl Flow {
     fn read(&mut self, hunt: &mut Hunt, pos: Vec2, scene: &Scene) {
         let Some(key) = self.field.key() else { return };
         let s = scene.settings;
-        let planned_with = Some((s.search, s.smoothing));
+        let planned_with = Some(s.plan_key());
         let last = hunt.follower.waypoints.last().copied();
         let ending = last.is_some_and(|w| w.distance(pos) < REREAD_CELLS && cell_at(w) != key.root);
         let current = hunt.goal == Some(key.root) && hunt.version == key.version && hunt.planned_with == planned_with;

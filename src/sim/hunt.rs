@@ -8,14 +8,15 @@
 //! old path, up to the first door that closed across it (see
 //! [`Hunt::cut_at_closed_doors`]).
 
+use super::any_angle::AnyAngle;
 use super::creature::{Creature, Hunt};
 use super::incremental::Incremental;
 use super::flow::Flow;
-use super::settings::{RepathPolicy, Settings};
+use super::settings::{Nav, RepathPolicy, Settings};
 use super::stats::{RepathReason, SearchReport, Stats};
 use crate::grid::{Cell, Grid};
 use crate::search::{GridPlanner, Visit, string_pull};
-use crate::steer::{cell_at, cell_center};
+use crate::steer::{Vec2, cell_at, cell_center};
 use std::collections::VecDeque;
 
 /// The world's repath machinery: the queue and the budget are state (they
@@ -32,6 +33,8 @@ pub struct Hunter {
     smoothed: Vec<Cell>,
     /// The shared field of the `flow-field` policy.
     pub(super) flow: Flow,
+    /// The navigation mesh and waypoint graph, for the any-angle planners.
+    any_angle: AnyAngle,
 }
 
 /// What a tick's planning needs to see of the world.
@@ -101,23 +104,25 @@ impl Hunter {
             let Some(i) = self.queue.pop_front() else { break };
             let i = i as usize;
             let c = &mut creatures[i];
-            let (from, home) = (c.cell(), cell_at(c.home));
+            let (from, home, pos) = (c.cell(), cell_at(c.home), c.body.pos);
             let Some(hunt) = c.hunt.as_mut() else { continue };
             let Some((since, reason)) = hunt.request.take() else { continue };
             let Some(to) = hunt.mind.target(c.body.pos, home) else { continue };
             stats.record_wait(scene.tick - since);
-            let work = self.plan(hunt, from, to, i, reason, scene, stats);
+            let work = self.plan(hunt, pos, from, to, i, reason, scene, stats);
             self.allowance -= work.max(1) as i64;
         }
     }
 
-    /// Plans a path for monster `i` standing in `from` to `to`: a fresh
-    /// search, or under `incremental` a repair of its own; returns the work
-    /// it cost (expansions plus cells updated).
+    /// Plans a path for monster `i` at `pos`, in cell `from`, to `to`: a
+    /// fresh search, under `incremental` a repair of its own, or with an
+    /// any-angle planner a query on its structure; returns the work it cost
+    /// (expansions plus cells updated).
     #[allow(clippy::too_many_arguments)]
     fn plan(
         &mut self,
         hunt: &mut Hunt,
+        pos: Vec2,
         from: Cell,
         to: Cell,
         i: usize,
@@ -128,10 +133,13 @@ impl Hunter {
         let grid = scene.grid;
         hunt.goal = Some(to);
         hunt.version = grid.version();
-        hunt.planned_with = Some((scene.settings.search, scene.settings.smoothing));
+        hunt.planned_with = Some(scene.settings.plan_key());
         hunt.progress = (0, f32::INFINITY, scene.tick);
         hunt.path.clear();
         hunt.follower.clear();
+        if scene.settings.nav != Nav::Grid {
+            return self.any_angle.plan(scene, hunt, pos, to, i, reason, stats);
+        }
         let incremental = scene.settings.repath == RepathPolicy::Incremental;
         let outcome = if incremental {
             self.incremental.repair(i, grid, from, to, &scene.settings.search, scene.watched == Some(i))
@@ -195,7 +203,7 @@ fn reason(hunt: &Hunt, i: usize, target: Cell, scene: &Scene, due: bool) -> Opti
         return Some(if blocked { RepathReason::Blocked } else { RepathReason::Version });
     }
     let s = scene.settings;
-    if hunt.planned_with != Some((s.search, s.smoothing)) {
+    if hunt.planned_with != Some(s.plan_key()) {
         return Some(RepathReason::Settings);
     }
     if hunt.is_stuck(scene.tick) {

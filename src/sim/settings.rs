@@ -2,6 +2,7 @@
 
 use super::hash::StateHasher;
 use crate::named::named_enum;
+use crate::nav::Planner;
 use crate::search::{MAX_WEIGHT, MIN_WEIGHT, SearchSettings};
 use serde::{Deserialize, Serialize};
 
@@ -45,6 +46,28 @@ named_enum! {
     }
 }
 
+named_enum! {
+    /// Where monsters plan: on the grid (with [`Settings::search`]) or in
+    /// one of the any-angle structures of [`crate::nav`].
+    #[derive(Default)]
+    Nav, "planner kind" {
+        /// Grid searches, the algorithm of [`SearchSettings`]. The
+        /// default, as before the any-angle planners.
+        #[default]
+        Grid => "grid",
+        /// The navigation mesh and the funnel ([`crate::nav::NavMesh`]).
+        Navmesh => "navmesh",
+        /// The corner waypoint graph ([`crate::nav::Waypoints`]).
+        Waypoints => "waypoints",
+    }
+}
+
+impl Nav {
+    fn is_grid(&self) -> bool {
+        *self == Nav::Grid
+    }
+}
+
 impl Avoidance {
     fn is_separation(&self) -> bool {
         *self == Avoidance::Separation
@@ -75,6 +98,9 @@ pub enum Setting {
     Repath(RepathPolicy),
     /// How monsters and wanderers keep apart.
     Avoidance(Avoidance),
+    /// Plan on the grid or an any-angle structure. Choosing an
+    /// [`Algorithm`](Setting::Algorithm) goes back to the grid.
+    Nav(Nav),
 }
 
 /// Everything a user can change about how monsters plan.
@@ -98,6 +124,10 @@ pub struct Settings {
     /// before it existed read back, and are written back, unchanged.
     #[serde(default, skip_serializing_if = "Avoidance::is_separation")]
     pub avoidance: Avoidance,
+    /// Where monsters plan. Written only when not `grid`, like
+    /// `avoidance`.
+    #[serde(default, skip_serializing_if = "Nav::is_grid")]
+    pub nav: Nav,
 }
 
 /// Longest timer period, in ticks (500 s): a longer one is a typo.
@@ -125,7 +155,41 @@ impl Settings {
         budget: DEFAULT_BUDGET,
         detection_radius: 40.0,
         avoidance: Avoidance::Separation,
+        nav: Nav::Grid,
     };
+
+    /// The planner monsters use.
+    pub fn planner(&self) -> Planner {
+        match self.nav {
+            Nav::Grid => Planner::Grid(self.search.algorithm),
+            Nav::Navmesh => Planner::Navmesh,
+            Nav::Waypoints => Planner::Waypoints,
+        }
+    }
+
+    /// These settings with monsters planning with `planner` (a grid
+    /// planner sets the algorithm; an any-angle one leaves it be).
+    pub fn with_planner(mut self, planner: Planner) -> Settings {
+        self.apply(match planner {
+            Planner::Grid(a) => Setting::Algorithm(a),
+            Planner::Navmesh => Setting::Nav(Nav::Navmesh),
+            Planner::Waypoints => Setting::Nav(Nav::Waypoints),
+        });
+        self
+    }
+
+    /// The change to the next planner in the `A` key's cycle: the grid
+    /// algorithms in order, then `navmesh`, `waypoints`, and round to the
+    /// first grid algorithm.
+    pub fn next_planner(&self) -> Setting {
+        let first = crate::search::Algorithm::ALL[0];
+        match self.nav {
+            Nav::Grid if self.search.algorithm.next() == first => Setting::Nav(Nav::Navmesh),
+            Nav::Grid => Setting::Algorithm(self.search.algorithm.next()),
+            Nav::Navmesh => Setting::Nav(Nav::Waypoints),
+            Nav::Waypoints => Setting::Algorithm(first),
+        }
+    }
 
     /// What is wrong with settings no command line could give (a
     /// hand-edited replay header, say); `None` when all is well. The world
@@ -156,8 +220,17 @@ impl Settings {
     /// it is hashed too: a replay edited to drop a change of any setting,
     /// even one that decides nothing (the open-list update), cannot verify.
     pub fn hash_into(&self, h: &mut StateHasher) {
-        let Settings { search, smoothing, repath, repath_ticks, repath_cells, budget, detection_radius, avoidance } =
-            *self;
+        let Settings {
+            search,
+            smoothing,
+            repath,
+            repath_ticks,
+            repath_cells,
+            budget,
+            detection_radius,
+            avoidance,
+            nav,
+        } = *self;
         let SearchSettings { algorithm, heuristic, tie, neighbors, weight, reopen, open } = search;
         h.bytes(&[algorithm as u8, heuristic as u8, tie as u8, neighbors as u8, repath as u8, open as u8]);
         h.bytes(&[avoidance as u8]);
@@ -168,13 +241,27 @@ impl Settings {
         h.f32(repath_cells);
         h.u32(budget);
         h.f32(detection_radius);
+        // Last and only when not the grid, so that every recording made
+        // before the any-angle planners hashes as it did.
+        if nav != Nav::Grid {
+            h.bytes(&[nav as u8]);
+        }
+    }
+
+    /// The settings a plan depends on: a plan made under others is
+    /// replanned at once (repath reason `settings`).
+    pub(super) fn plan_key(&self) -> (SearchSettings, bool, Nav) {
+        (self.search, self.smoothing, self.nav)
     }
 
     /// Applies one change; a weight is clamped to the accepted range.
     pub fn apply(&mut self, setting: Setting) {
         let s = &mut self.search;
         match setting {
-            Setting::Algorithm(a) => s.algorithm = a,
+            Setting::Algorithm(a) => {
+                s.algorithm = a;
+                self.nav = Nav::Grid;
+            }
             Setting::Heuristic(h) => s.heuristic = h,
             Setting::Tie(t) => s.tie = t,
             Setting::Neighbors(n) => s.neighbors = n,
@@ -184,6 +271,7 @@ impl Settings {
             Setting::Smoothing(on) => self.smoothing = on,
             Setting::Repath(p) => self.repath = p,
             Setting::Avoidance(a) => self.avoidance = a,
+            Setting::Nav(n) => self.nav = n,
         }
     }
 }
@@ -257,6 +345,7 @@ mod tests {
             Setting::Smoothing(!base.smoothing),
             Setting::Repath(RepathPolicy::Timer),
             Setting::Avoidance(Avoidance::Orca),
+            Setting::Nav(Nav::Navmesh),
         ];
         for change in changes {
             let mut s = base;
@@ -295,5 +384,31 @@ mod tests {
         let json = serde_json::to_string(&orca).unwrap();
         assert!(json.contains(r#""avoidance":"orca""#), "{json}");
         assert_eq!(serde_json::from_str::<Settings>(&json).unwrap(), orca);
+    }
+
+    /// A header written before the any-angle planners (no `nav` key)
+    /// reads as grid planning, and grid settings are written without it;
+    /// the others round-trip.
+    #[test]
+    fn nav_is_written_only_when_not_grid() {
+        let json = serde_json::to_string(&Settings::DEFAULT).unwrap();
+        assert!(!json.contains("nav"), "{json}");
+        for nav in Nav::ALL.iter().copied().filter(|&n| n != Nav::Grid) {
+            let s = Settings { nav, ..Settings::DEFAULT };
+            let json = serde_json::to_string(&s).unwrap();
+            assert!(json.contains(&format!(r#""nav":"{nav}""#)), "{json}");
+            assert_eq!(serde_json::from_str::<Settings>(&json).unwrap(), s);
+        }
+        let nav = Setting::Nav(Nav::Waypoints);
+        assert_eq!(serde_json::to_string(&nav).unwrap(), r#"{"setting":"nav","value":"waypoints"}"#);
+    }
+
+    #[test]
+    fn choosing_an_algorithm_goes_back_to_the_grid() {
+        let s = Settings::DEFAULT.with_planner(Planner::Navmesh);
+        assert_eq!(s.planner(), Planner::Navmesh);
+        assert_eq!(s.search.algorithm, Settings::DEFAULT.search.algorithm);
+        let g = s.with_planner(Planner::Grid(Algorithm::Greedy));
+        assert_eq!((g.nav, g.planner()), (Nav::Grid, Planner::Grid(Algorithm::Greedy)));
     }
 }

@@ -87,7 +87,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(&[Char('y'), Char('u'), Char('b'), Char('n')], "move diagonally: NW, NE, SW, SE"),
     Binding { keys: RUN_KEYS, label: Some("Shift"), what: "+ a move key: run until something happens" },
     bind(&[Char('e')], "open or close an adjacent door"),
-    bind(&[Char('A')], "next search algorithm"),
+    bind(&[Char('A')], "next planner (grid, navmesh, waypoints)"),
     bind(&[Char('E')], "next heuristic (the estimate)"),
     bind(&[Char('T')], "next tie-break among equal f"),
     bind(&[Char('P'), Char('X')], "open list: lazy or decrease-key; reopening"),
@@ -151,7 +151,7 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
     let ui = |u| Some(Action::Ui(u));
     match key.code {
         Char('e') => Some(Action::World(Command::Door)),
-        Char('A') => set(Setting::Algorithm(s.algorithm.next())),
+        Char('A') => set(settings.next_planner()),
         Char('E') => set(Setting::Heuristic(s.heuristic.next())),
         Char('T') => set(Setting::Tie(s.tie.next())),
         Char('P') => set(Setting::Open(s.open.next())),
@@ -319,10 +319,25 @@ mod tests {
         s
     }
 
+    /// `A` runs through every grid algorithm, then the navmesh and the
+    /// waypoint graph, and back to the grid: each planner once.
+    #[test]
+    fn the_algorithm_key_reaches_the_any_angle_planners_and_comes_back() {
+        use crate::nav::Planner;
+        let n = Algorithm::ALL.len() + 2;
+        let seen: Vec<Planner> = (0..n).map(|k| press_n(Char('A'), k).planner()).collect();
+        let from_astar = Algorithm::ALL.iter().position(|&a| a == Algorithm::AStar).unwrap();
+        let grid = Algorithm::ALL[from_astar..].iter().map(|&a| Planner::Grid(a));
+        let back = Algorithm::ALL[..from_astar].iter().map(|&a| Planner::Grid(a));
+        let want: Vec<Planner> = grid.chain([Planner::Navmesh, Planner::Waypoints]).chain(back).collect();
+        assert_eq!(seen, want);
+        assert_eq!(press_n(Char('A'), n).planner(), Planner::Grid(Algorithm::AStar));
+    }
+
     #[test]
     fn cycles_wrap_back_to_the_start() {
         let d = Settings::default();
-        assert_eq!(press_n(Char('A'), Algorithm::ALL.len()), d);
+        assert_eq!(press_n(Char('A'), Algorithm::ALL.len() + 2), d);
         assert_eq!(press_n(Char('A'), 2).search.algorithm, Algorithm::Weighted);
         assert_eq!(press_n(Char('E'), Heuristic::ALL.len()), d);
         assert_eq!(press_n(Char('T'), TieBreak::ALL.len()), d);

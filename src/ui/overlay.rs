@@ -151,8 +151,12 @@ mod tests {
     /// (7 walkable cells away) and plans round the wall; ticked until the
     /// first plan.
     fn world() -> World {
+        world_with(Settings::default())
+    }
+
+    fn world_with(settings: Settings) -> World {
         let level = Level::parse("##########\n#.@......#\n#.######.#\n#.....M..#\n##########\n", "t").unwrap();
-        let mut w = World::new(&level, 1, Settings::default()).unwrap();
+        let mut w = World::new(&level, 1, settings).unwrap();
         w.watch(Some(0));
         w.apply(crate::sim::Command::Move { dx: -1, dy: 0 });
         while w.stats().watched_search.is_none() && w.ticks() < 40 {
@@ -184,6 +188,23 @@ mod tests {
         assert!(buf[(6, 3)].modifier.contains(Modifier::DIM));
         assert_eq!((buf[(1, 1)].fg, buf[(1, 3)].fg), (p.waypoint, p.waypoint));
         assert_eq!(painted(Overlay::None, &w), Buffer::empty(Rect::new(0, 0, 10, 5)));
+    }
+
+    /// An any-angle path is drawn as the cells its segments cross, with its
+    /// points (the corner, offset from the wall, and the end) over them.
+    #[test]
+    fn paths_show_any_angle_paths_by_the_cells_they_cross() {
+        for planner in [crate::nav::Planner::Navmesh, crate::nav::Planner::Waypoints] {
+            let w = world_with(Settings::default().with_planner(planner));
+            let buf = painted(Overlay::Paths, &w);
+            let expected = ["          ", " o        ", " *        ", " o*****   ", "          "];
+            assert_eq!(crate::ui::testing::lines(&buf), expected, "{planner}");
+            // The bend is the wall's corner (2, 3) moved away from it by
+            // the body radius, not a cell centre.
+            let bend = w.creatures()[0].hunt.as_ref().unwrap().follower.waypoints[0];
+            let r = crate::sim::BODY_RADIUS;
+            assert!((bend.x - (2.0 - r)).abs() < 1e-4 && (bend.y - (3.0 + r)).abs() < 1e-4, "{planner}: {bend:?}");
+        }
     }
 
     #[test]

@@ -45,19 +45,23 @@ impl<'a> Panel<'a> {
         // A jump point search that could not run (4 neighbours, weighted
         // cells) says that A* answered.
         let ran_astar = self.world.stats().last_search.as_ref().is_some_and(|r| r.stats.ran_astar);
-        let algorithm = if ran_astar && q.algorithm.jumps() {
+        // The any-angle planners (navmesh, waypoints) run A* with their
+        // own Euclidean heuristic on their own graphs, with their paths
+        // already taut: the grid search's settings do not apply.
+        let grid = s.nav == crate::sim::Nav::Grid;
+        let algorithm = if ran_astar && q.algorithm.jumps() && grid {
             format!("{} (ran astar)", q.algorithm)
         } else {
-            q.algorithm.name().to_string()
+            s.planner().to_string()
         };
         [
             ("A", "Algorithm", algorithm, true),
-            ("E", "Heuristic", q.heuristic.name().to_string(), q.algorithm.uses_heuristic()),
-            ("T", "Tie-break", q.tie.name().to_string(), true),
-            ("D", "Neighbors", q.neighbors.to_string(), true),
-            ("[]", "Weight", format!("{:.2}", q.weight), weighted),
+            ("E", "Heuristic", q.heuristic.name().to_string(), q.algorithm.uses_heuristic() && grid),
+            ("T", "Tie-break", q.tie.name().to_string(), grid),
+            ("D", "Neighbors", q.neighbors.to_string(), grid),
+            ("[]", "Weight", format!("{:.2}", q.weight), weighted && grid),
             ("R", "Repath", s.repath.name().to_string(), true),
-            ("S", "Smoothing", on_off(s.smoothing), true),
+            ("S", "Smoothing", on_off(s.smoothing), grid),
         ]
         .into_iter()
         .map(|(key, label, value, used)| {
@@ -469,7 +473,7 @@ mod tests {
                     panic!("{k:?}, listed for {label}, sets nothing");
                 };
                 let right = match setting {
-                    Setting::Algorithm(_) => label == "Algorithm",
+                    Setting::Algorithm(_) | Setting::Nav(_) => label == "Algorithm",
                     Setting::Heuristic(_) => label == "Heuristic",
                     Setting::Tie(_) => label == "Tie-break",
                     Setting::Neighbors(_) => label == "Neighbors",

@@ -14,7 +14,7 @@ use super::palette::Palette;
 use super::panel::{self, Panel};
 use crate::level::marker;
 use crate::shown::shown;
-use crate::sim::{Goal, Outcome, Settings, TICKS_PER_SECOND, World};
+use crate::sim::{Goal, Nav, Outcome, Settings, TICKS_PER_SECOND, World};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -62,6 +62,12 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
         Overlay::Search if world.stats().watched_search.is_none() => {
             format!(" {} · search overlay: waiting for the watched monster to search ", shown(world.name()))
         }
+        // The any-angle planners search portals or corners, not cells: the
+        // overlay says so rather than show an empty map.
+        Overlay::Search if world.settings().nav != Nav::Grid => {
+            format!(" {} · search overlay: {} searches no cells ", shown(world.name()), world.settings().planner())
+        }
+        Overlay::Paths => format!(" {} · paths overlay ({}) ", shown(world.name()), world.settings().planner()),
         o => format!(" {} · {} overlay ", shown(world.name()), o.name()),
     };
     if app.fov {
@@ -225,7 +231,7 @@ mod tests {
             "y u b n   move diagonally: NW, NE, SW, SE",
             "Shift     + a move key: run until something happens",
             "e         open or close an adjacent door",
-            "A         next search algorithm",
+            "A         next planner (grid, navmesh, waypoints)",
             "E         next heuristic (the estimate)",
             "T         next tie-break among equal f",
             "P X       open list: lazy or decrease-key; reopening",
