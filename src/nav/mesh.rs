@@ -14,18 +14,20 @@
 //! rectangles meeting only at a corner are not connected (the point
 //! agent's no-squeezing rule).
 //!
-//! Planning. The graph searched is the *portal graph*: three nodes per
-//! portal, at its two ends and its midpoint, plus the query's start and
-//! goal; an edge joins two nodes on portals of one rectangle (a straight
-//! line inside a convex polygon) and costs their distance; the heuristic is
-//! the Euclidean distance to the goal. A static graph, so the engine
-//! searches it as it is. The rectangles crossed give the corridor, and
-//! [`string_pull`] gives the path. Midpoints alone, the classic choice,
-//! landed 2.5% above the optimum on average on random levels (the search
-//! charges a detour through the middle of every wide portal, so it picks
-//! corridors whose pulled path is not the shortest); with the ends, which
-//! are where taut paths bend, the search's cost is close to the pulled
-//! length and the corridor nearly always the best (see the README).
+//! Planning. The graph searched is the *portal graph*: nodes on the
+//! portals (the two ends and the midpoint of a wide portal, the midpoint
+//! of a narrow one), plus the query's start and goal; an edge joins two
+//! nodes on portals of one rectangle (a straight line inside a convex
+//! polygon) and costs their distance; the heuristic is the Euclidean
+//! distance to the goal, weighted ([`SEARCH_WEIGHT`]). A static graph,
+//! built with the portals, so the engine searches it as it is and a query
+//! allocates only its answer. The rectangles crossed give the corridor,
+//! and [`string_pull`] gives the path. Midpoints alone, the classic
+//! choice, landed 2.5% above the optimum on average on random levels (the
+//! search charges a detour through the middle of every wide portal, so it
+//! picks corridors whose pulled path is not the shortest); with the ends,
+//! which are where taut paths bend, the search's cost is close to the
+//! pulled length and the corridor nearly always the best (see the README).
 //!
 //! Changes. [`NavMesh::update`] takes the cells that changed (a door): the
 //! rectangles touching their grown squares are removed, the slabs there
@@ -35,6 +37,8 @@
 use super::{Space, Vec2, string_pull};
 use crate::grid::{Cell, Grid};
 use crate::search::{Graph, NodeId, Query, SearchStats, Searcher};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::time::Instant;
 
 /// Label of a slab no rectangle covers.
@@ -121,6 +125,12 @@ pub struct NavMesh {
     rects: Vec<Option<Rect>>,
     portals: Vec<Portal>,
     by_rect: Vec<Vec<u32>>,
+    /// Ids of removed rectangles, lowest first out, for the next carve.
+    vacant: BinaryHeap<Reverse<u32>>,
+    /// The portal search's nodes: where each stands and on which portal.
+    nodes: Vec<(Vec2, u32)>,
+    /// Portal `p`'s nodes are `first_node[p]..first_node[p + 1]`.
+    first_node: Vec<u32>,
     version: u64,
     build_micros: f64,
 }
@@ -149,6 +159,9 @@ impl NavMesh {
             rects: Vec::new(),
             portals: Vec::new(),
             by_rect: Vec::new(),
+            vacant: BinaryHeap::new(),
+            nodes: Vec::new(),
+            first_node: Vec::new(),
             version: grid.version(),
             build_micros: 0.0,
         };
@@ -243,8 +256,8 @@ impl NavMesh {
                     max: Vec2::new(self.xs[right], self.ys[bottom]),
                     slabs,
                 };
-                let id = match self.rects.iter().position(Option::is_none) {
-                    Some(i) => i,
+                let id = match self.vacant.pop() {
+                    Some(Reverse(i)) => i as usize,
                     None => {
                         self.rects.push(None);
                         self.rects.len() - 1
@@ -315,6 +328,14 @@ impl NavMesh {
             self.by_rect[p.a as usize].push(i as u32);
             self.by_rect[p.b as usize].push(i as u32);
         }
+        self.nodes.clear();
+        self.first_node.clear();
+        for (i, p) in self.portals.iter().enumerate() {
+            self.first_node.push(self.nodes.len() as u32);
+            let points = if p.lo.distance(p.hi) <= NARROW_PORTAL { vec![p.mid()] } else { vec![p.lo, p.mid(), p.hi] };
+            self.nodes.extend(points.into_iter().map(|q| (q, i as u32)));
+        }
+        self.first_node.push(self.nodes.len() as u32);
     }
 
     /// Brings the mesh up to date after `changed` cells of `grid` changed
@@ -350,6 +371,7 @@ impl NavMesh {
             }
             for &id in &touched {
                 let Some(rect) = self.rects[id as usize].take() else { continue };
+                self.vacant.push(Reverse(id));
                 let [ra0, rb0, ra1, rb1] = rect.slabs;
                 for y in rb0..rb1 {
                     for x in ra0..ra1 {
@@ -395,7 +417,8 @@ impl NavMesh {
         let (start, goal) = (self.locate(from)?, self.locate(to)?);
         let graph = PortalGraph { mesh: self, from, to, start, goal };
         let n = graph.start_node();
-        let outcome = searcher.search(&graph, n, n + 1, &Query::default());
+        let query = Query { algorithm: crate::search::Algorithm::Weighted, weight: SEARCH_WEIGHT, ..Query::default() };
+        let outcome = searcher.search(&graph, n, n + 1, &query);
         if !outcome.found {
             return None;
         }
@@ -404,7 +427,7 @@ impl NavMesh {
         // through the same rectangle was only touched, not crossed.
         let crossed: Vec<&Portal> = searcher.path()[1..searcher.path().len() - 1]
             .iter()
-            .map(|&p| &self.portals[(p / PER_PORTAL) as usize])
+            .map(|&p| &self.portals[self.nodes[p as usize].1 as usize])
             .collect();
         let mut legs = vec![start];
         for pair in crossed.windows(2) {
@@ -488,15 +511,27 @@ const STRAIGHTEN_REACH: usize = 8;
 /// How many polygons ahead [`NavMesh::shortcut`] looks for a neighbour.
 const SHORTCUT_REACH: usize = 8;
 
+/// Portals at most this wide get one search node, at their midpoint; wider
+/// ones three (ends and midpoint). A narrow portal's ends are close to its
+/// midpoint, and in mazes and cluttered maps most portals are narrow: one
+/// node instead of three makes their portal graph about three times
+/// smaller, for a few tenths of a percent of length (see the README).
+const NARROW_PORTAL: f64 = 2.0;
+
+/// w of the weighted A* over the portal graph. The graph's costs already
+/// overestimate the pulled length (legs zig-zag between portal points)
+/// while the Euclidean heuristic is tight, so plain A* floods an ellipse
+/// around the straight line; w = 1.3 goes for the goal, many times faster
+/// on open 512×512 maps, and the funnel and [`straighten`] recover the
+/// length (measured in the README's nav bench table).
+const SEARCH_WEIGHT: f64 = 1.3;
+
 /// What each leg of the portal search costs beyond its length.
 const LEG_COST: f64 = 1e-6;
 
-/// Search nodes per portal: its two ends and its midpoint.
-const PER_PORTAL: u32 = 3;
-
-/// The graph one query searches: three nodes per portal (`3p` its top or
-/// left end, `3p + 1` its midpoint, `3p + 2` its other end), then the start
-/// and the goal.
+/// The graph one query searches: the mesh's portal nodes (one at the
+/// midpoint of a narrow portal, its two ends and midpoint on a wide one),
+/// then the start and the goal.
 struct PortalGraph<'a> {
     mesh: &'a NavMesh,
     from: Vec2,
@@ -507,22 +542,14 @@ struct PortalGraph<'a> {
 
 impl PortalGraph<'_> {
     fn start_node(&self) -> NodeId {
-        self.mesh.portals.len() as NodeId * PER_PORTAL
+        self.mesh.nodes.len() as NodeId
     }
 
     fn point(&self, node: NodeId) -> Vec2 {
-        let n = self.start_node();
-        match node {
-            _ if node == n => self.from,
-            _ if node == n + 1 => self.to,
-            _ => {
-                let p = &self.mesh.portals[(node / PER_PORTAL) as usize];
-                match node % PER_PORTAL {
-                    0 => p.lo,
-                    1 => p.mid(),
-                    _ => p.hi,
-                }
-            }
+        match self.mesh.nodes.get(node as usize) {
+            Some(&(p, _)) => p,
+            None if node == self.start_node() => self.from,
+            None => self.to,
         }
     }
 }
@@ -541,20 +568,20 @@ impl Graph for PortalGraph<'_> {
         // fewer portals wins, instead of a detour through a sliver of a
         // rectangle that forces the pulled path through the corner.
         let cost = |p: Vec2| here.distance(p) + LEG_COST;
-        let rects: [Option<u32>; 2] = match node {
-            _ if node == n => [Some(self.start), None],
-            _ if node == n + 1 => [None, None],
-            _ => {
-                let p = &self.mesh.portals[(node / PER_PORTAL) as usize];
-                [Some(p.a), Some(p.b)]
+        let (rects, own): ([Option<u32>; 2], u32) = match self.mesh.nodes.get(node as usize) {
+            Some(&(_, p)) => {
+                let portal = &self.mesh.portals[p as usize];
+                ([Some(portal.a), Some(portal.b)], p)
             }
+            None if node == n => ([Some(self.start), None], u32::MAX),
+            None => return,
         };
         for rect in rects.into_iter().flatten() {
             for &q in &self.mesh.by_rect[rect as usize] {
-                if q != node / PER_PORTAL || node == n {
-                    for k in 0..PER_PORTAL {
-                        let m = q * PER_PORTAL + k;
-                        visit(m, cost(self.point(m)));
+                if q != own {
+                    let nodes = self.mesh.first_node[q as usize]..self.mesh.first_node[q as usize + 1];
+                    for m in nodes {
+                        visit(m, cost(self.mesh.nodes[m as usize].0));
                     }
                 }
             }

@@ -103,7 +103,7 @@ impl<'a> Space<'a> {
         // the rows the segment spans within the column's grown slab.
         let x0 = (a.x.min(b.x) - r - 1.0).floor() as i64;
         let x1 = (a.x.max(b.x) + r).floor() as i64;
-        for x in x0..=x1 {
+        let blocked_in = |x: i64| {
             let (lo, hi) = (x as f64 - r, x as f64 + 1.0 + r);
             let (mut t0, mut t1) = (0.0f64, 1.0f64);
             if d.x != 0.0 {
@@ -111,19 +111,26 @@ impl<'a> Space<'a> {
                 t0 = t0.max(ta.min(tb));
                 t1 = t1.min(ta.max(tb));
             } else if !(lo < a.x && a.x < hi) {
-                continue;
+                return false;
             }
             if t0 > t1 {
-                continue;
+                return false;
             }
             let (ya, yb) = (a.y + d.y * t0, a.y + d.y * t1);
             let y0 = (ya.min(yb) - r - 1.0).floor() as i64;
             let y1 = (ya.max(yb) + r).floor() as i64;
-            for y in y0..=y1 {
-                if self.wall(x, y) && meets_open_box(a, b, self.grown(x, y)) {
-                    return false;
-                }
+            (y0..=y1).any(|y| self.wall(x, y) && meets_open_box(a, b, self.grown(x, y)))
+        };
+        // Columns from both ends inwards: a blocked segment usually meets
+        // a wall near one of its ends (the corner graph's build tests
+        // millions of long blocked segments), a clear one costs the same.
+        let (mut left, mut right) = (x0, x1);
+        while left <= right {
+            if blocked_in(left) || (left < right && blocked_in(right)) {
+                return false;
             }
+            left += 1;
+            right -= 1;
         }
         r > 0.0 || self.point_rules_hold(a, b)
     }
@@ -147,20 +154,17 @@ impl<'a> Space<'a> {
             }
         }
         // Every grid vertex strictly inside the segment.
-        let vertices: Vec<Vec2> = if d.x == 0.0 {
+        if d.x == 0.0 {
             if a.x != a.x.floor() {
                 return true;
             }
             let ys = (a.y.min(b.y).floor() as i64)..=(a.y.max(b.y).ceil() as i64);
-            ys.map(|y| Vec2::new(a.x, y as f64)).collect()
+            ys.map(|y| Vec2::new(a.x, y as f64)).all(|v| !strictly_inside(v.y, a.y, b.y) || self.is_free(v))
         } else {
             let xs = (a.x.min(b.x).floor() as i64)..=(a.x.max(b.x).ceil() as i64);
-            xs.map(|x| Vec2::new(x as f64, a.y + (x as f64 - a.x) * d.y / d.x)).collect()
-        };
-        vertices.into_iter().all(|v| {
-            let inside = if d.x == 0.0 { strictly_inside(v.y, a.y, b.y) } else { strictly_inside(v.x, a.x, b.x) };
-            !inside || v.y != v.y.floor() || self.is_free(v)
-        })
+            xs.map(|x| Vec2::new(x as f64, a.y + (x as f64 - a.x) * d.y / d.x))
+                .all(|v| !strictly_inside(v.x, a.x, b.x) || v.y != v.y.floor() || self.is_free(v))
+        }
     }
 }
 
