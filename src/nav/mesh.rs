@@ -29,10 +29,12 @@
 //! which are where taut paths bend, the search's cost is close to the
 //! pulled length and the corridor nearly always the best (see the README).
 //!
-//! Changes. [`NavMesh::update`] takes the cells that changed (a door): the
-//! rectangles touching their grown squares are removed, the slabs there
-//! re-tested, and only the uncovered region re-carved; the portals are then
-//! re-derived from the slab labels in one scan.
+//! Changes. Rectangles never cross the borders of square tiles of
+//! [`TILE`] slabs, so [`NavMesh::update`], given the cells that changed (a
+//! door), removes the rectangles of the tiles their grown squares meet,
+//! re-tests the slabs there and re-carves only those tiles: the result is
+//! the mesh a fresh build makes, and answers every query alike (tested).
+//! The portals are then re-derived from the slab labels in one scan.
 
 use super::{Space, Vec2, string_pull};
 use crate::grid::{Cell, Grid};
@@ -43,6 +45,12 @@ use std::time::Instant;
 
 /// Label of a slab no rectangle covers.
 const NONE: u32 = u32::MAX;
+
+/// Side of the square tiles of slabs no rectangle crosses, so that a
+/// change re-carves whole tiles and the mesh after an update is the one a
+/// fresh build makes (the greedy carving of a tile depends on nothing
+/// outside it). Large enough that open maps are cut little.
+const TILE: usize = 32;
 
 /// One convex polygon of the mesh: an axis-aligned rectangle, in world
 /// units and in slab indices (half-open).
@@ -277,14 +285,16 @@ impl NavMesh {
     }
 
     /// The greedy rectangle from slab (a, b): as wide as the row allows,
-    /// then as tall as that span stays open.
+    /// then as tall as that span stays open, within the slab's tile.
     fn grow(&self, a: usize, b: usize) -> [usize; 4] {
+        let tile_end = |v: usize, n: usize| (v / TILE + 1).saturating_mul(TILE).min(n);
+        let (cols, rows) = (tile_end(a, self.cols()), tile_end(b, self.rows()));
         let mut right = a + 1;
-        while right < self.cols() && self.open(right, b) {
+        while right < cols && self.open(right, b) {
             right += 1;
         }
         let mut bottom = b + 1;
-        while bottom < self.rows() && (a..right).all(|x| self.open(x, bottom)) {
+        while bottom < rows && (a..right).all(|x| self.open(x, bottom)) {
             bottom += 1;
         }
         [a, b, right, bottom]
@@ -295,10 +305,15 @@ impl NavMesh {
     fn link(&mut self) {
         let mut portals = Vec::new();
         let cols = self.cols();
-        for (id, rect) in self.rects.iter().enumerate() {
-            let Some(rect) = rect else { continue };
+        // Rectangles in the order of their top-left slab, not of their ids
+        // (which an update reuses): the portals, the search's nodes and so
+        // its answers are then the same as a fresh build's.
+        let in_slab_order = self.label.iter().enumerate().filter_map(|(i, &id)| {
+            let rect = self.rects.get(id as usize)?.as_ref()?;
+            (rect.slabs[0] + rect.slabs[1] * cols == i).then_some((id, rect))
+        });
+        for (id, rect) in in_slab_order {
             let [a0, b0, a1, b1] = rect.slabs;
-            let id = id as u32;
             if a1 < cols {
                 let x = self.xs[a1];
                 for (s, e, other) in runs((b0..b1).map(|b| (b, self.label[b * cols + a1]))) {
@@ -357,30 +372,29 @@ impl NavMesh {
             };
             let (a0, a1) = span(&self.xs, x0, x1);
             let (b0, b1) = span(&self.ys, y0, y1);
-            let mut window = [a0, b0, a1, b1];
-            // Remove every rectangle touching the window, and widen the
-            // region to re-carve to cover them.
+            // Remove every rectangle of the tiles the window meets: each
+            // lies wholly inside one tile, and the tiles are re-carved.
+            let tiles =
+                |lo: usize, hi: usize, n: usize| (lo / TILE * TILE, hi.div_ceil(TILE).saturating_mul(TILE).min(n));
+            let ((ta0, ta1), (tb0, tb1)) = (tiles(a0, a1, self.cols()), tiles(b0, b1, self.rows()));
             let mut touched: Vec<u32> = Vec::new();
-            for b in b0..b1 {
-                for a in a0..a1 {
-                    let l = self.label[self.at(a, b)];
-                    if l != NONE && !touched.contains(&l) {
-                        touched.push(l);
+            for b in tb0..tb1 {
+                for a in ta0..ta1 {
+                    let i = self.at(a, b);
+                    let l = self.label[i];
+                    if l != NONE {
+                        if !touched.contains(&l) {
+                            touched.push(l);
+                        }
+                        self.label[i] = NONE;
                     }
                 }
             }
             for &id in &touched {
-                let Some(rect) = self.rects[id as usize].take() else { continue };
+                self.rects[id as usize] = None;
                 self.vacant.push(Reverse(id));
-                let [ra0, rb0, ra1, rb1] = rect.slabs;
-                for y in rb0..rb1 {
-                    for x in ra0..ra1 {
-                        let i = self.at(x, y);
-                        self.label[i] = NONE;
-                    }
-                }
-                window = [window[0].min(ra0), window[1].min(rb0), window[2].max(ra1), window[3].max(rb1)];
             }
+            let window = [ta0, tb0, ta1, tb1];
             self.test_slabs(&space, [a0, b0, a1, b1]);
             created += self.carve(window);
         }
@@ -644,15 +658,18 @@ mod tests {
 
     #[test]
     fn door_change_rebuilds_locally_and_matches_a_fresh_build() {
-        let text = ["..........", "..........", "#####+####", "..........", ".........."];
-        let mut g = grid(&text);
+        // Three tiles wide: the door's tile is re-carved, the others kept.
+        let (open, wall) = (".".repeat(70), format!("#####+{}", "#".repeat(64)));
+        let mut g = grid(&[&open, &open, &wall, &open, &open]);
         let mut mesh = NavMesh::build(&g, 0.0);
         let (from, to) = (v(0.5, 0.5), v(9.5, 4.5));
         assert_eq!(mesh.plan(&g, &mut Searcher::new(), from, to), None);
         let door = Cell::new(5, 2);
         g.set_tile(door, crate::grid::Tile::DoorOpen);
         let replaced = mesh.update(&g, &[door]);
-        assert_eq!((replaced, mesh.polygon_count()), (1, 3), "only the door's own polygon is new");
+        // The door's tile: above it, the door, beside it below; the two
+        // other tiles keep their two rectangles each.
+        assert_eq!((replaced, mesh.polygon_count()), (4, 8), "only the door's tile is re-carved");
         assert_eq!(mesh.version(), g.version());
         let local = mesh.plan(&g, &mut Searcher::new(), from, to).unwrap();
         let fresh = NavMesh::build(&g, 0.0).plan(&g, &mut Searcher::new(), from, to).unwrap();
@@ -665,28 +682,42 @@ mod tests {
     }
 
     #[test]
-    fn random_changes_keep_the_mesh_covering_exactly_the_free_space() {
+    fn random_changes_answer_like_a_fresh_build() {
         use crate::grid::Tile;
-        let mut g = grid(&["........", ".#..#...", "...##...", ".#......", "....#.#.", "........"]);
+        // Several tiles wide and tall at either radius (a slab is half a
+        // cell or less with r > 0), so most changes keep most tiles.
+        let (w, h) = (70u32, 40u32);
+        let mut seed = 7u32;
+        let mut next = move || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            seed >> 8
+        };
+        let rows: Vec<String> =
+            (0..h).map(|_| (0..w).map(|_| if next() % 7 == 0 { '#' } else { '.' }).collect()).collect();
+        let mut g = grid(&rows.iter().map(String::as_str).collect::<Vec<_>>());
+        let mut at = move || (next() % w, next() % h);
+        let mut searcher = Searcher::new();
         for radius in [0.0, 0.3] {
             let mut mesh = NavMesh::build(&g, radius);
-            let mut seed = 7u32;
-            for _ in 0..40 {
-                seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-                let cell = Cell::new((seed >> 8) as i32 % 8, (seed >> 16) as i32 % 6);
+            for _ in 0..30 {
+                let (x, y) = at();
+                let cell = Cell::new(x as i32, y as i32);
                 let tile = if g.is_walkable(cell) { Tile::DoorClosed } else { Tile::DoorOpen };
                 g.set_tile(cell, tile);
-                mesh.update(&g, &[cell]);
+                let made = mesh.update(&g, &[cell]);
                 let fresh = NavMesh::build(&g, radius);
+                assert!(made < fresh.polygon_count() / 2, "r={radius} after {cell}: {made} polygons made anew");
                 assert_eq!(mesh.free, fresh.free, "r={radius} after {cell}");
                 for (i, &l) in mesh.label.iter().enumerate() {
                     assert_eq!(l != NONE, mesh.free[i], "r={radius} slab {i}: covered iff free");
                 }
-                let mut searcher = Searcher::new();
-                for (a, b) in [(v(0.5, 0.5), v(7.5, 5.5)), (v(7.5, 0.5), v(0.5, 5.5))] {
-                    let local = mesh.plan(&g, &mut searcher, a, b).is_some();
-                    let again = fresh.plan(&g, &mut searcher, a, b).is_some();
-                    assert_eq!(local, again, "r={radius} after {cell}: reachability");
+                for _ in 0..12 {
+                    let ((ax, ay), (bx, by)) = (at(), at());
+                    let (a, b) =
+                        (v(f64::from(ax) + 0.5, f64::from(ay) + 0.5), v(f64::from(bx) + 0.5, f64::from(by) + 0.5));
+                    let local = mesh.plan(&g, &mut searcher, a, b).map(|p| p.length);
+                    let again = fresh.plan(&g, &mut searcher, a, b).map(|p| p.length);
+                    assert_eq!(local, again, "r={radius} after {cell}: {a:?} -> {b:?}");
                 }
             }
         }
