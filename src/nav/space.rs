@@ -97,34 +97,39 @@ impl<'a> Space<'a> {
     /// Whether the agent can walk the straight segment from `a` to `b`:
     /// exact, no sampling. Both ends are assumed free.
     pub fn segment_clear(&self, a: Vec2, b: Vec2) -> bool {
-        let d = b - a;
         let r = self.r;
-        // Every wall whose grown square could meet the segment: by column,
-        // the rows the segment spans within the column's grown slab.
-        let x0 = floor(a.x.min(b.x) - r - 1.0);
-        let x1 = floor(a.x.max(b.x) + r);
-        let blocked_in = |x: i64| {
-            let (lo, hi) = (x as f64 - r, x as f64 + 1.0 + r);
+        // Every wall whose grown square could meet the segment: by line of
+        // cells across its longer axis (columns for a shallow segment, rows
+        // for a steep one), the cells it spans within the line's grown
+        // strip. `flip` swaps x and y, so the scan is written once.
+        let steep = (b.y - a.y).abs() > (b.x - a.x).abs();
+        let flip = |p: Vec2| if steep { Vec2::new(p.y, p.x) } else { p };
+        let (fa, fb) = (flip(a), flip(b));
+        let d = fb - fa;
+        let blocks = |i: i64, j: i64| {
+            let (x, y) = if steep { (j, i) } else { (i, j) };
+            self.wall(x, y) && meets_open_box(a, b, self.grown(x, y))
+        };
+        let blocked_in = |i: i64| {
+            let (lo, hi) = (i as f64 - r, i as f64 + 1.0 + r);
             let (mut t0, mut t1) = (0.0f64, 1.0f64);
             if d.x != 0.0 {
-                let (ta, tb) = ((lo - a.x) / d.x, (hi - a.x) / d.x);
+                let (ta, tb) = ((lo - fa.x) / d.x, (hi - fa.x) / d.x);
                 t0 = t0.max(ta.min(tb));
                 t1 = t1.min(ta.max(tb));
-            } else if !(lo < a.x && a.x < hi) {
+            } else if !(lo < fa.x && fa.x < hi) {
                 return false;
             }
             if t0 > t1 {
                 return false;
             }
-            let (ya, yb) = (a.y + d.y * t0, a.y + d.y * t1);
-            let y0 = floor(ya.min(yb) - r - 1.0);
-            let y1 = floor(ya.max(yb) + r);
-            (y0..=y1).any(|y| self.wall(x, y) && meets_open_box(a, b, self.grown(x, y)))
+            let (ya, yb) = (fa.y + d.y * t0, fa.y + d.y * t1);
+            (floor(ya.min(yb) - r - 1.0)..=floor(ya.max(yb) + r)).any(|j| blocks(i, j))
         };
-        // Columns from both ends inwards: a blocked segment usually meets
-        // a wall near one of its ends (the corner graph's build tests
+        // Lines from both ends inwards: a blocked segment usually meets a
+        // wall near one of its ends (the corner graph's build tests
         // millions of long blocked segments), a clear one costs the same.
-        let (mut left, mut right) = (x0, x1);
+        let (mut left, mut right) = (floor(fa.x.min(fb.x) - r - 1.0), floor(fa.x.max(fb.x) + r));
         while left <= right {
             if blocked_in(left) || (left < right && blocked_in(right)) {
                 return false;
