@@ -21,8 +21,8 @@ mod space;
 mod vec2;
 mod waypoints;
 
-pub use funnel::string_pull;
-pub use mesh::{MeshPath, NavMesh, Portal, Rect};
+pub use funnel::{FunnelStep, string_pull, string_pull_traced};
+pub use mesh::{MeshPath, NavMesh, Portal, Rect, SearchNode};
 pub use planner::Planner;
 pub use space::{MAX_RADIUS, Space, path_length};
 pub use vec2::Vec2;

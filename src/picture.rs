@@ -3,11 +3,19 @@
 //! and a caption with the settings and the counters; several searches of
 //! one query side by side in a row.
 //!
+//! The any-angle planners ([`crate::nav`]) are drawn in world units over
+//! the same map: the navigation mesh's polygons (light outlines), the
+//! corridor's portals, the corner waypoints, and each planner's path in a
+//! colour of its own, named in a legend under the map.
+//!
 //! Every shape carries a class (`wall`, `cost`, `closed`, `open`,
-//! `current`, `path`, `smoothed`, `waypoint`, `start`, `goal`, `caption`)
-//! so that a reader can restyle the picture and a test can count shapes.
+//! `current`, `path`, `smoothed`, `waypoint`, `start`, `goal`, `caption`;
+//! for the nav layer `mesh`, `portal`, `corner`, `key`, and the planner's
+//! name on its path: `grid_smoothed`, `navmesh`, `waypoints`) so that a
+//! reader can restyle the picture and a test can count shapes.
 
 use crate::grid::{Cell, Grid};
+use crate::nav::Vec2;
 use crate::search::{SearchSettings, SearchStats, Visit};
 use std::fmt::Write;
 
@@ -30,8 +38,43 @@ pub struct Drawn {
     pub path: Vec<Cell>,
     /// Its string-pulled waypoints.
     pub smoothed: Vec<Cell>,
+    /// What an any-angle planner built and found (`None` for a grid search).
+    pub nav: Option<NavDrawn>,
 }
 
+/// What the picture draws of the any-angle planners, in world units (a
+/// cell is 1 × 1, y down).
+#[derive(Clone, Debug, Default)]
+pub struct NavDrawn {
+    /// The first caption line, in place of the search settings.
+    pub title: String,
+    /// The navigation mesh: each polygon's corners in order.
+    pub polygons: Vec<Vec<Vec2>>,
+    /// The portals of the corridor found, as (left, right).
+    pub portals: Vec<(Vec2, Vec2)>,
+    /// The corner waypoints.
+    pub corners: Vec<Vec2>,
+    /// The paths, each in its planner's colour with a line of the legend.
+    pub paths: Vec<NavLine>,
+}
+
+/// One any-angle path of a picture.
+#[derive(Clone, Debug)]
+pub struct NavLine {
+    /// The planner: `grid_smoothed`, `navmesh` or `waypoints` (its class
+    /// and colour).
+    pub planner: &'static str,
+    /// Its points, start to goal (empty when it found no path).
+    pub points: Vec<Vec2>,
+}
+
+/// Each any-angle planner's path: its class, colour, stroke (drawn in this
+/// order, widest under, so that equal paths all show) and legend words.
+const NAV_LINES: [(&str, &str, &str, &str); 3] = [
+    ("grid_smoothed", "#e08e0b", "stroke-width:2.5", "string-pulled grid A*"),
+    ("navmesh", "#1f77b4", "stroke-width:5;stroke-opacity:0.6", "navmesh + funnel"),
+    ("waypoints", "#2ca02c", "stroke-width:1.5;stroke-dasharray:4 2", "corner waypoints"),
+];
 /// Widest a map is drawn, in pixels: cells shrink to fit, down to 2 px.
 const MAP_PIXELS: usize = 480;
 /// Largest cell, in pixels.
@@ -40,7 +83,7 @@ const MAX_CELL: usize = 16;
 const GAP: usize = 16;
 /// Height of one caption line.
 const LINE: usize = 16;
-/// Caption lines under each map.
+/// Caption lines under each map of a grid search.
 const CAPTION_LINES: usize = 3;
 
 /// The picture of `searches` of the query `start` → `goal` on `grid`, in a row.
@@ -50,7 +93,8 @@ pub fn svg(grid: &Grid, start: Cell, goal: Cell, searches: &[Drawn]) -> String {
     let (map_w, map_h) = (w * cell, h * cell);
     let n = searches.len().max(1);
     let width = GAP + n * (map_w + GAP);
-    let height = GAP + map_h + LINE * CAPTION_LINES + GAP;
+    let lines = searches.iter().map(|s| caption_lines(s).len()).max().unwrap_or(CAPTION_LINES);
+    let height = GAP + map_h + LINE * lines + GAP;
     let mut out = String::new();
     // Writing to a String cannot fail.
     let _ = writeln!(
@@ -58,11 +102,17 @@ pub fn svg(grid: &Grid, start: Cell, goal: Cell, searches: &[Drawn]) -> String {
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="monospace" font-size="12">"#
     );
     out.push_str(STYLE);
+    for (class, colour, stroke, _) in NAV_LINES {
+        let _ = writeln!(out, "<style>.{class}{{fill:none;stroke:{colour};{stroke}}}</style>");
+    }
     let _ = writeln!(out, r#"<rect width="{width}" height="{height}" fill="white"/>"#);
     for (i, search) in searches.iter().enumerate() {
         let x0 = GAP + i * (map_w + GAP);
         let _ = writeln!(out, r#"<g transform="translate({x0},{GAP})">"#);
         map(&mut out, grid, cell, search);
+        if let Some(nav) = &search.nav {
+            nav_layer(&mut out, cell, nav);
+        }
         ends(&mut out, cell, start, goal);
         caption(&mut out, map_h, search);
         out.push_str("</g>\n");
@@ -76,6 +126,7 @@ const STYLE: &str = "<style>
 .closed{fill:#7da7d9;fill-opacity:0.75}.open{fill:#7fd1b9;fill-opacity:0.85}.current{fill:#e05780}
 .path{fill:none;stroke:#d1495b;stroke-width:2}.smoothed{fill:none;stroke:#222;stroke-width:1.5;stroke-dasharray:4 2}
 .waypoint{fill:#222}.start{fill:#2a9d3f}.goal{fill:#d1495b}.caption{fill:#222}
+.mesh{fill:none;stroke:#9aa5b1;stroke-width:0.75}.portal{stroke:#e05780;stroke-width:2}.corner{fill:#6c4f9e}
 </style>
 ";
 
@@ -150,9 +201,50 @@ fn ends(out: &mut String, cell: usize, start: Cell, goal: Cell) {
     }
 }
 
-/// Settings, counters and the answer under the map.
-fn caption(out: &mut String, map_h: usize, search: &Drawn) {
+/// The nav layer over the map: mesh, portals, corners, paths.
+fn nav_layer(out: &mut String, cell: usize, nav: &NavDrawn) {
+    let k = cell as f64;
+    let xy = |p: &Vec2| format!("{},{}", p.x * k, p.y * k);
+    let list = |ps: &[Vec2]| ps.iter().map(xy).collect::<Vec<_>>().join(" ");
+    for polygon in &nav.polygons {
+        let _ = writeln!(out, r#"<polygon class="mesh" points="{}"/>"#, list(polygon));
+    }
+    for (a, b) in &nav.portals {
+        let (x1, y1, x2, y2) = (a.x * k, a.y * k, b.x * k, b.y * k);
+        let _ = writeln!(out, r#"<line class="portal" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>"#);
+    }
+    let r = (k / 6.0).max(1.0);
+    for c in &nav.corners {
+        let _ = writeln!(out, r#"<circle class="corner" cx="{}" cy="{}" r="{r}"/>"#, c.x * k, c.y * k);
+    }
+    for line in nav.paths.iter().filter(|l| l.points.len() > 1) {
+        let _ = writeln!(out, r#"<polyline class="{}" points="{}"/>"#, line.planner, list(&line.points));
+    }
+}
+
+/// The caption's lines: settings (or the nav title), counters, and the
+/// answer (or one legend line per any-angle path, with its colour).
+fn caption_lines(search: &Drawn) -> Vec<(Option<&'static str>, String)> {
     let s = &search.stats;
+    let counters = format!(
+        "expanded {} | pushed {} | stale pops {} | max open {}",
+        s.expanded, s.pushed, s.stale_pops, s.max_open
+    );
+    if let Some(nav) = &search.nav {
+        let mut lines = vec![(None, nav.title.clone())];
+        if s.pushed > 0 {
+            lines.push((None, counters));
+        }
+        for line in &nav.paths {
+            let (_, colour, _, words) = NAV_LINES.iter().find(|l| l.0 == line.planner).copied().unwrap_or(NAV_LINES[0]);
+            let length = match line.points.len() {
+                0 => "no path".to_string(),
+                _ => format!("length {:.3}, {} points", crate::nav::path_length(&line.points), line.points.len()),
+            };
+            lines.push((Some(colour), format!("{words}: {length}")));
+        }
+        return lines;
+    }
     let answer = match (search.finished, search.cost) {
         (false, _) => "searching...".to_string(),
         (true, Some(cost)) => format!(
@@ -162,17 +254,22 @@ fn caption(out: &mut String, map_h: usize, search: &Drawn) {
         ),
         (true, None) => "no path".to_string(),
     };
-    let lines = [
-        search.settings.to_string(),
-        format!(
-            "expanded {} | pushed {} | stale pops {} | max open {}",
-            s.expanded, s.pushed, s.stale_pops, s.max_open
-        ),
-        answer,
-    ];
-    for (i, line) in lines.iter().enumerate() {
+    vec![(None, search.settings.to_string()), (None, counters), (None, answer)]
+}
+
+/// Settings, counters and the answer (or the legend) under the map.
+fn caption(out: &mut String, map_h: usize, search: &Drawn) {
+    for (i, (key, line)) in caption_lines(search).iter().enumerate() {
         let y = map_h + LINE * (i + 1);
-        let _ = writeln!(out, r#"<text class="caption" x="0" y="{y}">{}</text>"#, escape(line));
+        let x = match key {
+            Some(colour) => {
+                let top = y - LINE / 2 - 1;
+                let _ = writeln!(out, r#"<rect class="key" x="0" y="{top}" width="12" height="4" fill="{colour}"/>"#);
+                16
+            }
+            None => 0,
+        };
+        let _ = writeln!(out, r#"<text class="caption" x="{x}" y="{y}">{}</text>"#, escape(line));
     }
 }
 

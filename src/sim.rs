@@ -12,6 +12,7 @@ mod creature;
 mod events;
 mod hash;
 mod hunt;
+mod incremental;
 mod landing;
 mod mind;
 mod pace;

@@ -79,3 +79,18 @@ fn bad_nav_input_is_one_line_and_exit_two() {
         assert_eq!(err.lines().count(), 1, "{args:?} printed {err:?}");
     }
 }
+
+#[test]
+fn the_lab_takes_its_panes_planners_from_algo() {
+    // Two at most (one a pane); names it knows reach the terminal check.
+    for (algo, said) in [
+        ("astar,navmesh,waypoints", "two planners at most"),
+        ("astar,navmesh", "needs a terminal"),
+        ("navmush", "navmesh, waypoints"),
+    ] {
+        let o = delve(&["lab", "--algo", algo]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{algo}: {err}");
+        assert!(err.contains(said), "{algo}: {err}");
+    }
+}

@@ -1,5 +1,6 @@
 //! `delve path --svg`: the picture is well-formed XML with one shape per
-//! closed cell of each search, drawn in a row for several `--algo` values.
+//! closed cell of each search, drawn in a row for several `--algo` values;
+//! the any-angle planners draw their mesh or corners and their paths.
 
 use std::process::{Command, Output};
 
@@ -54,15 +55,57 @@ fn several_algorithms_need_the_picture() {
     assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
+/// The elements of class `class` anywhere in `doc`.
+fn count(doc: &roxmltree::Document, class: &str) -> usize {
+    doc.descendants().filter(|n| n.attribute("class") == Some(class)).count()
+}
+
 #[test]
-fn any_angle_plans_are_not_drawn_in_silence() {
+fn compare_draws_the_mesh_and_the_three_paths_with_a_legend() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("compare.svg");
+    let o = delve(&["path", "levels/dungeon.txt", "--compare", "--svg", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("navmesh"), "the table is still printed");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("well-formed XML");
+    let polygons = delve(&["path", "levels/dungeon.txt", "--algo", "navmesh", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&polygons.stdout).unwrap();
+    assert_eq!(count(&doc, "mesh"), v["polygon_count"].as_u64().unwrap() as usize, "one outline per polygon");
+    for planner in ["grid_smoothed", "navmesh", "waypoints"] {
+        let lines: Vec<_> = doc.descendants().filter(|n| n.attribute("class") == Some(planner)).collect();
+        assert_eq!(lines.len(), 1, "{planner}");
+        assert_eq!(lines[0].tag_name().name(), "polyline", "{planner}");
+        assert!(lines[0].attribute("points").unwrap().split(' ').count() >= 2, "{planner}");
+    }
+    assert_eq!(count(&doc, "key"), 3, "a legend line per path");
+    let captions: Vec<String> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("caption"))
+        .filter_map(|n| n.text().map(str::to_owned))
+        .collect();
+    for words in ["string-pulled grid A*: length", "navmesh + funnel: length", "corner waypoints: length"] {
+        assert!(captions.iter().any(|c| c.starts_with(words)), "{words}: {captions:?}");
+    }
+}
+
+#[test]
+fn one_any_angle_planner_draws_its_mesh_or_corners_and_its_path() {
     let dir = tempfile::tempdir().unwrap();
     let svg = dir.path().join("p.svg");
     let svg = svg.to_str().unwrap();
-    for args in [&["path", "--compare", "--svg", svg][..], &["path", "--algo", "navmesh", "--svg", svg]] {
-        let o = delve(args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        assert!(String::from_utf8_lossy(&o.stderr).contains("--svg draws grid searches only"), "{args:?}");
-        assert!(!std::path::Path::new(svg).exists(), "{args:?}");
+    for (algo, shape) in [("navmesh", "mesh"), ("waypoints", "corner")] {
+        let o = delve(&["path", "levels/dungeon.txt", "--algo", algo, "--radius", "0.25", "--svg", svg]);
+        assert!(o.status.success(), "{algo}: {}", String::from_utf8_lossy(&o.stderr));
+        let text = std::fs::read_to_string(svg).unwrap();
+        let doc = roxmltree::Document::parse(&text).expect("well-formed XML");
+        assert!(count(&doc, shape) > 1, "{algo}");
+        assert_eq!(count(&doc, algo), 1, "{algo}: its path");
+        assert_eq!(count(&doc, "key"), 1, "{algo}");
+        assert_eq!(count(&doc, "portal") > 0, algo == "navmesh", "{algo}: the corridor's portals");
     }
+    // Several --algo with an any-angle planner are one picture too many.
+    let o = delve(&["path", "--algo", "navmesh", "--algo", "astar", "--svg", svg]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("take one --algo"), "{}", String::from_utf8_lossy(&o.stderr));
 }

@@ -37,7 +37,7 @@ t send-keys -t play E
 wait_for "E  Heuristic  chebyshev"
 wait_for "heuristic: chebyshev"
 t send-keys -t play R
-wait_for "R  Repath     every-tick"
+wait_for "R  Repath     incremental"
 for key in l l j; do
     t send-keys -t play "$key"
     sleep 0.1
@@ -46,7 +46,7 @@ done
 t resize-window -t play -x 50 -y 15
 wait_for "terminal too small (need 60x20, have 50x15)"
 t resize-window -t play -x 120 -y 40
-wait_for "R  Repath     every-tick"
+wait_for "R  Repath     incremental"
 
 t send-keys -t play q
 wait_for "Quit this game?"

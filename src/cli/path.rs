@@ -42,7 +42,8 @@ pub struct PathArgs {
     pub json: bool,
     /// Also draw the search as an SVG picture in FILE: cells closed and
     /// open, path, smoothed waypoints, settings and counters; one picture
-    /// per --algo, in a row
+    /// per --algo, in a row. With navmesh or waypoints, the mesh or the
+    /// corners and the path; with --compare, the mesh and the three paths
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
 }
@@ -70,13 +71,14 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
     let file = args.level.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_LEVEL_NAME));
     let from = endpoint(args.from, level.start, "--from", "S", &file)?;
     let to = endpoint(args.to, level.goal, "--to", "G", &file)?;
-    let any_angle = args.compare || args.search.planner().grid().is_none();
-    if any_angle && args.svg.is_some() {
-        // Said rather than skipped: the picture draws grid searches only.
-        let rule = "--svg draws grid searches only (not --compare, --algo navmesh or --algo waypoints, yet)";
-        return Err(CliError::Usage(rule.into()));
-    }
+    let any_angle = args.compare || args.search.algorithms.iter().any(|p| p.grid().is_none());
     if any_angle {
+        if args.search.algorithms.len() > 1 {
+            // One picture of one query: the planner's, or --compare's three paths.
+            let rule =
+                "--algo navmesh, --algo waypoints and --compare take one --algo (several only for grid searches)";
+            return Err(CliError::Usage(rule.into()));
+        }
         PlanError::check(&level.grid, from, to).map_err(|source| CliError::Plan { file, source })?;
         return if args.compare {
             any_angle::compare(args, &level, from, to, out)
@@ -127,10 +129,15 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
             current: None,
             path: if o.found { path } else { Vec::new() },
             smoothed: if o.found { smoothed } else { Vec::new() },
+            nav: None,
         })
         .collect();
-    let picture = crate::picture::svg(&level.grid, from, to, &drawn);
-    std::fs::write(svg, picture).map_err(|e| CliError::Usage(format!("cannot write {}: {e}", svg.display())))
+    write_svg(svg, &crate::picture::svg(&level.grid, from, to, &drawn))
+}
+
+/// Writes the picture to `file`.
+fn write_svg(file: &std::path::Path, picture: &str) -> Result<(), CliError> {
+    std::fs::write(file, picture).map_err(|e| CliError::Usage(format!("cannot write {}: {e}", file.display())))
 }
 
 /// A cell from the command line, or else the level's marker.

@@ -145,7 +145,7 @@ impl SpawnArgs {
 /// How monsters repath and string-pull.
 #[derive(clap::Args, Clone, Debug)]
 pub struct WorldArgs {
-    /// Repath policy: every-tick|timer|threshold|timer+threshold
+    /// Repath policy: every-tick|timer|threshold|timer+threshold|incremental
     #[arg(long, default_value_t = Settings::DEFAULT.repath)]
     pub repath: RepathPolicy,
     /// N of the timer policies, in ticks

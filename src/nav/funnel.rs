@@ -30,6 +30,55 @@ fn area2(a: Vec2, b: Vec2, c: Vec2) -> f64 {
 /// The portals must form a corridor (consecutive portals bound one convex
 /// polygon); the path then stays inside it.
 pub fn string_pull(portals: &[(Vec2, Vec2)]) -> Vec<Vec2> {
+    pull(portals, &mut ())
+}
+
+/// One step of the funnel, as [`string_pull_traced`] records it: the
+/// funnel after `portal` was looked at (narrowing a side, or turning a
+/// corner and restarting from the new apex).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FunnelStep {
+    /// The portal just looked at (index into the portals given).
+    pub portal: usize,
+    /// The funnel's apex: the last corner of the path so far.
+    pub apex: Vec2,
+    /// The end of its left side.
+    pub left: Vec2,
+    /// The end of its right side.
+    pub right: Vec2,
+    /// How many points of the path are emitted at this step (the first
+    /// `emitted` of the final path).
+    pub emitted: usize,
+}
+
+/// [`string_pull`] with a record of every step, for a picture of the
+/// funnel at work (the lab). The path is the same as `string_pull`'s; the
+/// last step has the whole path emitted.
+pub fn string_pull_traced(portals: &[(Vec2, Vec2)]) -> (Vec<Vec2>, Vec<FunnelStep>) {
+    let mut steps = Vec::new();
+    let path = pull(portals, &mut steps);
+    (path, steps)
+}
+
+/// Who watches the funnel: nobody (`()`, which compiles to nothing, so
+/// [`string_pull`] pays nothing for the trace), or a record of its steps.
+trait Watch {
+    fn step(&mut self, step: FunnelStep);
+}
+
+impl Watch for () {
+    #[inline(always)]
+    fn step(&mut self, _: FunnelStep) {}
+}
+
+impl Watch for Vec<FunnelStep> {
+    fn step(&mut self, step: FunnelStep) {
+        self.push(step);
+    }
+}
+
+/// The funnel, telling `watch` each step.
+fn pull<W: Watch>(portals: &[(Vec2, Vec2)], watch: &mut W) -> Vec<Vec2> {
     let mut path = Vec::new();
     let Some(&(start, start_right)) = portals.first() else { return path };
     path.push(start);
@@ -46,6 +95,7 @@ pub fn string_pull(portals: &[(Vec2, Vec2)]) -> Vec<Vec2> {
             } else {
                 push_distinct(&mut path, left);
                 (apex, right, right_at) = (left, left, left_at);
+                watch.step(FunnelStep { portal: i, apex, left, right, emitted: path.len() });
                 i = left_at + 1;
                 continue;
             }
@@ -57,14 +107,17 @@ pub fn string_pull(portals: &[(Vec2, Vec2)]) -> Vec<Vec2> {
             } else {
                 push_distinct(&mut path, right);
                 (apex, left, left_at) = (right, right, right_at);
+                watch.step(FunnelStep { portal: i, apex, left, right, emitted: path.len() });
                 i = right_at + 1;
                 continue;
             }
         }
+        watch.step(FunnelStep { portal: i, apex, left, right, emitted: path.len() });
         i += 1;
     }
     if let Some(&(goal, _)) = portals.last() {
         push_distinct(&mut path, goal);
+        watch.step(FunnelStep { portal: portals.len() - 1, apex: goal, left: goal, right: goal, emitted: path.len() });
     }
     path
 }
@@ -103,6 +156,52 @@ mod tests {
             ],
         );
         assert_eq!(string_pull(&portals), vec![v(0.5, 1.0), v(2.0, 2.0), v(3.0, 5.5)]);
+        let (traced, steps) = string_pull_traced(&portals);
+        assert_eq!(traced, string_pull(&portals));
+        // The corner (2, 2) is emitted when the left end of the portal at
+        // y=4 crosses the right side, and the scan restarts from the apex there.
+        let turn = steps.iter().find(|s| s.emitted == 2).unwrap();
+        assert_eq!((turn.portal, turn.apex, turn.left, turn.right), (4, v(2.0, 2.0), v(2.0, 2.0), v(2.0, 2.0)));
+        assert!(steps.iter().take_while(|s| s.portal < 4).all(|s| s.emitted == 1 && s.apex == v(0.5, 1.0)));
+        assert_eq!(steps.last().unwrap().emitted, 3);
+    }
+
+    /// A random corridor running east: vertical portals at x = 1, 2, ...,
+    /// each (top, bottom) overlapping nothing in particular (consecutive
+    /// portals bound a trapezoid, always convex).
+    fn random_corridor(seed: u64) -> Vec<(Vec2, Vec2)> {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+        let n = rng.random_range(0..12);
+        let inner: Vec<_> = (1..=n)
+            .map(|x| {
+                let top = rng.random_range(0..8) as f64;
+                let bottom = top + rng.random_range(0..4) as f64;
+                (v(f64::from(x), top), v(f64::from(x), bottom))
+            })
+            .collect();
+        let (ys, yg) = (rng.random_range(0..10) as f64 + 0.5, rng.random_range(0..10) as f64 + 0.5);
+        with_ends(v(0.5, ys), v(f64::from(n) + 0.5, yg), &inner)
+    }
+
+    #[test]
+    fn the_trace_ends_on_the_path_of_string_pull() {
+        for seed in 0..500 {
+            let portals = random_corridor(seed);
+            let (traced, steps) = string_pull_traced(&portals);
+            let path = string_pull(&portals);
+            assert_eq!(traced, path, "seed {seed}");
+            let last = steps.last().unwrap();
+            assert_eq!((last.emitted, last.portal), (path.len(), portals.len() - 1), "seed {seed}");
+            // The apex of every step is a point already emitted, and the
+            // count never runs back.
+            for w in steps.windows(2) {
+                assert!(w[0].emitted <= w[1].emitted, "seed {seed}");
+            }
+            for s in &steps {
+                assert_eq!(s.apex, path[s.emitted.max(1) - 1], "seed {seed}: {s:?}");
+            }
+        }
     }
 
     #[test]

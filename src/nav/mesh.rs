@@ -38,7 +38,7 @@
 
 use super::{Space, Vec2, string_pull};
 use crate::grid::{Cell, Grid};
-use crate::search::{Graph, NodeId, Query, SearchStats, Searcher};
+use crate::search::{Graph, NodeId, Observer, Query, SearchStats, Searcher};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
@@ -104,6 +104,16 @@ impl Portal {
             (false, false) => (self.lo, self.hi),
         }
     }
+}
+
+/// One node of a portal search ([`NavMesh::search_nodes`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchNode {
+    /// Its point: the start, the goal, or a portal's end or midpoint.
+    pub at: Vec2,
+    /// The polygons it lies on: the start's or the goal's, or the two a
+    /// portal joins.
+    pub polygons: [Option<u32>; 2],
 }
 
 /// A planned path on the mesh.
@@ -428,11 +438,25 @@ impl NavMesh {
     /// with) with `searcher` (A*): `None` when either end is outside the
     /// free space or no corridor joins them.
     pub fn plan(&self, grid: &Grid, searcher: &mut Searcher, from: Vec2, to: Vec2) -> Option<MeshPath> {
+        self.plan_observed(grid, searcher, from, to, &mut ())
+    }
+
+    /// [`NavMesh::plan`], telling `observer` (a
+    /// [`Trace`](crate::search::Trace), for the lab) each step of the
+    /// portal search; its node ids are those of [`NavMesh::search_nodes`].
+    pub fn plan_observed<O: Observer>(
+        &self,
+        grid: &Grid,
+        searcher: &mut Searcher,
+        from: Vec2,
+        to: Vec2,
+        observer: &mut O,
+    ) -> Option<MeshPath> {
         let (start, goal) = (self.locate(from)?, self.locate(to)?);
         let graph = PortalGraph { mesh: self, from, to, start, goal };
         let n = graph.start_node();
         let query = Query { algorithm: crate::search::Algorithm::Weighted, weight: SEARCH_WEIGHT, ..Query::default() };
-        let outcome = searcher.search(&graph, n, n + 1, &query);
+        let outcome = searcher.search_observed(&graph, n, n + 1, &query, observer);
         if !outcome.found {
             return None;
         }
@@ -460,6 +484,26 @@ impl NavMesh {
         let points = straighten(&Space::new(grid, self.radius), string_pull(&portals));
         let length = super::path_length(&points);
         Some(MeshPath { polygons, portals, points, length, stats: outcome.stats })
+    }
+
+    /// Every node of the portal search of the query `from` → `to`, by node
+    /// id (the ids [`NavMesh::plan_observed`] tells its observer), for a
+    /// picture of the search: empty when either end is outside the free
+    /// space.
+    pub fn search_nodes(&self, from: Vec2, to: Vec2) -> Vec<SearchNode> {
+        let (Some(start), Some(goal)) = (self.locate(from), self.locate(to)) else { return Vec::new() };
+        let graph = PortalGraph { mesh: self, from, to, start, goal };
+        let n = graph.start_node();
+        (0..graph.node_count() as NodeId)
+            .map(|node| {
+                let polygons = match self.nodes.get(node as usize) {
+                    Some(&(_, p)) => [Some(self.portals[p as usize].a), Some(self.portals[p as usize].b)],
+                    None if node == n => [Some(start), None],
+                    None => [Some(goal), None],
+                };
+                SearchNode { at: graph.point(node), polygons }
+            })
+            .collect()
     }
 
     /// The portal between neighbours `a` and `b`.
@@ -635,6 +679,29 @@ mod tests {
         assert_eq!(path.points, vec![v(1.5, 1.5), v(3.0, 3.0), v(3.5, 6.5)]);
         assert_eq!(path.length, v(1.5, 1.5).distance(v(3.0, 3.0)) + v(3.0, 3.0).distance(v(3.5, 6.5)));
         assert_eq!(*path.polygons.first().unwrap(), mesh.locate(v(1.5, 1.5)).unwrap());
+    }
+
+    #[test]
+    fn an_observed_plan_is_the_plan_and_its_nodes_are_named() {
+        let g = grid(&["####", "#...", "#...", "###.", "###.", "###.", "###."]);
+        let mesh = NavMesh::build(&g, 0.0);
+        let (from, to) = (v(1.5, 1.5), v(3.5, 6.5));
+        let mut trace = crate::search::Trace::new();
+        let observed = mesh.plan_observed(&g, &mut Searcher::new(), from, to, &mut trace).unwrap();
+        let plain = mesh.plan(&g, &mut Searcher::new(), from, to).unwrap();
+        let timeless = |p: MeshPath| MeshPath { stats: SearchStats { micros: 0.0, ..p.stats }, ..p };
+        assert_eq!(timeless(observed), timeless(plain));
+        let nodes = mesh.search_nodes(from, to);
+        let mut view = crate::search::TraceView::new(nodes.len());
+        view.seek(&trace, trace.len());
+        // The start was expanded first, in the start's polygon; the goal
+        // was reached, in the goal's.
+        let start = nodes.iter().position(|n| n.at == from).unwrap();
+        assert_eq!(view.node(start as NodeId).unwrap().order, Some(1));
+        assert_eq!(nodes[start].polygons, [mesh.locate(from), None]);
+        let goal = nodes.iter().position(|n| n.at == to).unwrap();
+        assert!(view.node(goal as NodeId).is_some());
+        assert!(mesh.search_nodes(v(0.5, 0.5), to).is_empty(), "the start is in a wall");
     }
 
     #[test]

@@ -24,7 +24,7 @@
 
 use super::{Space, Vec2};
 use crate::grid::Grid;
-use crate::search::{Graph, NodeId, Query, SearchStats, Searcher};
+use crate::search::{Graph, NodeId, Observer, Query, SearchStats, Searcher};
 use std::time::Instant;
 
 /// A planned path through the corner graph.
@@ -121,6 +121,21 @@ impl Waypoints {
     /// free space or they are not connected. The start and goal are linked
     /// to the corners they see for this query only.
     pub fn plan(&self, grid: &Grid, searcher: &mut Searcher, from: Vec2, to: Vec2) -> Option<WaypointPath> {
+        self.plan_observed(grid, searcher, from, to, &mut ())
+    }
+
+    /// [`Waypoints::plan`], telling `observer` (a
+    /// [`Trace`](crate::search::Trace), for the lab) each step of the
+    /// search. Its node ids: `i` is the `i`th of [`Waypoints::corners`],
+    /// then come the start and the goal.
+    pub fn plan_observed<O: Observer>(
+        &self,
+        grid: &Grid,
+        searcher: &mut Searcher,
+        from: Vec2,
+        to: Vec2,
+        observer: &mut O,
+    ) -> Option<WaypointPath> {
         let space = Space::new(grid, self.radius);
         if !space.is_free(from) || !space.is_free(to) {
             return None;
@@ -138,7 +153,7 @@ impl Waypoints {
         let graph =
             QueryGraph { wp: self, from: seen_from(from), to_goal, direct: direct.then(|| from.distance(to)), to };
         let n = self.corners.len() as NodeId;
-        let outcome = searcher.search(&graph, n, n + 1, &Query::default());
+        let outcome = searcher.search_observed(&graph, n, n + 1, &Query::default(), observer);
         if !outcome.found {
             return None;
         }

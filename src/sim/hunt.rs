@@ -8,6 +8,7 @@
 //! old path.
 
 use super::creature::{Creature, Hunt};
+use super::incremental::Incremental;
 use super::settings::{RepathPolicy, Settings};
 use super::stats::{RepathReason, SearchReport, Stats};
 use crate::grid::{Cell, Grid};
@@ -24,6 +25,8 @@ pub struct Hunter {
     /// Expansions left for this tick; negative after an overspend.
     pub(super) allowance: i64,
     planner: GridPlanner,
+    /// The monsters' searches under the `incremental` policy.
+    pub(super) incremental: Incremental,
     smoothed: Vec<Cell>,
 }
 
@@ -42,8 +45,16 @@ impl Hunter {
     /// heading nowhere forgets its plan.
     pub fn request(&mut self, creatures: &mut [Creature], scene: &Scene) {
         let mut dropped = false;
+        let incremental = scene.settings.repath == RepathPolicy::Incremental;
+        if !incremental {
+            self.incremental.clear();
+        }
         for (i, c) in creatures.iter_mut().enumerate() {
             let Some(hunt) = c.hunt.as_mut() else { continue };
+            if hunt.goal.is_none() {
+                // A forgotten plan (caught, lost the player): its search goes too.
+                self.incremental.forget(i);
+            }
             let Some(target) = hunt.mind.target(c.body.pos, cell_at(c.home)) else {
                 dropped |= hunt.request.is_some();
                 hunt.forget();
@@ -53,7 +64,8 @@ impl Hunter {
             if hunt.request.is_some() {
                 continue;
             }
-            if let Some(reason) = reason(hunt, i, target, scene) {
+            let due = incremental && self.incremental.due(i, cell_at(c.body.pos), target);
+            if let Some(reason) = reason(hunt, i, target, scene, due) {
                 hunt.request = Some((scene.tick, reason));
                 self.queue.push_back(i as u32);
             }
@@ -82,13 +94,14 @@ impl Hunter {
             let Some((since, reason)) = hunt.request.take() else { continue };
             let Some(to) = hunt.mind.target(c.body.pos, home) else { continue };
             stats.record_wait(scene.tick - since);
-            let expanded = self.plan(hunt, from, to, i, reason, scene, stats);
-            self.allowance -= expanded.max(1) as i64;
+            let work = self.plan(hunt, from, to, i, reason, scene, stats);
+            self.allowance -= work.max(1) as i64;
         }
     }
 
-    /// Plans a path for monster `i` standing in `from` to `to`; returns the
-    /// expansions it cost.
+    /// Plans a path for monster `i` standing in `from` to `to`: a fresh
+    /// search, or under `incremental` a repair of its own; returns the work
+    /// it cost (expansions plus cells updated).
     #[allow(clippy::too_many_arguments)]
     fn plan(
         &mut self,
@@ -107,12 +120,18 @@ impl Hunter {
         hunt.progress = (0, f32::INFINITY, scene.tick);
         hunt.path.clear();
         hunt.follower.clear();
-        let Ok(outcome) = self.planner.plan(grid, from, to, &scene.settings.search) else {
+        let incremental = scene.settings.repath == RepathPolicy::Incremental;
+        let outcome = if incremental {
+            self.incremental.repair(i, grid, from, to, &scene.settings.search, scene.watched == Some(i))
+        } else {
+            self.planner.plan(grid, from, to, &scene.settings.search)
+        };
+        let Ok(outcome) = outcome else {
             // The monster stands where no plan can start (pushed into a
             // door as it closed): it waits for its next turn.
             return 0;
         };
-        let path = self.planner.path();
+        let path = if incremental { self.incremental.path() } else { self.planner.path() };
         hunt.path.extend_from_slice(path);
         if scene.settings.smoothing {
             string_pull(grid, path, &mut self.smoothed);
@@ -134,10 +153,14 @@ impl Hunter {
             waypoints: self.smoothed.len(),
             closed: Vec::new(),
             open: Vec::new(),
+            updated: Vec::new(),
         };
         stats.record_search(&report);
         stats.last_search = Some(report.clone());
-        if scene.watched == Some(i) {
+        if scene.watched == Some(i) && incremental {
+            report.updated = self.incremental.updated(i, grid);
+            stats.watched_search = Some(report);
+        } else if scene.watched == Some(i) {
             for (cell, visit) in self.planner.visited(grid) {
                 match visit {
                     Visit::Closed => report.closed.push(cell),
@@ -146,12 +169,14 @@ impl Hunter {
             }
             stats.watched_search = Some(report);
         }
-        outcome.stats.expanded
+        outcome.stats.expanded + outcome.stats.cells_updated
     }
 }
 
-/// Why monster `i`, heading for `target`, should plan now, if it should.
-fn reason(hunt: &Hunt, i: usize, target: Cell, scene: &Scene) -> Option<RepathReason> {
+/// Why monster `i`, heading for `target`, should plan now, if it should;
+/// `due`: under `incremental`, it or its target changed cell since its
+/// last repair.
+fn reason(hunt: &Hunt, i: usize, target: Cell, scene: &Scene, due: bool) -> Option<RepathReason> {
     let Some(goal) = hunt.goal else { return Some(RepathReason::Start) };
     if hunt.version != scene.grid.version() {
         let blocked = hunt.path.iter().any(|&c| !scene.grid.is_walkable(c));
@@ -173,5 +198,6 @@ fn reason(hunt: &Hunt, i: usize, target: Cell, scene: &Scene) -> Option<RepathRe
         RepathPolicy::Timer => slot.then_some(RepathReason::Timer),
         RepathPolicy::Threshold => moved.then_some(RepathReason::Threshold),
         RepathPolicy::TimerThreshold => (slot && moved).then_some(RepathReason::Threshold),
+        RepathPolicy::Incremental => due.then_some(RepathReason::Moved),
     }
 }

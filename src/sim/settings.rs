@@ -18,6 +18,11 @@ named_enum! {
         Threshold => "threshold",
         /// At most every N ticks, and only when the player moved more than K.
         TimerThreshold => "timer+threshold",
+        /// As fresh as every tick, for the cost of a repair: each monster
+        /// keeps a Moving Target D* Lite search and repairs it whenever the
+        /// grid changed or it or the player left its path
+        /// (`sim::incremental`).
+        Incremental => "incremental",
     }
 }
 
@@ -209,7 +214,8 @@ mod tests {
         assert_eq!(s.search.open, crate::search::OpenUpdate::DecreaseKey);
         s.apply(Setting::Repath(RepathPolicy::Timer));
         assert_eq!(s.repath.next(), RepathPolicy::Threshold);
-        assert_eq!(RepathPolicy::TimerThreshold.next(), RepathPolicy::EveryTick);
+        assert_eq!(RepathPolicy::TimerThreshold.next(), RepathPolicy::Incremental);
+        assert_eq!(RepathPolicy::ALL.last().unwrap().next(), RepathPolicy::EveryTick);
     }
 
     #[test]

@@ -31,6 +31,10 @@ named_enum! {
         /// A search setting (or smoothing) changed since the plan: a
         /// setting acts at once, not at the next timer or threshold.
         Settings => "settings",
+        /// It or its target left the path of its last repair: the
+        /// `incremental` policy repairs its search then (a changed grid is
+        /// `blocked` or `version`).
+        Moved => "moved",
     }
 }
 
@@ -199,6 +203,9 @@ pub struct SearchReport {
     pub closed: Vec<Cell>,
     /// Cells left open (watched monster only).
     pub open: Vec<Cell>,
+    /// Cells an incremental repair expanded or updated (watched monster
+    /// only, under `incremental`).
+    pub updated: Vec<Cell>,
 }
 
 /// Everything the panel reads.

@@ -783,6 +783,7 @@ impl World {
             h.u32(i);
         }
         h.u64(self.hunter.allowance as u64);
+        self.hunter.incremental.hash_into(&mut h);
         hash_rules(&mut h, &self.rules);
         h.bytes(&[self.outcome as u8]);
         h.bool(self.lives.is_some());

@@ -53,10 +53,18 @@ impl EndScreen<'_> {
             Line::default(),
             Line::styled(" What the monsters' AI spent", Style::new().add_modifier(Modifier::BOLD)),
             row("Searches", format!("{}, {} found", num(total.searches), num(total.found))),
-            row("Expanded", format!("{} nodes", num(total.expanded))),
+            row(
+                "Expanded",
+                match total.cells_updated {
+                    // Repairs (the incremental policy) also update cells: work
+                    // the expansions alone would hide.
+                    0 => format!("{} nodes", num(total.expanded)),
+                    n => format!("{} nodes, {} updated", num(total.expanded), num(n)),
+                },
+            ),
             row("Repaths", num(total.repaths.iter().sum())),
-            Line::from(format!("   {}", reasons[..3].join("  "))),
-            Line::from(format!("   {}", reasons[3..].join("  "))),
+            Line::from(format!("   {}", reasons[..4].join("  "))),
+            Line::from(format!("   {}", reasons[4..].join("  "))),
             Line::default(),
         ];
         let key = Style::new().fg(p.key);
@@ -130,6 +138,29 @@ mod tests {
         }
         assert_eq!(world.outcome(), Outcome::Won);
         insta::assert_snapshot!(screen(&world, text, true, false));
+    }
+
+    /// Under `incremental` the cells its repairs updated are shown beside
+    /// the expansions.
+    #[test]
+    fn repairs_show_the_cells_they_updated() {
+        let room = "name: room\nlives: 9\n##########\n#@.......#\n#........#\n#.......M#\n##########\n";
+        let level = Level::parse(room, "test").unwrap();
+        let settings = crate::sim::Settings { repath: crate::sim::RepathPolicy::Incremental, ..Default::default() };
+        let mut world = World::with_rules(&level, 1, settings, crate::sim::Rules::game(&level)).unwrap();
+        // The player zigzags across the monster's path, so that repairs
+        // move the search.
+        for (dx, dy) in [(0, 1), (1, 0), (1, -1), (1, 1), (0, 1), (-1, -1)] {
+            world.apply(Command::Move { dx, dy });
+            for _ in 0..6 {
+                world.tick();
+            }
+        }
+        let total = world.stats().total;
+        assert!(total.cells_updated > 0, "{total:?}");
+        let text = screen(&world, room, true, true);
+        let updated = format!("{} updated", num(total.cells_updated));
+        assert!(text.contains(&updated), "{text}");
     }
 
     #[test]

@@ -303,7 +303,7 @@ mod tests {
         assert_eq!(act(Char('X')), set(Setting::Reopen(true)));
         assert_eq!(act(Char('D')), set(Setting::Neighbors(Neighbors::Four)));
         assert_eq!(act(Char('S')), set(Setting::Smoothing(false)));
-        assert_eq!(act(Char('R')), set(Setting::Repath(RepathPolicy::EveryTick)));
+        assert_eq!(act(Char('R')), set(Setting::Repath(RepathPolicy::Incremental)));
         assert_eq!(act(Char('[')), set(Setting::Weight(1.25)));
         assert_eq!(act(Char(']')), set(Setting::Weight(1.75)));
     }

@@ -4,6 +4,11 @@
 //! parent and expansion order under the cursor, and compare two settings
 //! side by side on the same query.
 //!
+//! A pane may run an any-angle planner instead (`A` cycles on to the
+//! navmesh and the corner waypoints): the mesh's polygons or the corners
+//! are drawn, its search steps over them, and the navmesh's funnel then
+//! steps over the corridor found (`nav`, `nav_map`).
+//!
 //! Each pane runs the query to its end at once, through the engine's
 //! [`Observer`](crate::search::Observer), recording a
 //! [`Trace`](crate::search::Trace); stepping replays the trace. The engine
@@ -11,11 +16,14 @@
 
 mod draw;
 mod keys;
+mod nav;
+mod nav_map;
 mod pane;
 mod state;
 
 use super::palette::Palette;
 use crate::level::Level;
+use crate::nav::Planner;
 use crate::signals::{Signal, Signals};
 use ratatui::crossterm::event::{self, Event};
 use ratatui::crossterm::{cursor, execute};
@@ -31,11 +39,19 @@ const SIGNAL_CHECK: Duration = Duration::from_millis(100);
 
 /// Runs the lab on `level` in the terminal until the user quits (`None`)
 /// or one of `signals` is caught. `W` writes the level to `save_to`, `p`
-/// the picture beside it. The terminal is restored however this returns.
-pub fn lab(level: Level, save_to: PathBuf, palette: Palette, signals: &Signals) -> io::Result<Option<Signal>> {
+/// the picture beside it. `planners` are the panes' (left, right), when
+/// given. The terminal is restored however this returns.
+pub fn lab(
+    level: Level,
+    save_to: PathBuf,
+    planners: &[Planner],
+    palette: Palette,
+    signals: &Signals,
+) -> io::Result<Option<Signal>> {
     let _restore = Restore;
     let mut terminal = ratatui::try_init()?;
     let mut lab = Lab::new(level, save_to);
+    lab.set_planners(planners);
     let mut last_frame = Instant::now();
     loop {
         if let Some(signal) = signals.caught() {
@@ -127,6 +143,55 @@ mod tests {
         insta::assert_snapshot!("side_by_side_mid", screen(&actions, 120, 30));
         actions.push(Action::End);
         insta::assert_snapshot!("side_by_side_end", screen(&actions, 120, 30));
+    }
+
+    /// Presses of `A` from the right pane's greedy to the navmesh: past
+    /// the grid algorithms after greedy.
+    const TO_NAVMESH: usize = 5;
+
+    /// The default level's lab with A* on the left and the navmesh on the
+    /// right, after `steps` steps, drawn on a 120×46 screen (the whole
+    /// level, in one pane).
+    fn navmesh_screen(steps: usize, split: bool) -> String {
+        let mut actions = vec![Action::SwapPane];
+        actions.extend(vec![Action::Set(Setting::Algorithm); TO_NAVMESH]);
+        if !split {
+            actions.push(Action::Split);
+        }
+        actions.extend(vec![Action::Step; steps]);
+        screen(&actions, 120, 46)
+    }
+
+    #[test]
+    fn a_navmesh_pane_searches_then_pulls_the_funnel() {
+        let mut lab = Lab::new(Level::embedded_default(), PathBuf::from("unused.txt"));
+        lab.handle(Action::SwapPane);
+        for _ in 0..TO_NAVMESH {
+            lab.handle(Action::Set(Setting::Algorithm));
+        }
+        assert_eq!(lab.panes[1].planner, Planner::Navmesh, "A cycles on from the grid searches");
+        let pane = &lab.panes[1];
+        let (search, all) = (pane.search_len(), pane.len());
+        assert!(search > 3 && all > search, "{search} search steps, {all} in all");
+        assert!(!pane.done(search) && pane.done(all), "the funnel steps after the search");
+        insta::assert_snapshot!("navmesh_mid_search", navmesh_screen(search / 2, false));
+        insta::assert_snapshot!("navmesh_mid_funnel", navmesh_screen(search + (all - search) / 2, false));
+        insta::assert_snapshot!("navmesh_done", navmesh_screen(all, false));
+        insta::assert_snapshot!("grid_beside_navmesh", navmesh_screen(all, true));
+        // The picture the lab saves draws the mesh and the pulled path.
+        lab.handle(Action::End);
+        let svg = lab.picture();
+        let doc = roxmltree::Document::parse(&svg).expect("well-formed XML");
+        let count = |class| doc.descendants().filter(|n| n.attribute("class") == Some(class)).count();
+        let polygons = lab.panes[1].nav.as_ref().unwrap().polygons.len();
+        assert_eq!((count("mesh"), count("navmesh"), count("path")), (polygons, 1, 1), "A* beside the navmesh");
+        // A second A goes on to the waypoints, a third back to the grid.
+        lab.handle(Action::Set(Setting::Algorithm));
+        assert_eq!(lab.panes[1].planner, Planner::Waypoints);
+        lab.handle(Action::End);
+        assert!(lab.panes[1].outcome.as_ref().unwrap().found);
+        lab.handle(Action::Set(Setting::Algorithm));
+        assert_eq!(lab.panes[1].planner, Planner::Grid(crate::search::Algorithm::ALL[0]));
     }
 
     #[test]

@@ -16,7 +16,8 @@ pub enum Overlay {
     /// Each monster's raw cell path (dim) and its smoothed waypoints ahead
     /// (bright).
     Paths,
-    /// The watched monster's last search: closed cells and the open frontier.
+    /// The watched monster's last search: closed cells and the open
+    /// frontier; under `incremental`, the cells its last repair updated.
     Search,
     /// How many boids are within a cell of each cell.
     Flock,
@@ -76,7 +77,7 @@ fn paths(world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
 
 fn search(world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
     let Some(report) = &world.stats().watched_search else { return };
-    for (cells, bg) in [(&report.closed, p.closed), (&report.open, p.open)] {
+    for (cells, bg) in [(&report.closed, p.closed), (&report.open, p.open), (&report.updated, p.updated)] {
         for pos in cells.iter().filter_map(|&c| camera.screen(c)) {
             buf[pos].set_bg(bg);
         }
@@ -173,6 +174,23 @@ mod tests {
         assert!(report.closed.iter().all(|&c| bg(c) == Palette::NAMED.closed));
         assert!(report.open.iter().all(|&c| bg(c) == Palette::NAMED.open));
         assert!(!report.closed.is_empty());
+    }
+
+    #[test]
+    fn search_shades_the_cells_an_incremental_repair_updated() {
+        let level = Level::parse("##########\n#.@......#\n#.######.#\n#.....M..#\n##########\n", "t").unwrap();
+        let settings = Settings { repath: crate::sim::RepathPolicy::Incremental, ..Settings::default() };
+        let mut w = World::new(&level, 1, settings).unwrap();
+        w.watch(Some(0));
+        w.apply(crate::sim::Command::Move { dx: -1, dy: 0 });
+        while w.stats().watched_search.is_none() && w.ticks() < 40 {
+            w.tick();
+        }
+        let report = w.stats().watched_search.as_ref().unwrap();
+        assert!(report.closed.is_empty() && report.open.is_empty() && !report.updated.is_empty());
+        let buf = painted(Overlay::Search, &w);
+        let bg = |c: Cell| buf[(c.x as u16, c.y as u16)].bg;
+        assert!(report.updated.iter().all(|&c| bg(c) == Palette::NAMED.updated));
     }
 
     #[test]

@@ -41,6 +41,8 @@ pub struct Palette {
     pub closed: Color,
     /// Background of the open frontier.
     pub open: Color,
+    /// Background of the cells an incremental repair updated.
+    pub updated: Color,
     /// Flock overlay: backgrounds from sparse to crowded.
     pub density: [Color; 3],
     /// Keys shown in the panel and the status line.
@@ -71,6 +73,7 @@ impl Palette {
         waypoint: Color::LightRed,
         closed: Color::Blue,
         open: Color::Cyan,
+        updated: Color::Green,
         density: [Color::DarkGray, Color::Magenta, Color::LightMagenta],
         key: Color::LightYellow,
         goal: Color::LightGreen,
@@ -95,6 +98,7 @@ impl Palette {
         waypoint: Color::Rgb(255, 140, 110),
         closed: Color::Rgb(30, 45, 100),
         open: Color::Rgb(25, 115, 125),
+        updated: Color::Rgb(40, 110, 50),
         density: [Color::Rgb(55, 30, 65), Color::Rgb(100, 40, 115), Color::Rgb(160, 60, 170)],
         key: Color::Rgb(255, 220, 110),
         goal: Color::Rgb(90, 220, 110),
@@ -159,6 +163,7 @@ mod tests {
             p.waypoint,
             p.closed,
             p.open,
+            p.updated,
             p.density[0],
             p.density[1],
             p.density[2],

@@ -76,9 +76,9 @@ impl<'a> Panel<'a> {
         let stats = self.world.stats();
         let (w, last) = (&stats.window, stats.last_search.as_ref());
         let last_stat = |f: fn(&SearchReport) -> u64| last.map_or("-".to_string(), |r| num(f(r)));
-        let reasons = |a: RepathReason, b: RepathReason| {
-            let cell = |r: RepathReason| format!("{:<10}{:>4}", r.name(), num(w.repaths(r)));
-            format!("  {}  {}", cell(a), cell(b))
+        let reasons = |rs: &[RepathReason]| {
+            let cell = |&r: &RepathReason| format!("{:<10}{:>4}", r.name(), num(w.repaths(r)));
+            format!("  {}", rs.iter().map(cell).collect::<Vec<_>>().join("  "))
         };
         // Without smoothing the waypoints are the path's cells: say so
         // rather than show "30 → 31 waypoints".
@@ -125,10 +125,11 @@ impl<'a> Panel<'a> {
                 }
                 _ => format!("{:<11}{:>6}", "Repaths/s", num(w.total_repaths())),
             },
-            reasons(RepathReason::Start, RepathReason::Timer),
-            reasons(RepathReason::Threshold, RepathReason::Blocked),
-            reasons(RepathReason::Version, RepathReason::Stuck),
-            reasons(RepathReason::EveryTick, RepathReason::Settings),
+            reasons(&[RepathReason::Start, RepathReason::Timer]),
+            reasons(&[RepathReason::Threshold, RepathReason::Blocked]),
+            reasons(&[RepathReason::Version, RepathReason::Stuck]),
+            reasons(&[RepathReason::EveryTick, RepathReason::Settings]),
+            reasons(&[RepathReason::Moved]),
             format!("{:<13}{:>4}/s  queued {:>3}", "Budget waits", num(w.budget_waits), stats.queued),
         ]
         .into_iter()

@@ -7,7 +7,8 @@ use crate::cli::CliError;
 use crate::grid::Cell;
 use crate::level::Level;
 use crate::nav::{NavMesh, Planner, Vec2, Waypoints, path_length};
-use crate::search::{GridPlanner, Searcher, string_pull};
+use crate::picture::{Drawn, NavDrawn, NavLine};
+use crate::search::{GridPlanner, SearchStats, Searcher, string_pull};
 use crate::shown::shown;
 use serde_json::json;
 use std::io::Write;
@@ -24,6 +25,34 @@ fn listed(p: &[Vec2]) -> String {
 
 fn micros_since(began: Instant) -> f64 {
     began.elapsed().as_secs_f64() * 1e6
+}
+
+/// Every polygon's outline, for the picture.
+fn outlines(mesh: &NavMesh) -> Vec<Vec<Vec2>> {
+    mesh.polygons().map(|(_, p)| p.outline()).collect()
+}
+
+/// Writes the picture of `nav` (with `stats`) to `--svg`'s file, if given.
+fn picture(
+    args: &PathArgs,
+    level: &Level,
+    (from, to): (Cell, Cell),
+    nav: NavDrawn,
+    stats: SearchStats,
+) -> Result<(), CliError> {
+    let Some(file) = &args.svg else { return Ok(()) };
+    let drawn = Drawn {
+        settings: args.search.settings(),
+        stats,
+        cost: None,
+        finished: true,
+        cells: Vec::new(),
+        current: None,
+        path: Vec::new(),
+        smoothed: Vec::new(),
+        nav: Some(nav),
+    };
+    super::write_svg(file, &crate::picture::svg(&level.grid, from, to, &[drawn]))
 }
 
 /// One query on the navmesh or the waypoint graph.
@@ -47,6 +76,14 @@ pub(super) fn plan(args: &PathArgs, level: &Level, from: Cell, to: Cell, out: &m
             let ids: Vec<String> = p.polygons.iter().map(u32::to_string).collect();
             format!("polygons crossed: {}: {}", ids.len(), ids.join(" -> "))
         });
+        let nav = NavDrawn {
+            title: format!("navmesh, radius {r}: {} polygons, {} portals", mesh.polygon_count(), mesh.portals().len()),
+            polygons: outlines(&mesh),
+            portals: path.as_ref().map_or(vec![], |p| p.portals[1..p.portals.len() - 1].to_vec()),
+            corners: Vec::new(),
+            paths: vec![NavLine { planner: "navmesh", points: path.as_ref().map_or(vec![], |p| p.points.clone()) }],
+        };
+        picture(args, level, (from, to), nav, path.as_ref().map_or(SearchStats::default(), |p| p.stats))?;
         let v = json!({
             "algo": "navmesh",
             "radius": r,
@@ -74,6 +111,14 @@ pub(super) fn plan(args: &PathArgs, level: &Level, from: Cell, to: Cell, out: &m
         );
         let inner = |p: &[Vec2]| p[1..p.len() - 1].to_vec();
         let crossed = path.as_ref().map(|p| format!("waypoints crossed: {}", inner(&p.points).len()));
+        let nav = NavDrawn {
+            title: format!("waypoints, radius {r}: {} corners, {} links", wp.corners().len(), wp.link_count()),
+            polygons: Vec::new(),
+            portals: Vec::new(),
+            corners: wp.corners().collect(),
+            paths: vec![NavLine { planner: "waypoints", points: path.as_ref().map_or(vec![], |p| p.points.clone()) }],
+        };
+        picture(args, level, (from, to), nav, path.as_ref().map_or(SearchStats::default(), |p| p.stats))?;
         let v = json!({
             "algo": "waypoints",
             "radius": r,
@@ -137,13 +182,28 @@ pub(super) fn compare(
 
     let mesh = NavMesh::build(grid, r);
     let began = Instant::now();
-    let mesh_len = mesh.plan(grid, &mut searcher, a, b).map(|p| p.length);
+    let mesh_path = mesh.plan(grid, &mut searcher, a, b);
     let mesh_micros = micros_since(began);
+    let mesh_len = mesh_path.as_ref().map(|p| p.length);
 
     let wp = Waypoints::build(grid, r);
     let began = Instant::now();
-    let wp_len = wp.plan(grid, &mut searcher, a, b).map(|p| p.length);
+    let wp_path = wp.plan(grid, &mut searcher, a, b);
     let wp_micros = micros_since(began);
+    let wp_len = wp_path.as_ref().map(|p| p.length);
+
+    let nav = NavDrawn {
+        title: format!("compare, radius {r}"),
+        polygons: outlines(&mesh),
+        portals: Vec::new(),
+        corners: Vec::new(),
+        paths: vec![
+            NavLine { planner: "grid_smoothed", points: if outcome.found { pulled } else { Vec::new() } },
+            NavLine { planner: "navmesh", points: mesh_path.map_or(vec![], |p| p.points) },
+            NavLine { planner: "waypoints", points: wp_path.map_or(vec![], |p| p.points) },
+        ],
+    };
+    picture(args, level, (from, to), nav, SearchStats::default())?;
 
     let rows = [
         ("grid_smoothed", grid_len, grid_micros, None),

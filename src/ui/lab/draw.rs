@@ -33,6 +33,9 @@ pub fn draw(frame: &mut Frame, lab: &Lab, palette: &Palette) {
 /// Settings in a few words: `astar octile fifo 8n`, with the weight,
 /// reopening and decrease-key when they apply.
 fn settings(pane: &Pane) -> String {
+    if pane.planner.grid().is_none() {
+        return format!("{} (A* over its graph, point agent)", pane.planner);
+    }
     let s = &pane.settings;
     let mut text = format!("{}", s.algorithm);
     if s.algorithm == crate::search::Algorithm::Weighted {
@@ -56,14 +59,25 @@ fn pane(buf: &mut Buffer, area: Rect, lab: &Lab, i: usize, palette: &Palette) {
     let inner = block.inner(area);
     block.render(area, buf);
     let [map_area, stats_area] = Layout::vertical([Constraint::Min(0), Constraint::Length(2)]).areas(inner);
-    map(buf, map_area, lab, p, palette);
     let s = p.stats(lab.step);
-    let counts = format!("exp {} push {} stale {} max open {}", s.expanded, s.pushed, s.stale_pops, s.max_open);
-    let answer = match &p.outcome {
-        Err(e) => e.to_string(),
-        Ok(_) if !p.done(lab.step) => format!("step {}/{}", lab.step.min(p.len()), p.len()),
-        Ok(o) if o.found => format!("cost {:.2} steps {} waypoints {}", o.cost, p.path.len() - 1, p.smoothed.len()),
-        Ok(_) => "no path".to_string(),
+    let counts = match &p.nav {
+        Some(run) => {
+            super::nav_map::map(buf, map_area, lab, p, run, palette);
+            format!("exp {} push {} | {}", s.expanded, s.pushed, super::pane::nav_counts(p.planner, run))
+        }
+        None => {
+            map(buf, map_area, lab, p, palette);
+            format!("exp {} push {} stale {} max open {}", s.expanded, s.pushed, s.stale_pops, s.max_open)
+        }
+    };
+    let answer = match (&p.outcome, &p.nav) {
+        (Err(e), _) => e.to_string(),
+        (Ok(_), Some(run)) => nav_answer(lab, p, run),
+        (Ok(_), None) if !p.done(lab.step) => format!("step {}/{}", lab.step.min(p.len()), p.len()),
+        (Ok(o), None) if o.found => {
+            format!("cost {:.2} steps {} waypoints {}", o.cost, p.path.len() - 1, p.smoothed.len())
+        }
+        (Ok(_), None) => "no path".to_string(),
     };
     let extra = if s.reopened + s.violations > 0 {
         format!(" reopened {} violations {}", s.reopened, s.violations)
@@ -71,6 +85,36 @@ fn pane(buf: &mut Buffer, area: Rect, lab: &Lab, i: usize, palette: &Palette) {
         String::new()
     };
     Paragraph::new(vec![Line::raw(counts), Line::raw(answer + &extra)]).render(stats_area, buf);
+}
+
+/// The answer line of an any-angle pane: where it is (search, funnel),
+/// then the path's Euclidean length and what it crossed.
+fn nav_answer(lab: &Lab, p: &Pane, run: &super::nav::NavRun) -> String {
+    let search = p.search_len();
+    if let Some(why) = &run.refused {
+        return why.clone();
+    }
+    if !p.done(lab.step) {
+        return match run.funnel_at(lab.step.saturating_sub(search)) {
+            Some(f) => format!(
+                "funnel {}/{}: portal {} apex ({},{}) {} points",
+                lab.step - search,
+                run.funnel.len(),
+                f.portal,
+                f.apex.x,
+                f.apex.y,
+                f.emitted
+            ),
+            None => format!("search {}/{}", lab.step, search),
+        };
+    }
+    match run.points.len() {
+        0 => "no path".to_string(),
+        n if run.corners.is_empty() => {
+            format!("length {:.2}, {n} points, {} polygons crossed", run.length, run.corridor_polygons.len())
+        }
+        n => format!("length {:.2}, {n} points, {} corners", run.length, n - 2),
+    }
 }
 
 /// The map of one pane: terrain, closed and open cells, the node being
@@ -102,6 +146,11 @@ fn map(buf: &mut Buffer, area: Rect, lab: &Lab, p: &Pane, palette: &Palette) {
             }
         }
     }
+    ends_and_cursor(buf, &camera, lab, palette);
+}
+
+/// The start `S`, the goal `G`, and the cursor (reversed), over a pane's map.
+pub fn ends_and_cursor(buf: &mut Buffer, camera: &Camera, lab: &Lab, palette: &Palette) {
     let bold = Style::new().fg(palette.player).add_modifier(Modifier::BOLD);
     for (c, glyph) in [(lab.start, 'S'), (lab.goal, 'G')] {
         if let Some(pos) = camera.screen(c) {
@@ -122,6 +171,9 @@ fn cursor_line(lab: &Lab) -> String {
         Some(cost) => format!("{c} cost {cost}"),
     };
     let p = &lab.panes[lab.active];
+    if let Some(run) = &p.nav {
+        return super::nav_map::cursor_note(lab, p, run, &here);
+    }
     let Some(m) = p.view.node(grid.node(c)) else { return format!("{here}: not reached") };
     let parent = if m.parent == grid.node(c) { "-".to_string() } else { grid.cell_of(m.parent).to_string() };
     let state = match m.order {

@@ -78,7 +78,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(&[Char('+'), Char('-')], "more or fewer expansions per frame"),
     bind(&[Enter, End], "to the end of the search"),
     bind(&[Char('r'), Backspace], "back to the first step"),
-    bind(&[Char('A')], "next algorithm (active pane)"),
+    bind(&[Char('A')], "next algorithm (active pane), then navmesh, waypoints"),
     bind(&[Char('E')], "next heuristic"),
     bind(&[Char('T')], "next tie-break among equal f"),
     bind(&[Char('P')], "open list: lazy deletion or decrease-key"),

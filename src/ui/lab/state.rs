@@ -5,6 +5,7 @@ use super::keys::{Action, Setting};
 use super::pane::Pane;
 use crate::grid::{Cell, Tile};
 use crate::level::Level;
+use crate::nav::Planner;
 use crate::search::{Algorithm, MAX_WEIGHT, MIN_WEIGHT, SearchSettings};
 use std::path::{Path, PathBuf};
 
@@ -74,6 +75,15 @@ impl Lab {
         };
         lab.rerun();
         lab
+    }
+
+    /// Gives the panes `planners`, left then right (those not given keep
+    /// theirs), and runs the query again.
+    pub fn set_planners(&mut self, planners: &[Planner]) {
+        for (pane, &planner) in self.panes.iter_mut().zip(planners) {
+            pane.set_planner(planner);
+        }
+        self.rerun();
     }
 
     /// The panes on screen, by index.
@@ -160,9 +170,10 @@ impl Lab {
                 self.seek(0);
             }
             Action::Set(setting) => {
-                let s = &mut self.panes[self.active].settings;
+                let pane = &mut self.panes[self.active];
+                let s = &mut pane.settings;
                 match setting {
-                    Setting::Algorithm => s.algorithm = s.algorithm.next(),
+                    Setting::Algorithm => pane.set_planner(next_planner(pane.planner)),
                     Setting::Heuristic => s.heuristic = s.heuristic.next(),
                     Setting::Tie => s.tie = s.tie.next(),
                     Setting::Open => s.open = s.open.next(),
@@ -239,6 +250,17 @@ impl Lab {
             Ok(()) => format!("wrote {}", path.display()),
             Err(e) => format!("cannot write {}: {e}", path.display()),
         };
+    }
+}
+
+/// The planner after `p` in the lab's `A` cycle: the grid algorithms in
+/// their order, then the navmesh, the corner waypoints, and round again.
+fn next_planner(p: Planner) -> Planner {
+    match p {
+        Planner::Grid(a) if Some(&a) == Algorithm::ALL.last() => Planner::Navmesh,
+        Planner::Grid(a) => Planner::Grid(a.next()),
+        Planner::Navmesh => Planner::Waypoints,
+        Planner::Waypoints => Planner::Grid(Algorithm::ALL[0]),
     }
 }
 
