@@ -14,31 +14,43 @@
 //! rectangles meeting only at a corner are not connected (the point
 //! agent's no-squeezing rule).
 //!
-//! Planning. The graph searched is the *portal graph*: three nodes per
-//! portal, at its two ends and its midpoint, plus the query's start and
-//! goal; an edge joins two nodes on portals of one rectangle (a straight
-//! line inside a convex polygon) and costs their distance; the heuristic is
-//! the Euclidean distance to the goal. A static graph, so the engine
-//! searches it as it is. The rectangles crossed give the corridor, and
-//! [`string_pull`] gives the path. Midpoints alone, the classic choice,
-//! landed 2.5% above the optimum on average on random levels (the search
-//! charges a detour through the middle of every wide portal, so it picks
-//! corridors whose pulled path is not the shortest); with the ends, which
-//! are where taut paths bend, the search's cost is close to the pulled
-//! length and the corridor nearly always the best (see the README).
+//! Planning. The graph searched is the *portal graph*: nodes on the
+//! portals (the two ends and the midpoint of a wide portal, the midpoint
+//! of a narrow one), plus the query's start and goal; an edge joins two
+//! nodes on portals of one rectangle (a straight line inside a convex
+//! polygon) and costs their distance; the heuristic is the Euclidean
+//! distance to the goal, weighted ([`SEARCH_WEIGHT`]). A static graph,
+//! built with the portals, so the engine searches it as it is and a query
+//! allocates only its answer. The rectangles crossed give the corridor,
+//! and [`string_pull`] gives the path. Midpoints alone, the classic
+//! choice, landed 2.5% above the optimum on average on random levels (the
+//! search charges a detour through the middle of every wide portal, so it
+//! picks corridors whose pulled path is not the shortest); with the ends,
+//! which are where taut paths bend, the search's cost is close to the
+//! pulled length and the corridor nearly always the best (see the README).
 //!
-//! Changes. [`NavMesh::update`] takes the cells that changed (a door): the
-//! rectangles touching their grown squares are removed, the slabs there
-//! re-tested, and only the uncovered region re-carved; the portals are then
-//! re-derived from the slab labels in one scan.
+//! Changes. Rectangles never cross the borders of square tiles of
+//! [`TILE`] slabs, so [`NavMesh::update`], given the cells that changed (a
+//! door), removes the rectangles of the tiles their grown squares meet,
+//! re-tests the slabs there and re-carves only those tiles: the result is
+//! the mesh a fresh build makes, and answers every query alike (tested).
+//! The portals are then re-derived from the slab labels in one scan.
 
 use super::{Space, Vec2, string_pull};
 use crate::grid::{Cell, Grid};
 use crate::search::{Graph, NodeId, Observer, Query, SearchStats, Searcher};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::time::Instant;
 
 /// Label of a slab no rectangle covers.
 const NONE: u32 = u32::MAX;
+
+/// Side of the square tiles of slabs no rectangle crosses, so that a
+/// change re-carves whole tiles and the mesh after an update is the one a
+/// fresh build makes (the greedy carving of a tile depends on nothing
+/// outside it). Large enough that open maps are cut little.
+const TILE: usize = 32;
 
 /// One convex polygon of the mesh: an axis-aligned rectangle, in world
 /// units and in slab indices (half-open).
@@ -131,6 +143,12 @@ pub struct NavMesh {
     rects: Vec<Option<Rect>>,
     portals: Vec<Portal>,
     by_rect: Vec<Vec<u32>>,
+    /// Ids of removed rectangles, lowest first out, for the next carve.
+    vacant: BinaryHeap<Reverse<u32>>,
+    /// The portal search's nodes: where each stands and on which portal.
+    nodes: Vec<(Vec2, u32)>,
+    /// Portal `p`'s nodes are `first_node[p]..first_node[p + 1]`.
+    first_node: Vec<u32>,
     version: u64,
     build_micros: f64,
 }
@@ -159,6 +177,9 @@ impl NavMesh {
             rects: Vec::new(),
             portals: Vec::new(),
             by_rect: Vec::new(),
+            vacant: BinaryHeap::new(),
+            nodes: Vec::new(),
+            first_node: Vec::new(),
             version: grid.version(),
             build_micros: 0.0,
         };
@@ -253,8 +274,8 @@ impl NavMesh {
                     max: Vec2::new(self.xs[right], self.ys[bottom]),
                     slabs,
                 };
-                let id = match self.rects.iter().position(Option::is_none) {
-                    Some(i) => i,
+                let id = match self.vacant.pop() {
+                    Some(Reverse(i)) => i as usize,
                     None => {
                         self.rects.push(None);
                         self.rects.len() - 1
@@ -274,14 +295,16 @@ impl NavMesh {
     }
 
     /// The greedy rectangle from slab (a, b): as wide as the row allows,
-    /// then as tall as that span stays open.
+    /// then as tall as that span stays open, within the slab's tile.
     fn grow(&self, a: usize, b: usize) -> [usize; 4] {
+        let tile_end = |v: usize, n: usize| (v / TILE + 1).saturating_mul(TILE).min(n);
+        let (cols, rows) = (tile_end(a, self.cols()), tile_end(b, self.rows()));
         let mut right = a + 1;
-        while right < self.cols() && self.open(right, b) {
+        while right < cols && self.open(right, b) {
             right += 1;
         }
         let mut bottom = b + 1;
-        while bottom < self.rows() && (a..right).all(|x| self.open(x, bottom)) {
+        while bottom < rows && (a..right).all(|x| self.open(x, bottom)) {
             bottom += 1;
         }
         [a, b, right, bottom]
@@ -292,10 +315,15 @@ impl NavMesh {
     fn link(&mut self) {
         let mut portals = Vec::new();
         let cols = self.cols();
-        for (id, rect) in self.rects.iter().enumerate() {
-            let Some(rect) = rect else { continue };
+        // Rectangles in the order of their top-left slab, not of their ids
+        // (which an update reuses): the portals, the search's nodes and so
+        // its answers are then the same as a fresh build's.
+        let in_slab_order = self.label.iter().enumerate().filter_map(|(i, &id)| {
+            let rect = self.rects.get(id as usize)?.as_ref()?;
+            (rect.slabs[0] + rect.slabs[1] * cols == i).then_some((id, rect))
+        });
+        for (id, rect) in in_slab_order {
             let [a0, b0, a1, b1] = rect.slabs;
-            let id = id as u32;
             if a1 < cols {
                 let x = self.xs[a1];
                 for (s, e, other) in runs((b0..b1).map(|b| (b, self.label[b * cols + a1]))) {
@@ -325,6 +353,14 @@ impl NavMesh {
             self.by_rect[p.a as usize].push(i as u32);
             self.by_rect[p.b as usize].push(i as u32);
         }
+        self.nodes.clear();
+        self.first_node.clear();
+        for (i, p) in self.portals.iter().enumerate() {
+            self.first_node.push(self.nodes.len() as u32);
+            let points = if p.lo.distance(p.hi) <= NARROW_PORTAL { vec![p.mid()] } else { vec![p.lo, p.mid(), p.hi] };
+            self.nodes.extend(points.into_iter().map(|q| (q, i as u32)));
+        }
+        self.first_node.push(self.nodes.len() as u32);
     }
 
     /// Brings the mesh up to date after `changed` cells of `grid` changed
@@ -346,29 +382,29 @@ impl NavMesh {
             };
             let (a0, a1) = span(&self.xs, x0, x1);
             let (b0, b1) = span(&self.ys, y0, y1);
-            let mut window = [a0, b0, a1, b1];
-            // Remove every rectangle touching the window, and widen the
-            // region to re-carve to cover them.
+            // Remove every rectangle of the tiles the window meets: each
+            // lies wholly inside one tile, and the tiles are re-carved.
+            let tiles =
+                |lo: usize, hi: usize, n: usize| (lo / TILE * TILE, hi.div_ceil(TILE).saturating_mul(TILE).min(n));
+            let ((ta0, ta1), (tb0, tb1)) = (tiles(a0, a1, self.cols()), tiles(b0, b1, self.rows()));
             let mut touched: Vec<u32> = Vec::new();
-            for b in b0..b1 {
-                for a in a0..a1 {
-                    let l = self.label[self.at(a, b)];
-                    if l != NONE && !touched.contains(&l) {
-                        touched.push(l);
+            for b in tb0..tb1 {
+                for a in ta0..ta1 {
+                    let i = self.at(a, b);
+                    let l = self.label[i];
+                    if l != NONE {
+                        if !touched.contains(&l) {
+                            touched.push(l);
+                        }
+                        self.label[i] = NONE;
                     }
                 }
             }
             for &id in &touched {
-                let Some(rect) = self.rects[id as usize].take() else { continue };
-                let [ra0, rb0, ra1, rb1] = rect.slabs;
-                for y in rb0..rb1 {
-                    for x in ra0..ra1 {
-                        let i = self.at(x, y);
-                        self.label[i] = NONE;
-                    }
-                }
-                window = [window[0].min(ra0), window[1].min(rb0), window[2].max(ra1), window[3].max(rb1)];
+                self.rects[id as usize] = None;
+                self.vacant.push(Reverse(id));
             }
+            let window = [ta0, tb0, ta1, tb1];
             self.test_slabs(&space, [a0, b0, a1, b1]);
             created += self.carve(window);
         }
@@ -419,7 +455,8 @@ impl NavMesh {
         let (start, goal) = (self.locate(from)?, self.locate(to)?);
         let graph = PortalGraph { mesh: self, from, to, start, goal };
         let n = graph.start_node();
-        let outcome = searcher.search_observed(&graph, n, n + 1, &Query::default(), observer);
+        let query = Query { algorithm: crate::search::Algorithm::Weighted, weight: SEARCH_WEIGHT, ..Query::default() };
+        let outcome = searcher.search_observed(&graph, n, n + 1, &query, observer);
         if !outcome.found {
             return None;
         }
@@ -428,7 +465,7 @@ impl NavMesh {
         // through the same rectangle was only touched, not crossed.
         let crossed: Vec<&Portal> = searcher.path()[1..searcher.path().len() - 1]
             .iter()
-            .map(|&p| &self.portals[(p / PER_PORTAL) as usize])
+            .map(|&p| &self.portals[self.nodes[p as usize].1 as usize])
             .collect();
         let mut legs = vec![start];
         for pair in crossed.windows(2) {
@@ -459,13 +496,10 @@ impl NavMesh {
         let n = graph.start_node();
         (0..graph.node_count() as NodeId)
             .map(|node| {
-                let polygons = match node {
-                    _ if node == n => [Some(start), None],
-                    _ if node == n + 1 => [Some(goal), None],
-                    _ => {
-                        let p = &self.portals[(node / PER_PORTAL) as usize];
-                        [Some(p.a), Some(p.b)]
-                    }
+                let polygons = match self.nodes.get(node as usize) {
+                    Some(&(_, p)) => [Some(self.portals[p as usize].a), Some(self.portals[p as usize].b)],
+                    None if node == n => [Some(start), None],
+                    None => [Some(goal), None],
                 };
                 SearchNode { at: graph.point(node), polygons }
             })
@@ -535,15 +569,27 @@ const STRAIGHTEN_REACH: usize = 8;
 /// How many polygons ahead [`NavMesh::shortcut`] looks for a neighbour.
 const SHORTCUT_REACH: usize = 8;
 
+/// Portals at most this wide get one search node, at their midpoint; wider
+/// ones three (ends and midpoint). A narrow portal's ends are close to its
+/// midpoint, and in mazes and cluttered maps most portals are narrow: one
+/// node instead of three makes their portal graph about three times
+/// smaller, for a few tenths of a percent of length (see the README).
+const NARROW_PORTAL: f64 = 2.0;
+
+/// w of the weighted A* over the portal graph. The graph's costs already
+/// overestimate the pulled length (legs zig-zag between portal points)
+/// while the Euclidean heuristic is tight, so plain A* floods an ellipse
+/// around the straight line; w = 1.3 goes for the goal, many times faster
+/// on open 512×512 maps, and the funnel and [`straighten`] recover the
+/// length (measured in the README's nav bench table).
+const SEARCH_WEIGHT: f64 = 1.3;
+
 /// What each leg of the portal search costs beyond its length.
 const LEG_COST: f64 = 1e-6;
 
-/// Search nodes per portal: its two ends and its midpoint.
-const PER_PORTAL: u32 = 3;
-
-/// The graph one query searches: three nodes per portal (`3p` its top or
-/// left end, `3p + 1` its midpoint, `3p + 2` its other end), then the start
-/// and the goal.
+/// The graph one query searches: the mesh's portal nodes (one at the
+/// midpoint of a narrow portal, its two ends and midpoint on a wide one),
+/// then the start and the goal.
 struct PortalGraph<'a> {
     mesh: &'a NavMesh,
     from: Vec2,
@@ -554,22 +600,14 @@ struct PortalGraph<'a> {
 
 impl PortalGraph<'_> {
     fn start_node(&self) -> NodeId {
-        self.mesh.portals.len() as NodeId * PER_PORTAL
+        self.mesh.nodes.len() as NodeId
     }
 
     fn point(&self, node: NodeId) -> Vec2 {
-        let n = self.start_node();
-        match node {
-            _ if node == n => self.from,
-            _ if node == n + 1 => self.to,
-            _ => {
-                let p = &self.mesh.portals[(node / PER_PORTAL) as usize];
-                match node % PER_PORTAL {
-                    0 => p.lo,
-                    1 => p.mid(),
-                    _ => p.hi,
-                }
-            }
+        match self.mesh.nodes.get(node as usize) {
+            Some(&(p, _)) => p,
+            None if node == self.start_node() => self.from,
+            None => self.to,
         }
     }
 }
@@ -588,20 +626,20 @@ impl Graph for PortalGraph<'_> {
         // fewer portals wins, instead of a detour through a sliver of a
         // rectangle that forces the pulled path through the corner.
         let cost = |p: Vec2| here.distance(p) + LEG_COST;
-        let rects: [Option<u32>; 2] = match node {
-            _ if node == n => [Some(self.start), None],
-            _ if node == n + 1 => [None, None],
-            _ => {
-                let p = &self.mesh.portals[(node / PER_PORTAL) as usize];
-                [Some(p.a), Some(p.b)]
+        let (rects, own): ([Option<u32>; 2], u32) = match self.mesh.nodes.get(node as usize) {
+            Some(&(_, p)) => {
+                let portal = &self.mesh.portals[p as usize];
+                ([Some(portal.a), Some(portal.b)], p)
             }
+            None if node == n => ([Some(self.start), None], u32::MAX),
+            None => return,
         };
         for rect in rects.into_iter().flatten() {
             for &q in &self.mesh.by_rect[rect as usize] {
-                if q != node / PER_PORTAL || node == n {
-                    for k in 0..PER_PORTAL {
-                        let m = q * PER_PORTAL + k;
-                        visit(m, cost(self.point(m)));
+                if q != own {
+                    let nodes = self.mesh.first_node[q as usize]..self.mesh.first_node[q as usize + 1];
+                    for m in nodes {
+                        visit(m, cost(self.mesh.nodes[m as usize].0));
                     }
                 }
             }
@@ -687,15 +725,18 @@ mod tests {
 
     #[test]
     fn door_change_rebuilds_locally_and_matches_a_fresh_build() {
-        let text = ["..........", "..........", "#####+####", "..........", ".........."];
-        let mut g = grid(&text);
+        // Three tiles wide: the door's tile is re-carved, the others kept.
+        let (open, wall) = (".".repeat(70), format!("#####+{}", "#".repeat(64)));
+        let mut g = grid(&[&open, &open, &wall, &open, &open]);
         let mut mesh = NavMesh::build(&g, 0.0);
         let (from, to) = (v(0.5, 0.5), v(9.5, 4.5));
         assert_eq!(mesh.plan(&g, &mut Searcher::new(), from, to), None);
         let door = Cell::new(5, 2);
         g.set_tile(door, crate::grid::Tile::DoorOpen);
         let replaced = mesh.update(&g, &[door]);
-        assert_eq!((replaced, mesh.polygon_count()), (1, 3), "only the door's own polygon is new");
+        // The door's tile: above it, the door, beside it below; the two
+        // other tiles keep their two rectangles each.
+        assert_eq!((replaced, mesh.polygon_count()), (4, 8), "only the door's tile is re-carved");
         assert_eq!(mesh.version(), g.version());
         let local = mesh.plan(&g, &mut Searcher::new(), from, to).unwrap();
         let fresh = NavMesh::build(&g, 0.0).plan(&g, &mut Searcher::new(), from, to).unwrap();
@@ -708,28 +749,42 @@ mod tests {
     }
 
     #[test]
-    fn random_changes_keep_the_mesh_covering_exactly_the_free_space() {
+    fn random_changes_answer_like_a_fresh_build() {
         use crate::grid::Tile;
-        let mut g = grid(&["........", ".#..#...", "...##...", ".#......", "....#.#.", "........"]);
+        // Several tiles wide and tall at either radius (a slab is half a
+        // cell or less with r > 0), so most changes keep most tiles.
+        let (w, h) = (70u32, 40u32);
+        let mut seed = 7u32;
+        let mut next = move || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            seed >> 8
+        };
+        let rows: Vec<String> =
+            (0..h).map(|_| (0..w).map(|_| if next() % 7 == 0 { '#' } else { '.' }).collect()).collect();
+        let mut g = grid(&rows.iter().map(String::as_str).collect::<Vec<_>>());
+        let mut at = move || (next() % w, next() % h);
+        let mut searcher = Searcher::new();
         for radius in [0.0, 0.3] {
             let mut mesh = NavMesh::build(&g, radius);
-            let mut seed = 7u32;
-            for _ in 0..40 {
-                seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-                let cell = Cell::new((seed >> 8) as i32 % 8, (seed >> 16) as i32 % 6);
+            for _ in 0..30 {
+                let (x, y) = at();
+                let cell = Cell::new(x as i32, y as i32);
                 let tile = if g.is_walkable(cell) { Tile::DoorClosed } else { Tile::DoorOpen };
                 g.set_tile(cell, tile);
-                mesh.update(&g, &[cell]);
+                let made = mesh.update(&g, &[cell]);
                 let fresh = NavMesh::build(&g, radius);
+                assert!(made < fresh.polygon_count() / 2, "r={radius} after {cell}: {made} polygons made anew");
                 assert_eq!(mesh.free, fresh.free, "r={radius} after {cell}");
                 for (i, &l) in mesh.label.iter().enumerate() {
                     assert_eq!(l != NONE, mesh.free[i], "r={radius} slab {i}: covered iff free");
                 }
-                let mut searcher = Searcher::new();
-                for (a, b) in [(v(0.5, 0.5), v(7.5, 5.5)), (v(7.5, 0.5), v(0.5, 5.5))] {
-                    let local = mesh.plan(&g, &mut searcher, a, b).is_some();
-                    let again = fresh.plan(&g, &mut searcher, a, b).is_some();
-                    assert_eq!(local, again, "r={radius} after {cell}: reachability");
+                for _ in 0..12 {
+                    let ((ax, ay), (bx, by)) = (at(), at());
+                    let (a, b) =
+                        (v(f64::from(ax) + 0.5, f64::from(ay) + 0.5), v(f64::from(bx) + 0.5, f64::from(by) + 0.5));
+                    let local = mesh.plan(&g, &mut searcher, a, b).map(|p| p.length);
+                    let again = fresh.plan(&g, &mut searcher, a, b).map(|p| p.length);
+                    assert_eq!(local, again, "r={radius} after {cell}: {a:?} -> {b:?}");
                 }
             }
         }

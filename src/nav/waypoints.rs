@@ -9,14 +9,18 @@
 //! one wall among their four cells, moved diagonally away from that wall
 //! by the radius.
 //!
-//! Only *taut* links are kept: a link leaving a corner straight away from
-//! its wall can never be part of a shortest path (a path arriving that way
-//! would cut past the corner instead of wrapping it), which prunes a good
-//! share of the pairs before the exact segment test.
+//! Only *tangent* links are kept (the standard reduction of a visibility
+//! graph, which keeps every shortest path): a shortest path wraps around
+//! each corner it bends at, so it arrives and leaves along lines that leave
+//! the corner's wall on one side; a link running diagonally away from (or
+//! into) the wall at either end is never on one. That cheap test drops
+//! three quarters of the pairs before the exact segment test, which
+//! itself scans from both ends so that a blocked pair costs about the
+//! distance to its nearest blocking wall rather than its length.
 //!
-//! The build tests every pair of corners, so it is quadratic in their
-//! number: cheap on dungeon levels, minutes on the open 512×512 benchmark
-//! maps. A grid change means a new build.
+//! The build still looks at every pair of corners, so it is quadratic in
+//! their number: cheap on dungeon levels, seconds on the open 512×512
+//! benchmark maps. A grid change means a new build.
 
 use super::{Space, Vec2};
 use crate::grid::Grid;
@@ -45,10 +49,14 @@ struct Corner {
 }
 
 impl Corner {
-    /// Whether a straight path may leave this corner along `d` and still be
-    /// taut: not straight away from the wall (strictly, on both axes).
-    fn taut(&self, d: Vec2) -> bool {
-        !(d.x * self.wall.0 < 0.0 && d.y * self.wall.1 < 0.0)
+    /// Whether a straight path along `d` through this corner is tangent to
+    /// its wall: the wall's quadrant lies wholly on one side of the line,
+    /// so `d` runs along the wall's sides or between them and the open
+    /// quadrants beside, never diagonally away from (or into) the wall. A
+    /// shortest path bends only around a corner it is tangent to, so a
+    /// link that is not tangent at both ends is never on one.
+    fn tangent(&self, d: Vec2) -> bool {
+        d.x * d.y * self.wall.0 * self.wall.1 <= 0.0
     }
 }
 
@@ -72,7 +80,7 @@ impl Waypoints {
             for v in u + 1..corners.len() {
                 let (cu, cv) = (corners[u], corners[v]);
                 let d = cv.at - cu.at;
-                if cu.taut(d) && cv.taut(d * -1.0) && space.segment_clear(cu.at, cv.at) {
+                if cu.tangent(d) && cv.tangent(d) && space.segment_clear(cu.at, cv.at) {
                     let cost = cu.at.distance(cv.at);
                     links[u].push((v as u32, cost));
                     links[v].push((u as u32, cost));
@@ -134,7 +142,7 @@ impl Waypoints {
         }
         let seen_from = |p: Vec2| -> Vec<(u32, f64)> {
             let corners = self.corners.iter().enumerate();
-            let seen = corners.filter(|(_, c)| c.taut(p - c.at) && space.segment_clear(p, c.at));
+            let seen = corners.filter(|(_, c)| c.tangent(p - c.at) && space.segment_clear(p, c.at));
             seen.map(|(i, c)| (i as u32, p.distance(c.at))).collect()
         };
         let mut to_goal = vec![None; self.corners.len()];
