@@ -233,7 +233,7 @@ mod tests {
     fn plan(nav: Nav, rows: &str, pos: (f32, f32), to: Cell) -> (Hunt, Stats, u64) {
         let grid = crate::level::Level::parse(rows, "t").unwrap().grid;
         let settings = super::super::Settings { nav, ..Default::default() };
-        let scene = Scene { grid: &grid, settings: &settings, tick: 0, watched: Some(0) };
+        let scene = Scene { grid: &grid, settings: &settings, tick: 0, player: to, watched: Some(0) };
         let (mut hunt, mut stats) = (Hunt::default(), Stats::default());
         let pos = steer::Vec2::new(pos.0, pos.1);
         let expanded = AnyAngle::default().plan(&scene, &mut hunt, pos, to, 0, RepathReason::Start, &mut stats);

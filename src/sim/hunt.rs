@@ -10,8 +10,8 @@
 
 use super::any_angle::AnyAngle;
 use super::creature::{Creature, Hunt};
-use super::incremental::Incremental;
 use super::flow::Flow;
+use super::incremental::Incremental;
 use super::settings::{Nav, RepathPolicy, Settings};
 use super::stats::{RepathReason, SearchReport, Stats};
 use crate::grid::{Cell, Grid};
