@@ -260,6 +260,24 @@ const GATES: Golden = Golden {
     doors: 0,
 };
 
+/// The gates under `incremental`: each monster's MT-D* Lite search
+/// repaired as the doorways flip and the player moves.
+const GATES_INCREMENTAL: Golden = Golden {
+    file: "gates-incremental.jsonl",
+    changes: &[set(0, Setting::Repath(RepathPolicy::Incremental))],
+    settings_changed: 1,
+    ..GATES
+};
+
+/// The gates under `flow-field`: one shared field, recomputed as the
+/// player moves and repaired as the doorways flip.
+const GATES_FLOW: Golden = Golden {
+    file: "gates-flow-field.jsonl",
+    changes: &[set(0, Setting::Repath(RepathPolicy::FlowField))],
+    settings_changed: 1,
+    ..GATES
+};
+
 /// Ticks between the scripted player's steps at least, as for the bot.
 const PACE: u64 = 5;
 
@@ -418,20 +436,42 @@ fn keep_doors() {
     check(&KEEP);
 }
 
-#[test]
-fn gates_doors_cycle() {
-    check(&GATES);
-    let replay = Replay::load(&path(&GATES)).unwrap_or_else(|e| panic!("{e}"));
+/// Checks a gates recording and returns its final world: its doors cycled
+/// by themselves all along.
+fn gates(golden: &Golden) -> World {
+    check(golden);
+    let replay = Replay::load(&path(golden)).unwrap_or_else(|e| panic!("{e}"));
     let world = replayed(&replay);
     // 15 toggles of the level's 34 doors, each change a new grid version
     // (fewer when a door still waiting for its doorway at a toggle stays
     // open, two changes skipped).
     let version = world.grid().version();
-    assert!((14 * 34..=15 * 34).contains(&version), "grid version {version}");
-    let total = world.stats().total;
+    assert!((14 * 34..=15 * 34).contains(&version), "{}: grid version {version}", golden.file);
+    world
+}
+
+#[test]
+fn gates_doors_cycle() {
+    let total = gates(&GATES).stats().total;
     for reason in [RepathReason::Blocked, RepathReason::Version] {
         assert!(total.repaths(reason) > 0, "no {reason} repath");
     }
+}
+
+#[test]
+fn gates_incremental() {
+    let total = gates(&GATES_INCREMENTAL).stats().total;
+    assert!(total.cells_updated > 0, "no repair updated a cell");
+    assert!(total.repaths(RepathReason::Moved) > 0, "no repair for a move");
+    assert!(total.repaths(RepathReason::Version) + total.repaths(RepathReason::Blocked) > 0, "no repair for a door");
+}
+
+#[test]
+fn gates_flow_field() {
+    let world = gates(&GATES_FLOW);
+    let total = world.stats().total;
+    assert!(total.cells_updated > 0, "no door change repaired the field");
+    assert!(world.flow_field().is_some(), "no field");
 }
 
 #[test]

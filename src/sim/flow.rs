@@ -95,6 +95,12 @@ impl Flow {
             // it let through asked for a search, which this takes back.
             if hunt.mind.target(pos, home).is_some_and(|t| self.serves(t, pos, scene)) {
                 self.read(hunt, pos, scene);
+                // A field still being computed afresh is of an older grid:
+                // its descent is followed only up to a door that closed
+                // since, as a stale path is while its request waits.
+                if hunt.version != grid.version() {
+                    hunt.cut_at_closed_doors(grid, cell_at(pos));
+                }
             }
         }
         work

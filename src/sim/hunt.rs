@@ -70,17 +70,18 @@ impl Hunter {
                 continue;
             };
             hunt.track_progress(c.body.pos, scene.tick);
-            if self.flow.serves(target, c.body.pos, scene) {
-                continue;
-            }
-            if hunt.request.is_none() {
+            // A hunter the shared field serves asks for no search.
+            let served = self.flow.serves(target, c.body.pos, scene);
+            if !served && hunt.request.is_none() {
                 let due = incremental && self.incremental.due(i, cell_at(c.body.pos), target);
                 if let Some(reason) = reason(hunt, i, target, scene, due) {
                     hunt.request = Some((scene.tick, reason));
                     self.queue.push_back(i as u32);
                 }
             }
-            if hunt.request.is_some() && hunt.version != scene.grid.version() {
+            // Whether it waits for a search or for the field, a plan older
+            // than the grid is followed only up to a door that closed since.
+            if hunt.version != scene.grid.version() {
                 hunt.cut_at_closed_doors(scene.grid, cell_at(c.body.pos));
             }
         }
