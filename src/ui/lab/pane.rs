@@ -178,7 +178,7 @@ mod tests {
     use super::*;
     use crate::cli::{PathArgs, SearchArgs, path};
     use crate::search::{Algorithm, Heuristic, OpenUpdate, TieBreak};
-    use std::path::PathBuf;
+    use std::path::{Path, PathBuf};
 
     /// Stepping each pane to its end gives exactly what `delve path --json
     /// --smooth` prints for the same level, query and settings (the time
@@ -204,20 +204,7 @@ mod tests {
                 reopen,
                 open,
             };
-            let args = PathArgs {
-                level: Some(file.clone()),
-                from: Some(from),
-                to: Some(to),
-                search: search.clone(),
-                smooth: true,
-                json: true,
-                svg: None,
-                radius: 0.0,
-                compare: false,
-            };
-            let mut out = Vec::new();
-            path(&args, &mut out).unwrap();
-            let want: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            let want = path_json(&file, Some((from, to)), &search, true);
 
             let mut pane = Pane::new(search.settings());
             pane.run(&level.grid, from, to);
@@ -250,6 +237,25 @@ mod tests {
         }
     }
 
+    /// What `delve path FILE --json` answers, between `ends` (the level's
+    /// own S and G when `None`).
+    fn path_json(file: &Path, ends: Option<(Cell, Cell)>, search: &SearchArgs, smooth: bool) -> serde_json::Value {
+        let args = PathArgs {
+            level: Some(file.to_path_buf()),
+            from: ends.map(|e| e.0),
+            to: ends.map(|e| e.1),
+            search: search.clone(),
+            smooth,
+            json: true,
+            svg: None,
+            radius: 0.0,
+            compare: false,
+        };
+        let mut out = Vec::new();
+        path(&args, &mut out).unwrap();
+        serde_json::from_slice(&out).unwrap()
+    }
+
     /// A navmesh or waypoints pane stepped to its end (search, then
     /// funnel) has the path, length and expansions of `delve path --algo
     /// navmesh|waypoints --json` on the same query.
@@ -268,20 +274,7 @@ mod tests {
                 reopen: false,
                 open: OpenUpdate::Lazy,
             };
-            let args = PathArgs {
-                level: Some(file.clone()),
-                from: None,
-                to: None,
-                search: search.clone(),
-                smooth: false,
-                json: true,
-                svg: None,
-                radius: 0.0,
-                compare: false,
-            };
-            let mut out = Vec::new();
-            path(&args, &mut out).unwrap();
-            let want: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            let want = path_json(&file, None, &search, false);
 
             let mut pane = Pane::new(search.settings());
             pane.set_planner(planner);
