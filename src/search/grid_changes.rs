@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 const KEPT: usize = 1024;
 
 /// A log of the cells of one grid that changed, by version, kept up to
-/// date by diffing the grid's costs (see [`GridCache`]): many searches
+/// date by diffing the grid's costs (as the per-grid caches do): many searches
 /// share one log instead of each keeping a copy of the map.
 #[derive(Debug, Default)]
 pub struct GridChanges {

@@ -36,7 +36,7 @@ pub struct FieldKey {
 /// - the root moved (or the moves or the bound changed): a fresh
 ///   computation starts (its pops are `expanded`) and goes on each call
 ///   until it completes, when it becomes the ready field. A moved root is
-///   never repaired: see the figures in [`super::flow_field`].
+///   never repaired: the figures are in `src/search/flow_field.rs`.
 #[derive(Debug, Default)]
 pub struct GridFlow {
     ready: FlowField,
