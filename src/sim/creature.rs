@@ -6,7 +6,7 @@ use super::species::{ARRIVAL_RADIUS, SLOWING_RADIUS, Species, alarm};
 use super::stats::RepathReason;
 use crate::grid::{Cell, Grid, Tile, supercover};
 use crate::named::named_enum;
-use crate::search::SearchSettings;
+use crate::search::{SearchSettings, string_pull};
 use crate::steer::{Body, Hysteresis, PathFollower, Smoother, Vec2, Wander, cell_at, cell_center};
 
 named_enum! {
@@ -133,6 +133,33 @@ impl Hunt {
         let (index, best, since) = self.progress;
         let arrived = index + 1 >= self.follower.waypoints.len() && best < self.follower.arrival_radius;
         !self.follower.waypoints.is_empty() && !arrived && tick.saturating_sub(since) > STUCK_TICKS
+    }
+
+    /// Starts a new plan toward `goal`, made on grid `version` under the
+    /// settings `key`: the old path, waypoints and progress go.
+    pub(super) fn restart(&mut self, goal: Cell, version: u64, key: (SearchSettings, bool, Nav), tick: u64) {
+        self.goal = Some(goal);
+        self.version = version;
+        self.planned_with = Some(key);
+        self.progress = (0, f32::INFINITY, tick);
+        self.path.clear();
+        self.follower.clear();
+    }
+
+    /// Follows the cell path `path` (after [`Hunt::restart`]), string-pulled
+    /// into `smoothed` when `smoothing`. The first waypoint is the monster's
+    /// own cell, left out: steering back to its centre would only make it
+    /// stutter.
+    pub(super) fn follow_cells(&mut self, grid: &Grid, path: &[Cell], smoothing: bool, smoothed: &mut Vec<Cell>) {
+        self.path.extend_from_slice(path);
+        if smoothing {
+            string_pull(grid, path, smoothed);
+        } else {
+            smoothed.clear();
+            smoothed.extend_from_slice(path);
+        }
+        let skip = usize::from(smoothed.len() > 1);
+        self.follower.waypoints.extend(smoothed[skip..].iter().map(|&c| cell_center(c)));
     }
 
     /// Cuts the waypoints still to reach at the first leg that crosses a

@@ -28,8 +28,8 @@ use super::hunt::Scene;
 use super::settings::{RepathPolicy, Settings};
 use super::stats::{SearchReport, Stats};
 use crate::grid::{Cell, Grid};
-use crate::search::{GridFlow, string_pull};
-use crate::steer::{Vec2, cell_at, cell_center};
+use crate::search::GridFlow;
+use crate::steer::{Vec2, cell_at};
 
 /// Cells of descent a monster reads at a time, before string-pulling.
 pub const LOOKAHEAD: usize = 8;
@@ -111,10 +111,10 @@ impl Flow {
     fn read(&mut self, hunt: &mut Hunt, pos: Vec2, scene: &Scene) {
         let Some(key) = self.field.key() else { return };
         let s = scene.settings;
-        let planned_with = Some(s.plan_key());
         let last = hunt.follower.waypoints.last().copied();
         let ending = last.is_some_and(|w| w.distance(pos) < REREAD_CELLS && cell_at(w) != key.root);
-        let current = hunt.goal == Some(key.root) && hunt.version == key.version && hunt.planned_with == planned_with;
+        let current =
+            hunt.goal == Some(key.root) && hunt.version == key.version && hunt.planned_with == Some(s.plan_key());
         if current && last.is_some() && !ending && !hunt.is_stuck(scene.tick) {
             hunt.request = None;
             return;
@@ -122,21 +122,8 @@ impl Flow {
         let grid = scene.grid;
         self.field.descent(grid, cell_at(pos), LOOKAHEAD, &mut self.cells);
         hunt.request = None;
-        hunt.goal = Some(key.root);
-        hunt.version = key.version;
-        hunt.planned_with = planned_with;
-        hunt.progress = (0, f32::INFINITY, scene.tick);
-        hunt.path.clear();
-        hunt.path.extend_from_slice(&self.cells);
-        if s.smoothing {
-            string_pull(grid, &self.cells, &mut self.smoothed);
-        } else {
-            self.smoothed.clone_from(&self.cells);
-        }
-        hunt.follower.clear();
-        // As for a planned path: the first waypoint is the monster's own cell.
-        let skip = usize::from(self.smoothed.len() > 1);
-        hunt.follower.waypoints.extend(self.smoothed[skip..].iter().map(|&c| cell_center(c)));
+        hunt.restart(key.root, key.version, s.plan_key(), scene.tick);
+        hunt.follow_cells(grid, &self.cells, s.smoothing, &mut self.smoothed);
     }
 
     /// The field monsters descend, while the policy is on.

@@ -15,7 +15,7 @@ use super::incremental::Incremental;
 use super::settings::{Nav, RepathPolicy, Settings};
 use super::stats::{RepathReason, SearchReport, Stats};
 use crate::grid::{Cell, Grid};
-use crate::search::{GridPlanner, Visit, string_pull};
+use crate::search::{GridPlanner, Visit};
 use crate::steer::{Vec2, cell_at, cell_center};
 use std::collections::VecDeque;
 
@@ -132,12 +132,7 @@ impl Hunter {
         stats: &mut Stats,
     ) -> u64 {
         let grid = scene.grid;
-        hunt.goal = Some(to);
-        hunt.version = grid.version();
-        hunt.planned_with = Some(scene.settings.plan_key());
-        hunt.progress = (0, f32::INFINITY, scene.tick);
-        hunt.path.clear();
-        hunt.follower.clear();
+        hunt.restart(to, grid.version(), scene.settings.plan_key(), scene.tick);
         if scene.settings.nav != Nav::Grid {
             return self.any_angle.plan(scene, hunt, pos, to, i, reason, stats);
         }
@@ -153,17 +148,7 @@ impl Hunter {
             return 0;
         };
         let path = if incremental { self.incremental.path() } else { self.planner.path() };
-        hunt.path.extend_from_slice(path);
-        if scene.settings.smoothing {
-            string_pull(grid, path, &mut self.smoothed);
-        } else {
-            self.smoothed.clear();
-            self.smoothed.extend_from_slice(path);
-        }
-        // The first waypoint is the monster's own cell: steering back to its
-        // centre would only make it stutter.
-        let skip = usize::from(self.smoothed.len() > 1);
-        hunt.follower.waypoints.extend(self.smoothed[skip..].iter().map(|&c| cell_center(c)));
+        hunt.follow_cells(grid, path, scene.settings.smoothing, &mut self.smoothed);
         let mut report = SearchReport {
             creature: i,
             tick: scene.tick,
