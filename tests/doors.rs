@@ -11,8 +11,7 @@
 //! both happen. Without the cut of `Hunt::cut_at_closed_doors` every seed
 //! fails within 2,000 ticks.
 
-#[path = "support/data.rs"]
-mod data;
+use crate::support::data;
 
 use delve::grid::{Cell, Tile, supercover};
 use delve::replay::feed::{self, LiveFeed};

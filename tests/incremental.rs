@@ -4,11 +4,10 @@
 //! `pathfinding`'s Dijkstra (an independent oracle) say is optimal, and
 //! "no path" agrees.
 
+use crate::support::data;
 use delve::grid::{Cell, DIRECTIONS, Grid, Neighbors, Tile};
 use delve::search::{GridChanges, GridGraph, GridPlanner, Heuristic, MtDStarLite, NodeId, SearchSettings};
 use proptest::prelude::*;
-#[path = "support/data.rs"]
-mod data;
 
 /// One thing that happens between two repairs.
 #[derive(Clone, Debug)]

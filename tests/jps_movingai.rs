@@ -6,12 +6,11 @@
 //! Debug builds (`cargo test`) run an even sample of each file, always
 //! including its longest scenario; `cargo test --release` runs them all.
 
+use crate::support::data;
+use data::{files_with, shared_movingai_or_skip};
 use delve::grid::Cell;
 use delve::level::{Level, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
 use delve::search::{Algorithm, GridPlanner, SearchSettings};
-#[path = "support/data.rs"]
-mod data;
-use data::{files_with, shared_movingai_or_skip};
 
 /// Every `step`-th scenario in debug builds, all in release.
 fn step() -> usize {

@@ -9,8 +9,7 @@ use delve::grid::{Cell, DIRECTIONS, Grid, Tile};
 use delve::level::{DEFAULT_LEVEL_NAME, Level, load_scenarios, parse_scenarios};
 use proptest::prelude::*;
 
-#[path = "support/data.rs"]
-mod data;
+use crate::support::data;
 use data::{files_with, fixture_dir, shared_movingai_or_skip, shipped_level, shipped_levels};
 
 /// Fewest steps from `from` to `to` over `grid.can_step` moves (the first

@@ -7,12 +7,11 @@
 //! always including its longest scenario; `cargo test --release` runs them
 //! all.
 
+use crate::support::data;
+use data::{files_with, fixture_dir, shared_movingai_or_skip};
 use delve::level::{Level, OPTIMAL_TOLERANCE, load_scenarios};
 use delve::search::{GridPlanner, SearchSettings};
 use std::path::Path;
-#[path = "support/data.rs"]
-mod data;
-use data::{files_with, fixture_dir, shared_movingai_or_skip};
 
 /// Every `step`-th scenario in debug builds, all in release.
 fn step() -> usize {

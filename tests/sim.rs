@@ -1,14 +1,13 @@
 //! The living world: determinism, safety over long runs, hunting, repath
 //! policies and the expansion budget.
 
+use crate::support::data;
+use data::{shipped_level as level, shipped_levels};
 use delve::grid::{Cell, Tile, line_of_sight};
 use delve::level::Level;
 use delve::replay::feed::{self, LiveFeed};
 use delve::search::{GridPlanner, OpenUpdate};
 use delve::sim::{Bot, Command, Kind, RepathPolicy, RepathReason, Setting, Settings, Species, World, hex};
-#[path = "support/data.rs"]
-mod data;
-use data::{shipped_level as level, shipped_levels};
 
 fn shipped() -> Vec<(String, Level)> {
     let levels = shipped_levels();

@@ -3,14 +3,13 @@
 //! request wait for the budget, and repairing its field when the player
 //! opens or closes a door.
 
+use crate::support::data;
+use data::shipped_level as level;
 use delve::grid::{Cell, Neighbors};
 use delve::level::Level;
 use delve::replay::feed::{self, LiveFeed};
 use delve::search::GridFlow;
 use delve::sim::{Bot, Command, Kind, RepathPolicy, Settings, World};
-#[path = "support/data.rs"]
-mod data;
-use data::shipped_level as level;
 
 fn settings(repath: RepathPolicy) -> Settings {
     Settings { repath, ..Settings::default() }

@@ -1,15 +1,14 @@
 //! Monsters planning on the navigation mesh and the corner waypoint graph
 //! (`Settings::nav`): determinism, walls and doors, catching the player.
 
+use crate::support::data;
+use data::shipped_level as level;
 use delve::grid::{Cell, Tile};
 use delve::level::Level;
 use delve::nav::Planner;
 use delve::replay::feed::{self, LiveFeed};
 use delve::search::Algorithm;
 use delve::sim::{Bot, Command, Kind, Nav, RepathReason, Setting, Settings, World};
-#[path = "support/data.rs"]
-mod data;
-use data::shipped_level as level;
 
 const ANY_ANGLE: [Planner; 2] = [Planner::Navmesh, Planner::Waypoints];
 

@@ -1,13 +1,12 @@
 //! The world under `avoidance = orca`: determinism, safety on every
 //! shipped level, and walls that follow the doors.
 
+use crate::support::data;
+use data::{shipped_level, shipped_levels};
 use delve::grid::Cell;
 use delve::level::Level;
 use delve::replay::feed::{self, LiveFeed};
 use delve::sim::{Avoidance, Bot, Command, Kind, Settings, World};
-#[path = "support/data.rs"]
-mod data;
-use data::{shipped_level, shipped_levels};
 
 const ORCA: Settings = Settings { avoidance: Avoidance::Orca, ..Settings::DEFAULT };
 

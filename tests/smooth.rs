@@ -4,12 +4,9 @@
 //! random grids with paths from every search, on paths of any cells at all,
 //! on the shipped levels, and on the serpentine mazes it was made fast for.
 
-#[path = "support/data.rs"]
-mod data;
-#[path = "support/maze.rs"]
-mod maze;
-#[path = "support/string_pull_reference.rs"]
-mod reference;
+use crate::support::data;
+use crate::support::maze;
+use crate::support::string_pull_reference as reference;
 
 use delve::grid::{Cell, DIRECTIONS, Grid, Neighbors, Tile};
 use delve::search::{Algorithm, GridPlanner, SearchSettings, string_pull};

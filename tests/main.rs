@@ -1,0 +1,35 @@
+//! The integration tests, gathered in one binary so that `cargo test`
+//! links the crate once instead of once per file (each file is a module
+//! named for what it checks; `support` holds what they share).
+
+mod support;
+
+mod caps;
+mod cli;
+mod cli_io;
+mod doors;
+mod flow_field;
+mod game;
+mod golden_replays;
+mod incremental;
+mod jps_movingai;
+mod levels;
+mod movingai;
+mod nav;
+mod nav_cli;
+mod picture;
+mod play_cli;
+mod replay;
+mod replay_cli;
+mod search_classic;
+mod search_props;
+mod sim;
+mod sim_flow;
+mod sim_nav;
+mod sim_orca;
+mod smooth;
+mod steer_orca;
+mod steer_spatial;
+mod steer_totality;
+mod steer_walls;
+mod tmux;
