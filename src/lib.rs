@@ -2,7 +2,7 @@
 //! and string-pulled paths while other creatures move by Reynolds steering.
 //!
 //! The library holds everything but the command line, layered so that each
-//! module only knows the ones below it (see the README's architecture part).
+//! module only knows the ones below it (see docs/architecture.md).
 
 #![warn(missing_docs)]
 
