@@ -10,12 +10,11 @@ use crate::sim::doors::Doors;
 use crate::sim::hash::StateHasher;
 use crate::sim::hunt::Hunter;
 use crate::sim::pace::Walk;
-use crate::sim::rng::{Stream, stream};
+use crate::sim::rng::{Pcg32, Stream, stream};
 use crate::sim::rules::{Goal, Outcome, Rules};
 use crate::sim::settings::Settings;
 use crate::steer::Vec2;
 use rand::RngExt;
-use rand_pcg::Pcg32;
 
 /// The player: a cell, moved one step per command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,8 +134,7 @@ impl State {
         if let Some(doors) = &self.doors {
             doors.hash_into(h);
         }
-        // The generators' state as serde writes it (rand_pcg exposes it no
-        // other way); Cargo.lock pins the crate, and so the bytes.
+        // The generators' state as serde writes it (as it wrote rand_pcg's).
         h.bytes(&serde_json::to_vec(&self.spawn_rng).unwrap_or_default());
         h.bytes(&serde_json::to_vec(&self.wander_rng).unwrap_or_default());
     }
