@@ -10,6 +10,7 @@
 //! the open, so the world's hash feeds them directly rather than through a
 //! serializer.
 
+use crate::hash::{StateHash, StateHasher};
 use rand::TryRng;
 use rand::rand_core::utils;
 use std::convert::Infallible;
@@ -44,7 +45,7 @@ const MULTIPLIER: u64 = 6_364_136_223_846_793_005;
 /// down to 32 bits (xorshift high, random rotation), on one of 2^63
 /// streams. Draws go through `rand`'s [`RngExt`](rand::RngExt) as with any
 /// generator: `u64`s are two `u32`s, low half first.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pcg32 {
     state: u64,
     /// Odd: selects the stream.
@@ -85,6 +86,14 @@ impl TryRng for Pcg32 {
 
     fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), Infallible> {
         utils::fill_bytes_via_next_word(dest, || self.try_next_u32())
+    }
+}
+
+impl StateHash for Pcg32 {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Pcg32 { state, increment } = self;
+        h.add(state);
+        h.add(increment);
     }
 }
 
@@ -162,5 +171,14 @@ mod tests {
             let mut theirs = rand_pcg::Pcg32::new(stream ^ 5, stream);
             assert!((0..100).all(|_| ours.random_range(0..1000usize) == theirs.random_range(0..1000usize)));
         }
+    }
+
+    #[test]
+    fn its_state_is_hashed() {
+        let mut r = stream(3, Stream::Spawn);
+        let before = crate::hash::hash_of(&r);
+        r.next_u32();
+        assert_ne!(crate::hash::hash_of(&r), before, "a draw moves the state");
+        assert_ne!(crate::hash::hash_of(&stream(3, Stream::Wander)), before, "another stream");
     }
 }

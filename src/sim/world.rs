@@ -5,7 +5,9 @@
 //! - `state`: everything that decides what happens next (the grid, the
 //!   settings, the player and its pace, the creatures, the hunters' queue
 //!   and searches, the doors, the rules and how the session stands, the
-//!   generators). [`World::hash`] is the hash of the state.
+//!   generators). [`World::hash`] is the hash of the state, by
+//!   construction: every type in it implements [`StateHash`] beside its
+//!   definition, taking itself apart field by field.
 //! - `session`: what a front end reads and observation only: the level's
 //!   name, when the session ended, the message log, the watched monster
 //!   and the statistics. Nothing in it decides anything, so none of it is
@@ -32,13 +34,13 @@ use super::command::Command;
 use super::creature::Creature;
 use super::doors::Doors;
 use super::events::{Event, Stamped};
-use super::hash::StateHasher;
 use super::mind::Awareness;
 use super::pace::{Run, is_move};
 use super::rules::{Outcome, Rules};
 use super::settings::Settings;
 use super::stats::Stats;
 use crate::grid::{Cell, Grid};
+use crate::hash::{StateHash, StateHasher};
 use crate::level::Level;
 use crate::steer::Vec2;
 use scratch::Scratch;
@@ -397,7 +399,9 @@ impl World {
 
     /// A stable 64-bit hash of the authoritative state: everything that
     /// decides what happens next, and nothing that merely observes it
-    /// (the session) or is refilled before it is read (the scratch).
+    /// (the session) or is refilled before it is read (the scratch). It
+    /// is the state's [`StateHash`], so a field added to any part of the
+    /// state is hashed, or named as not state, before it compiles.
     pub fn hash(&self) -> u64 {
         let mut h = StateHasher::default();
         self.state.hash_into(&mut h);

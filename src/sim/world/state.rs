@@ -1,19 +1,21 @@
 //! The world's state: everything that decides what happens next, and so
-//! everything the world's hash covers.
+//! everything the world's hash covers. Its [`StateHash`] takes it apart
+//! field by field, as every type in it does its own fields: a field added
+//! here or in any of them is hashed, or named as not state, before it
+//! compiles.
 
 use super::WorldError;
 use super::spawn::free_cells;
-use crate::grid::{Cell, Grid, Tile};
+use crate::grid::{Cell, Grid};
+use crate::hash::{StateHash, StateHasher};
 use crate::level::Level;
 use crate::sim::creature::Creature;
 use crate::sim::doors::Doors;
-use crate::sim::hash::StateHasher;
 use crate::sim::hunt::Hunter;
 use crate::sim::pace::Walk;
 use crate::sim::rng::{Pcg32, Stream, stream};
-use crate::sim::rules::{Goal, Outcome, Rules};
+use crate::sim::rules::{Outcome, Rules};
 use crate::sim::settings::Settings;
-use crate::steer::Vec2;
 use rand::RngExt;
 
 /// The player: a cell, moved one step per command.
@@ -23,6 +25,14 @@ pub struct Player {
     pub cell: Cell,
     /// The last step (dx, dy) and the tick it was taken at.
     pub last_step: Option<(i8, i8, u64)>,
+}
+
+impl StateHash for Player {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Player { cell, last_step } = self;
+        h.add(cell);
+        h.add(last_step);
+    }
 }
 
 /// Everything that decides what happens next.
@@ -95,142 +105,44 @@ impl State {
     }
 }
 
-impl State {
-    /// Feeds the state into `h`.
-    pub(super) fn hash_into(&self, h: &mut StateHasher) {
-        h.u64(self.seed);
-        h.u64(self.tick);
-        self.settings.hash_into(h);
-        h.u64(self.grid.version());
-        for c in self.grid.cells() {
-            h.bytes(&[tile_code(self.grid.tile(c))]);
-        }
-        h.i32(self.player.cell.x);
-        h.i32(self.player.cell.y);
-        h.bool(self.player.last_step.is_some());
-        if let Some((dx, dy, at)) = self.player.last_step {
-            h.bytes(&[dx as u8, dy as u8]);
-            h.u64(at);
-        }
-        h.u64(self.creatures.len() as u64);
-        for c in &self.creatures {
-            hash_creature(h, c);
-        }
-        h.u64(self.hunter.queue.len() as u64);
-        for &i in &self.hunter.queue {
-            h.u32(i);
-        }
-        h.u64(self.hunter.allowance as u64);
-        self.hunter.incremental.hash_into(h);
-        self.hunter.flow.hash_into(h);
-        hash_rules(h, &self.rules);
-        h.bytes(&[self.outcome as u8]);
-        h.bool(self.lives.is_some());
-        h.u32(self.lives.unwrap_or(0));
-        h.u32(self.grace);
-        hash_walk(h, &self.walk);
-        // Only a level with cycling doors adds to the hash, so the hashes
-        // of every other level (and their replays) stay what they were.
-        if let Some(doors) = &self.doors {
-            doors.hash_into(h);
-        }
-        // The generators' state as serde writes it (as it wrote rand_pcg's).
-        h.bytes(&serde_json::to_vec(&self.spawn_rng).unwrap_or_default());
-        h.bytes(&serde_json::to_vec(&self.wander_rng).unwrap_or_default());
+impl StateHash for State {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let State {
+            seed,
+            tick,
+            grid,
+            settings,
+            player,
+            walk,
+            creatures,
+            hunter,
+            doors,
+            rules,
+            goal_cell,
+            outcome,
+            lives,
+            grace,
+            spawn_rng,
+            wander_rng,
+            // A function of the grid's tiles: the floor and water cells,
+            // which no command changes.
+            free: _,
+        } = self;
+        h.add(seed);
+        h.add(tick);
+        h.add(grid);
+        h.add(settings);
+        h.add(player);
+        h.add(walk);
+        h.add(creatures);
+        h.add(hunter);
+        h.add(doors);
+        h.add(rules);
+        h.add(goal_cell);
+        h.add(outcome);
+        h.add(lives);
+        h.add(grace);
+        h.add(spawn_rng);
+        h.add(wander_rng);
     }
-}
-
-fn tile_code(t: Tile) -> u8 {
-    match t {
-        Tile::Wall => 0,
-        Tile::Floor(c) => c,
-        Tile::Water => 10,
-        Tile::DoorClosed => 11,
-        Tile::DoorOpen => 12,
-    }
-}
-
-fn hash_vec(h: &mut StateHasher, v: Vec2) {
-    h.f32(v.x);
-    h.f32(v.y);
-}
-
-fn hash_rules(h: &mut StateHasher, r: &Rules) {
-    let (goal, ticks) = match r.goal {
-        Goal::None => (0, 0),
-        Goal::Reach => (1, 0),
-        Goal::Survive { ticks } => (2, ticks),
-    };
-    h.bytes(&[goal]);
-    h.u64(ticks);
-    h.bool(r.lives.is_some());
-    h.u32(r.lives.unwrap_or(0));
-}
-
-fn hash_walk(h: &mut StateHasher, w: &Walk) {
-    h.u64(w.free_at);
-    h.bool(w.queued.is_some());
-    if let Some((dx, dy)) = w.queued {
-        h.bytes(&[dx as u8, dy as u8]);
-    }
-    h.bool(w.run.is_some());
-    if let Some(r) = &w.run {
-        h.bytes(&[r.dx as u8, r.dy as u8, u8::from(r.sides[0]), u8::from(r.sides[1])]);
-        h.u64(r.seen.len() as u64);
-        for &i in &r.seen {
-            h.u32(i);
-        }
-    }
-}
-
-fn hash_creature(h: &mut StateHasher, c: &Creature) {
-    h.bytes(&[c.kind as u8]);
-    hash_vec(h, c.body.pos);
-    hash_vec(h, c.body.vel);
-    h.f32(c.body.max_speed);
-    h.f32(c.body.max_force);
-    hash_vec(h, c.home);
-    h.f32(c.wander.angle);
-    h.bool(c.alarm.is_active());
-    h.bool(c.smoother.value().is_some());
-    if let Some(v) = c.smoother.value() {
-        hash_vec(h, v);
-    }
-    let Some(hunt) = &c.hunt else { return };
-    h.u64(hunt.path.len() as u64);
-    for p in &hunt.path {
-        h.i32(p.x);
-        h.i32(p.y);
-    }
-    h.u64(hunt.follower.waypoints.len() as u64);
-    for &w in &hunt.follower.waypoints {
-        hash_vec(h, w);
-    }
-    h.u64(hunt.follower.index as u64);
-    h.bool(hunt.goal.is_some());
-    if let Some(g) = hunt.goal {
-        h.i32(g.x);
-        h.i32(g.y);
-    }
-    h.u64(hunt.version);
-    h.bool(hunt.request.is_some());
-    if let Some((since, reason)) = hunt.request {
-        h.u64(since);
-        h.bytes(&[reason as u8]);
-    }
-    let (index, best, since) = hunt.progress;
-    h.u64(index as u64);
-    h.f32(best);
-    h.u64(since);
-    let m = &hunt.mind;
-    h.bytes(&[m.state as u8]);
-    h.bool(m.last_known.is_some());
-    if let Some(c) = m.last_known {
-        h.i32(c.x);
-        h.i32(c.y);
-    }
-    h.u64(m.since);
-    h.u64(m.last_perceived);
-    h.bool(m.searching_since.is_some());
-    h.u64(m.searching_since.unwrap_or(0));
 }
