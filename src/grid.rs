@@ -11,6 +11,7 @@ mod sight;
 
 pub use sight::{first_blocked, line_of_sight, supercover};
 
+use crate::hash::{StateHash, StateHasher};
 use crate::named::named_enum;
 use std::fmt;
 
@@ -347,6 +348,48 @@ impl Grid {
     /// Every in-map cell, row by row.
     pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
         (0..self.height as i32).flat_map(move |y| (0..self.width as i32).map(move |x| Cell::new(x, y)))
+    }
+}
+
+impl StateHash for Cell {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Cell { x, y } = self;
+        h.i32(*x);
+        h.i32(*y);
+    }
+}
+
+/// One byte: a floor by its cost (1–9), the others by codes above it.
+impl StateHash for Tile {
+    fn hash_into(&self, h: &mut StateHasher) {
+        h.u8(match *self {
+            Tile::Wall => 0,
+            Tile::Floor(cost) => cost,
+            Tile::Water => 10,
+            Tile::DoorClosed => 11,
+            Tile::DoorOpen => 12,
+        });
+    }
+}
+
+impl StateHash for Grid {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Grid {
+            width,
+            height,
+            tiles,
+            // A function of the tiles.
+            costs: _,
+            cost_counts: _,
+            version,
+            // Process-local, for caches: never a decision.
+            identity: _,
+        } = self;
+        h.add(width);
+        h.add(height);
+        h.add(version);
+        // The padded layout: its border is wall on every grid of this size.
+        h.add(tiles);
     }
 }
 

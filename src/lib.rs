@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod grid;
+pub mod hash;
 pub mod input;
 pub mod level;
 mod named;

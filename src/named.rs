@@ -17,7 +17,8 @@ pub struct UnknownName {
 }
 
 /// Gives a fieldless enum its user-facing names, `FromStr`, `Display`, the
-/// list of all values and a wrapping `next` for hotkeys.
+/// list of all values, a wrapping `next` for hotkeys and its
+/// [`StateHash`](crate::hash::StateHash).
 macro_rules! named_enum {
     ($(#[$meta:meta])* $name:ident, $what:literal { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
         $(#[$meta])*
@@ -46,6 +47,14 @@ macro_rules! named_enum {
             /// All names separated by `|`, for help texts.
             pub fn names() -> String {
                 Self::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join("|")
+            }
+        }
+
+        /// A setting decides what the world does: it is hashed as the
+        /// index of its value.
+        impl $crate::hash::StateHash for $name {
+            fn hash_into(&self, h: &mut $crate::hash::StateHasher) {
+                h.u8(*self as u8);
             }
         }
 

@@ -8,7 +8,7 @@
 //! `diff` two of them:
 //!
 //! ```text
-//! {"delve_replay":2,"delve":"0.1.0","seed":7,"level":"room","level_checksum":"…","settings":{…},"spawns":{"monster":0,"wanderer":0,"fleeing":0,"boid":2},"rules":{"goal":"none","lives":null},"level_text":"name: room\n…"}
+//! {"delve_replay":3,"delve":"0.1.0","seed":7,"level":"room","level_checksum":"…","settings":{…},"spawns":{"monster":0,"wanderer":0,"fleeing":0,"boid":2},"rules":{"goal":"none","lives":null},"level_text":"name: room\n…"}
 //! {"tick":0,"cmd":"move","dx":1,"dy":0}
 //! {"tick":40,"cmd":"set","setting":"algorithm","value":"greedy"}
 //! {"checkpoint":100,"hash":"3f0c9a6b1d2e4f58","commands":"5e06248c52da8711"}

@@ -7,7 +7,7 @@
 //! When behaviour is meant to change, re-record them on purpose with
 //!
 //! ```sh
-//! DELVE_BLESS=1 cargo test --test golden_replays
+//! DELVE_BLESS=1 cargo test --test integration golden_replays::
 //! ```
 //!
 //! and commit the new files with a message that says what changed and why

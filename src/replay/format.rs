@@ -5,13 +5,18 @@ use crate::sim::{Command, Kind, Rules, Settings, StateHasher, World, WorldError,
 use serde::{Deserialize, Serialize};
 
 /// The version of the file format this build writes and reads. It changes
-/// whenever a record changes shape, so an old reader refuses a new file
-/// with a clear message instead of misreading it. Version 2 added the
-/// command digest to checkpoints and the end record, hashes every setting,
-/// and plays by the game's rules (the header's `rules`; the player's pace,
+/// whenever a record changes shape or a hash changes meaning, so an old
+/// reader refuses a new file with a clear message instead of misreading
+/// it, and a new reader refuses an old one. Version 2 added the command
+/// digest to checkpoints and the end record, hashes every setting, and
+/// plays by the game's rules (the header's `rules`; the player's pace,
 /// runs, lives and monsters' perception), so a version 1 session would not
-/// replay the same.
-pub const FORMAT_VERSION: u32 = 2;
+/// replay the same. Version 3 changed no record and no behaviour: its
+/// checkpoints hold the hash of the world's state taken by construction
+/// ([`StateHash`](crate::hash::StateHash): every field of the state, the
+/// generators' words fed directly), which a version 2 file's hashes are
+/// not, so they could not be verified and version 2 files are refused.
+pub const FORMAT_VERSION: u32 = 3;
 
 /// Ticks between two checkpoints: 5 seconds of game time, so a crash loses
 /// at most that much of a recording. Every one is written, so a reader

@@ -4,6 +4,7 @@
 //! panel, the replay files and the hotkeys that cycle it.
 
 use crate::grid::{DIAGONAL, Neighbors};
+use crate::hash::{StateHash, StateHasher};
 pub use crate::named::UnknownName;
 use crate::named::named_enum;
 use serde::{Deserialize, Serialize};
@@ -185,6 +186,21 @@ impl SearchSettings {
 impl Default for SearchSettings {
     fn default() -> Self {
         SearchSettings::DEFAULT
+    }
+}
+
+/// Every knob, even one that decides nothing (the open-list update): a
+/// replay edited to drop a change of any of them cannot verify.
+impl StateHash for SearchSettings {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let SearchSettings { algorithm, heuristic, tie, neighbors, weight, reopen, open } = self;
+        h.add(algorithm);
+        h.add(heuristic);
+        h.add(tie);
+        h.add(neighbors);
+        h.add(weight);
+        h.add(reopen);
+        h.add(open);
     }
 }
 

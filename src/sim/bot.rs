@@ -4,12 +4,11 @@
 
 use super::Command;
 use super::World;
-use super::rng::{Stream, stream};
+use super::rng::{Pcg32, Stream, stream};
 use crate::grid::Cell;
 use crate::named::named_enum;
 use crate::search::{GridPlanner, SearchSettings};
 use rand::RngExt;
-use rand_pcg::Pcg32;
 
 named_enum! {
     /// Which scripted player `delve sim --bot` runs.

@@ -5,6 +5,7 @@ use super::settings::Nav;
 use super::species::{ARRIVAL_RADIUS, SLOWING_RADIUS, Species, alarm};
 use super::stats::RepathReason;
 use crate::grid::{Cell, Grid, Tile, supercover};
+use crate::hash::{StateHash, StateHasher};
 use crate::named::named_enum;
 use crate::search::{SearchSettings, string_pull};
 use crate::steer::{Body, Hysteresis, PathFollower, Smoother, Vec2, Wander, cell_at, cell_center};
@@ -88,6 +89,33 @@ pub struct Hunt {
     /// The search settings, smoothing and planner kind the last plan was
     /// made with.
     pub planned_with: Option<(SearchSettings, bool, Nav)>,
+}
+
+impl StateHash for Creature {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Creature { kind, body, home, wander, smoother, alarm, hunt } = self;
+        h.add(kind);
+        h.add(body);
+        h.add(home);
+        h.add(wander);
+        h.add(smoother);
+        h.add(alarm);
+        h.add(hunt);
+    }
+}
+
+impl StateHash for Hunt {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Hunt { path, follower, goal, version, request, progress, mind, planned_with } = self;
+        h.add(path);
+        h.add(follower);
+        h.add(goal);
+        h.add(version);
+        h.add(request);
+        h.add(progress);
+        h.add(mind);
+        h.add(planned_with);
+    }
 }
 
 /// A monster that has not come closer to its waypoint for this many ticks

@@ -16,8 +16,8 @@
 //! closes stops waiting, and the next toggle treats it like any other.
 
 use super::events::Event;
-use super::hash::StateHasher;
 use crate::grid::{Cell, Grid, Tile};
+use crate::hash::{StateHash, StateHasher};
 
 /// Shortest cycle: one second. A door toggling faster than the player can
 /// take a few steps (a step every 4 ticks) only flickers.
@@ -117,15 +117,21 @@ impl Doors {
     pub fn toggled(&mut self, door: Cell) {
         self.waiting.retain(|&w| w != door);
     }
+}
 
-    /// Feeds the cycle and the waiting doors to the state hash.
-    pub fn hash_into(&self, h: &mut StateHasher) {
-        h.u32(self.cycle.period);
-        h.u64(self.waiting.len() as u64);
-        for w in &self.waiting {
-            h.i32(w.x);
-            h.i32(w.y);
-        }
+impl StateHash for DoorCycle {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let DoorCycle { period } = self;
+        h.add(period);
+    }
+}
+
+impl StateHash for Doors {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Doors { cycle, doors, waiting } = self;
+        h.add(cycle);
+        h.add(doors);
+        h.add(waiting);
     }
 }
 
@@ -214,11 +220,7 @@ mod tests {
         let doors = Doors::new(DoorCycle { period: 20 }, &grid);
         let waiting = Doors { waiting: vec![OPEN], ..doors.clone() };
         let other = Doors::new(DoorCycle { period: 21 }, &grid);
-        let hash = |d: &Doors| {
-            let mut h = StateHasher::default();
-            d.hash_into(&mut h);
-            h.finish()
-        };
+        let hash = crate::hash::hash_of::<Doors>;
         assert_ne!(hash(&doors), hash(&waiting));
         assert_ne!(hash(&doors), hash(&other));
     }

@@ -23,12 +23,12 @@
 //! the grid, the player's moves and the allowances), and hashed.
 
 use super::creature::{Creature, Hunt};
-use super::hash::StateHasher;
 use super::hunt::Scene;
 use super::settings::{RepathPolicy, Settings};
 use super::stats::{SearchReport, Stats};
 use crate::grid::{Cell, Grid};
-use crate::search::GridFlow;
+use crate::hash::{StateHash, StateHasher};
+use crate::search::{FieldKey, GridFlow};
 use crate::steer::{Vec2, cell_at};
 
 /// Cells of descent a monster reads at a time, before string-pulling.
@@ -130,22 +130,38 @@ impl Flow {
     pub fn field(&self) -> Option<&GridFlow> {
         (self.active && self.field.key().is_some()).then_some(&self.field)
     }
+}
 
-    /// Feeds what the field was computed for, and what is being computed,
-    /// into the state hash; nothing under the other policies, so that their
-    /// hashes are what they were before the policy existed.
-    pub fn hash_into(&self, h: &mut StateHasher) {
-        if !self.active {
-            return;
-        }
-        for key in [self.field.key(), self.field.pending()] {
+/// The field is summarised by what it was computed for and what is being
+/// computed (its distances are kept private by [`GridFlow`]): a complete
+/// field is a function of its key and the grid; how far a computation
+/// under way got is not seen until it completes, when its key moves to
+/// the ready one.
+impl StateHash for Flow {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Flow {
+            field,
+            active,
+            // Buffers a monster reads the field into, refilled each read.
+            cells: _,
+            smoothed: _,
+        } = self;
+        h.add(active);
+        for key in [field.key(), field.pending()] {
             h.bool(key.is_some());
-            if let Some(k) = key {
-                h.u64(k.version);
-                h.i32(k.root.x);
-                h.i32(k.root.y);
-                h.bytes(&[k.neighbors as u8]);
-                h.f64(k.limit);
+            if let Some(FieldKey {
+                // Process-local, for caches: never a decision.
+                identity: _,
+                version,
+                root,
+                neighbors,
+                limit,
+            }) = key
+            {
+                h.add(&version);
+                h.add(&root);
+                h.add(&neighbors);
+                h.add(&limit);
             }
         }
     }

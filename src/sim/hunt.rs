@@ -15,6 +15,7 @@ use super::incremental::Incremental;
 use super::settings::{Nav, RepathPolicy, Settings};
 use super::stats::{RepathReason, SearchReport, Stats};
 use crate::grid::{Cell, Grid};
+use crate::hash::{StateHash, StateHasher};
 use crate::search::{GridPlanner, Visit};
 use crate::steer::{Vec2, cell_at, cell_center};
 use std::collections::VecDeque;
@@ -35,6 +36,27 @@ pub struct Hunter {
     pub(super) flow: Flow,
     /// The navigation mesh and waypoint graph, for the any-angle planners.
     any_angle: AnyAngle,
+}
+
+impl StateHash for Hunter {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Hunter {
+            queue,
+            allowance,
+            // The engine and its buffers, reset by every search.
+            planner: _,
+            incremental,
+            smoothed: _,
+            flow,
+            // Derived from the grid and rebuilt when it changes (see
+            // `sim::any_angle`): a cache, like the ORCA walls.
+            any_angle: _,
+        } = self;
+        h.add(queue);
+        h.add(allowance);
+        h.add(incremental);
+        h.add(flow);
+    }
 }
 
 /// What a tick's planning needs to see of the world.

@@ -19,8 +19,8 @@
 //! follows, so they depend only on the world (never on which monster is
 //! watched) and a summary of each enters the world's hash.
 
-use super::hash::StateHasher;
 use crate::grid::{Cell, Grid, Neighbors};
+use crate::hash::{StateHash, StateHasher};
 use crate::search::{GridChanges, GridGraph, Heuristic, MtDStarLite, NodeId, Outcome, PlanError, SearchSettings};
 
 /// Every hunting monster's incremental search, by creature index.
@@ -145,21 +145,41 @@ impl Incremental {
         nodes.dedup();
         nodes.into_iter().map(|n| grid.cell_of(n)).collect()
     }
+}
 
-    /// Feeds a summary of every search into the world's hash: which
-    /// monsters hold one, their ends, grid version and size. Nothing when
-    /// there is none, so that the other policies hash as before.
-    pub fn hash_into(&self, h: &mut StateHasher) {
-        for (i, s) in self.states.iter().enumerate() {
-            let Some(s) = s else { continue };
-            h.u64(i as u64);
-            for c in [s.ends.0, s.ends.1] {
-                h.i32(c.x);
-                h.i32(c.y);
-            }
-            h.u64(s.grid.1);
-            h.u64(s.search.records() as u64);
-        }
+impl StateHash for Incremental {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Incremental {
+            states,
+            // The grid's changes by version: what each state's repair reads
+            // is told by the versions, which the states feed.
+            changes: _,
+            // Scratch of the last repair.
+            changed: _,
+            path: _,
+        } = self;
+        h.add(states);
+    }
+}
+
+/// A search is summarised by its ends, its keys, the path it found and the
+/// size of its memory: its records themselves are the search's own
+/// ([`MtDStarLite`] keeps them private).
+impl StateHash for State {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let State {
+            search,
+            // Process-local grid identity (never a decision), and version.
+            grid: (_, version),
+            config,
+            ends,
+            path,
+        } = self;
+        h.add(&search.records());
+        h.add(version);
+        h.add(config);
+        h.add(ends);
+        h.add(path);
     }
 }
 

@@ -8,6 +8,7 @@
 //! ```
 
 use crate::grid::Cell;
+use crate::hash::{StateHash, StateHasher};
 
 /// Where a monster's mind is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -78,5 +79,42 @@ pub struct Mind {
 impl Mind {
     pub fn awareness(&self) -> Awareness {
         Awareness { state: self.state, reason: self.reason }
+    }
+}
+
+impl StateHash for MonsterState {
+    fn hash_into(&self, h: &mut StateHasher) {
+        h.u8(match self {
+            MonsterState::Idle => 0,
+            MonsterState::Hunting => 1,
+            MonsterState::Searching => 2,
+            MonsterState::Returning => 3,
+        });
+    }
+}
+
+impl StateHash for Reason {
+    fn hash_into(&self, h: &mut StateHasher) {
+        match self {
+            Reason::Saw => h.u8(0),
+            Reason::Heard => h.u8(1),
+            Reason::LostAt(cell) => {
+                h.u8(2);
+                h.add(cell);
+            }
+            Reason::GaveUp => h.u8(3),
+        }
+    }
+}
+
+impl StateHash for Mind {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Mind { state, reason, last_known, since, last_perceived, searching_since } = self;
+        h.add(state);
+        h.add(reason);
+        h.add(last_known);
+        h.add(since);
+        h.add(last_perceived);
+        h.add(searching_since);
     }
 }

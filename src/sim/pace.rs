@@ -9,6 +9,7 @@
 //! from this tick, so standing never banks steps.
 
 use crate::grid::{Cell, Grid, Tile};
+use crate::hash::{StateHash, StateHasher};
 
 /// Fixed-point units per tick.
 pub const SUBTICKS: u64 = 1_000_000;
@@ -87,6 +88,25 @@ impl Walk {
         let now = tick.saturating_mul(SUBTICKS);
         let at = if self.free_at + SUBTICKS > now { self.free_at } else { now };
         self.free_at = at + step_time(dx, dy);
+    }
+}
+
+impl StateHash for Run {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Run { dx, dy, sides, seen } = self;
+        h.add(dx);
+        h.add(dy);
+        h.add(sides);
+        h.add(seen);
+    }
+}
+
+impl StateHash for Walk {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Walk { free_at, queued, run } = self;
+        h.add(free_at);
+        h.add(queued);
+        h.add(run);
     }
 }
 

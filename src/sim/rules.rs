@@ -7,6 +7,7 @@
 //! header holds them) and of the world's hash.
 
 use super::TICKS_PER_SECOND;
+use crate::hash::{StateHash, StateHasher};
 use crate::level::{Level, MAX_LIVES, MAX_SURVIVE_SECONDS};
 use serde::{Deserialize, Serialize};
 
@@ -98,6 +99,37 @@ impl Outcome {
     /// Whether the session is over (the world no longer changes).
     pub fn is_over(self) -> bool {
         self != Outcome::Running
+    }
+}
+
+impl StateHash for Goal {
+    fn hash_into(&self, h: &mut StateHasher) {
+        match *self {
+            Goal::None => h.u8(0),
+            Goal::Reach => h.u8(1),
+            Goal::Survive { ticks } => {
+                h.u8(2);
+                h.add(&ticks);
+            }
+        }
+    }
+}
+
+impl StateHash for Rules {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Rules { goal, lives } = self;
+        h.add(goal);
+        h.add(lives);
+    }
+}
+
+impl StateHash for Outcome {
+    fn hash_into(&self, h: &mut StateHasher) {
+        h.u8(match self {
+            Outcome::Running => 0,
+            Outcome::Won => 1,
+            Outcome::Lost => 2,
+        });
     }
 }
 

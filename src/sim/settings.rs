@@ -1,6 +1,6 @@
 //! Settings of the living world: how monsters search and when they repath.
 
-use super::hash::StateHasher;
+use crate::hash::{StateHash, StateHasher};
 use crate::named::named_enum;
 use crate::nav::Planner;
 use crate::search::{MAX_WEIGHT, MIN_WEIGHT, SearchSettings};
@@ -215,39 +215,6 @@ impl Settings {
         None
     }
 
-    /// Feeds every setting into a state hash. Both structs are taken apart
-    /// field by field, so a setting added later fails to compile here until
-    /// it is hashed too: a replay edited to drop a change of any setting,
-    /// even one that decides nothing (the open-list update), cannot verify.
-    pub fn hash_into(&self, h: &mut StateHasher) {
-        let Settings {
-            search,
-            smoothing,
-            repath,
-            repath_ticks,
-            repath_cells,
-            budget,
-            detection_radius,
-            avoidance,
-            nav,
-        } = *self;
-        let SearchSettings { algorithm, heuristic, tie, neighbors, weight, reopen, open } = search;
-        h.bytes(&[algorithm as u8, heuristic as u8, tie as u8, neighbors as u8, repath as u8, open as u8]);
-        h.bytes(&[avoidance as u8]);
-        h.f64(weight);
-        h.bool(reopen);
-        h.bool(smoothing);
-        h.u32(repath_ticks);
-        h.f32(repath_cells);
-        h.u32(budget);
-        h.f32(detection_radius);
-        // Last and only when not the grid, so that every recording made
-        // before the any-angle planners hashes as it did.
-        if nav != Nav::Grid {
-            h.bytes(&[nav as u8]);
-        }
-    }
-
     /// The settings a plan depends on: a plan made under others is
     /// replanned at once (repath reason `settings`).
     pub(super) fn plan_key(&self) -> (SearchSettings, bool, Nav) {
@@ -286,6 +253,35 @@ impl Setting {
             }
             _ => None,
         }
+    }
+}
+
+/// Every setting, taken apart field by field, so that a setting added
+/// later fails to compile here until it is hashed too: a replay edited to
+/// drop a change of any setting, even one that decides nothing (the
+/// open-list update), cannot verify.
+impl StateHash for Settings {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Settings {
+            search,
+            smoothing,
+            repath,
+            repath_ticks,
+            repath_cells,
+            budget,
+            detection_radius,
+            avoidance,
+            nav,
+        } = self;
+        h.add(search);
+        h.add(smoothing);
+        h.add(repath);
+        h.add(repath_ticks);
+        h.add(repath_cells);
+        h.add(budget);
+        h.add(detection_radius);
+        h.add(avoidance);
+        h.add(nav);
     }
 }
 

@@ -6,6 +6,7 @@
 //! deterministic function of the world state.
 
 use super::{Body, Vec2};
+use crate::hash::{StateHash, StateHasher};
 
 /// Head for `target` at full speed: the steering force is the difference
 /// between the velocity we want and the one we have.
@@ -72,6 +73,16 @@ pub struct Wander {
     pub distance: f32,
     /// Largest change of `angle` per call: how restless the wandering is.
     pub jitter: f32,
+}
+
+impl StateHash for Wander {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Wander { angle, radius, distance, jitter } = self;
+        h.add(angle);
+        h.add(radius);
+        h.add(distance);
+        h.add(jitter);
+    }
 }
 
 impl Wander {

@@ -1,6 +1,7 @@
 //! A steered body and its integration step.
 
 use super::Vec2;
+use crate::hash::{StateHash, StateHasher};
 
 /// A point mass (mass 1, so a force is an acceleration) with the two limits
 /// that make Reynolds steering look alive: a top speed and a cap on how hard
@@ -16,6 +17,16 @@ pub struct Body {
     /// Largest steering force (= acceleration): how sharply it can turn
     /// and brake, i.e. how heavy it feels.
     pub max_force: f32,
+}
+
+impl StateHash for Body {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Body { pos, vel, max_speed, max_force } = self;
+        h.add(pos);
+        h.add(vel);
+        h.add(max_speed);
+        h.add(max_force);
+    }
 }
 
 impl Body {

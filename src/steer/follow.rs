@@ -2,6 +2,7 @@
 //! paths.
 
 use super::{Body, Vec2, arrive, seek};
+use crate::hash::{StateHash, StateHasher};
 
 /// Walks a body along `waypoints`: seek each in turn, switching to the next
 /// once within `arrival_radius`, and arrive (brake to a stop) on the last.
@@ -16,6 +17,16 @@ pub struct PathFollower {
     pub arrival_radius: f32,
     /// Braking distance before the final waypoint (see [`arrive`]).
     pub slowing_radius: f32,
+}
+
+impl StateHash for PathFollower {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let PathFollower { waypoints, index, arrival_radius, slowing_radius } = self;
+        h.add(waypoints);
+        h.add(index);
+        h.add(arrival_radius);
+        h.add(slowing_radius);
+    }
 }
 
 impl PathFollower {

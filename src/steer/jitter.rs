@@ -4,6 +4,7 @@
 //! filters a force; [`Hysteresis`] keeps an on/off decision from flapping.
 
 use super::Vec2;
+use crate::hash::{StateHash, StateHasher};
 
 /// An exponential moving average of a steering force.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -11,6 +12,13 @@ pub struct Smoother {
     /// `None` until the first sample, which is taken as is so the filter
     /// does not start by dragging the force towards zero.
     value: Option<Vec2>,
+}
+
+impl StateHash for Smoother {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Smoother { value } = self;
+        h.add(value);
+    }
 }
 
 impl Smoother {
@@ -35,8 +43,7 @@ impl Smoother {
         value
     }
 
-    /// The current smoothed value (`None` before the first sample): part
-    /// of a creature's state, so the world hashes it.
+    /// The current smoothed value (`None` before the first sample).
     pub fn value(&self) -> Option<Vec2> {
         self.value
     }
@@ -53,6 +60,15 @@ pub struct Hysteresis {
     on: f32,
     off: f32,
     active: bool,
+}
+
+impl StateHash for Hysteresis {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Hysteresis { on, off, active } = self;
+        h.add(on);
+        h.add(off);
+        h.add(active);
+    }
 }
 
 impl Hysteresis {

@@ -6,6 +6,7 @@
 //! they never return NaN, even for a zero vector or one whose squared length
 //! overflows, because every behaviour is built from them and must stay finite.
 
+use crate::hash::{StateHash, StateHasher};
 use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
 
 /// A point or a direction in world units (x to the right, y downwards, as
@@ -22,6 +23,14 @@ pub struct Vec2 {
 /// returns [`Vec2::ZERO`] for them instead of blowing up to NaN or to a huge
 /// value.
 pub const MIN_LENGTH: f32 = 1e-5;
+
+impl StateHash for Vec2 {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Vec2 { x, y } = self;
+        h.f32(*x);
+        h.f32(*y);
+    }
+}
 
 impl Vec2 {
     /// The zero vector: no force, no velocity, the origin.

@@ -1,0 +1,148 @@
+//! The world's state: everything that decides what happens next, and so
+//! everything the world's hash covers. Its [`StateHash`] takes it apart
+//! field by field, as every type in it does its own fields: a field added
+//! here or in any of them is hashed, or named as not state, before it
+//! compiles.
+
+use super::WorldError;
+use super::spawn::free_cells;
+use crate::grid::{Cell, Grid};
+use crate::hash::{StateHash, StateHasher};
+use crate::level::Level;
+use crate::sim::creature::Creature;
+use crate::sim::doors::Doors;
+use crate::sim::hunt::Hunter;
+use crate::sim::pace::Walk;
+use crate::sim::rng::{Pcg32, Stream, stream};
+use crate::sim::rules::{Outcome, Rules};
+use crate::sim::settings::Settings;
+use rand::RngExt;
+
+/// The player: a cell, moved one step per command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// Where the player stands.
+    pub cell: Cell,
+    /// The last step (dx, dy) and the tick it was taken at.
+    pub last_step: Option<(i8, i8, u64)>,
+}
+
+impl StateHash for Player {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Player { cell, last_step } = self;
+        h.add(cell);
+        h.add(last_step);
+    }
+}
+
+/// Everything that decides what happens next.
+#[derive(Debug)]
+pub(super) struct State {
+    /// The seed every random stream derives from.
+    pub(super) seed: u64,
+    /// Ticks simulated so far.
+    pub(super) tick: u64,
+    /// The tiles as they are now (doors open and close).
+    pub(super) grid: Grid,
+    pub(super) settings: Settings,
+    pub(super) player: Player,
+    /// The player's pace, queued move and run.
+    pub(super) walk: Walk,
+    pub(super) creatures: Vec<Creature>,
+    /// The repath queue, the budget, and the searches and field the repath
+    /// policies keep between ticks.
+    pub(super) hunter: Hunter,
+    /// The level's doors that open and close by themselves, if it says so.
+    pub(super) doors: Option<Doors>,
+    pub(super) rules: Rules,
+    /// The level's `G`, which the goal `reach` asks for.
+    pub(super) goal_cell: Option<Cell>,
+    /// How the session stands: a won or lost world takes no more commands
+    /// or ticks.
+    pub(super) outcome: Outcome,
+    /// Catches left before the session is lost; `None`: unlimited.
+    pub(super) lives: Option<u32>,
+    /// Ticks left in which no monster can catch the player.
+    pub(super) grace: u32,
+    pub(super) spawn_rng: Pcg32,
+    pub(super) wander_rng: Pcg32,
+    /// Where creatures may be spawned, row by row (see [`free_cells`]):
+    /// fixed by the level, since no command turns a wall into floor, so a
+    /// spawn never scans the level.
+    pub(super) free: Vec<Cell>,
+}
+
+impl State {
+    /// The state of a world on `level` before any creature is added: the
+    /// player at `@`, or on a random free cell when the level has none.
+    pub(super) fn new(level: &Level, seed: u64, settings: Settings, rules: Rules) -> Result<State, WorldError> {
+        let mut spawn_rng = stream(seed, Stream::Spawn);
+        let free = free_cells(&level.grid);
+        let cell = match level.player {
+            Some(c) => c,
+            None if free.is_empty() => return Err(WorldError::NoRoom(level.name.clone())),
+            None => free[spawn_rng.random_range(0..free.len())],
+        };
+        Ok(State {
+            seed,
+            tick: 0,
+            grid: level.grid.clone(),
+            settings,
+            player: Player { cell, last_step: None },
+            walk: Walk::default(),
+            creatures: Vec::new(),
+            hunter: Hunter::default(),
+            doors: level.doors.map(|cycle| Doors::new(cycle, &level.grid)),
+            rules,
+            goal_cell: level.goal,
+            outcome: Outcome::Running,
+            lives: rules.lives,
+            grace: 0,
+            spawn_rng,
+            wander_rng: stream(seed, Stream::Wander),
+            free,
+        })
+    }
+}
+
+impl StateHash for State {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let State {
+            seed,
+            tick,
+            grid,
+            settings,
+            player,
+            walk,
+            creatures,
+            hunter,
+            doors,
+            rules,
+            goal_cell,
+            outcome,
+            lives,
+            grace,
+            spawn_rng,
+            wander_rng,
+            // A function of the grid's tiles: the floor and water cells,
+            // which no command changes.
+            free: _,
+        } = self;
+        h.add(seed);
+        h.add(tick);
+        h.add(grid);
+        h.add(settings);
+        h.add(player);
+        h.add(walk);
+        h.add(creatures);
+        h.add(hunter);
+        h.add(doors);
+        h.add(rules);
+        h.add(goal_cell);
+        h.add(outcome);
+        h.add(lives);
+        h.add(grace);
+        h.add(spawn_rng);
+        h.add(wander_rng);
+    }
+}

@@ -1,0 +1,175 @@
+//! The systems of a tick besides the player's and the movers': the clock,
+//! the goals, the doors, perception, planning, catches and the tally.
+
+use super::World;
+use crate::grid::Cell;
+use crate::sim::events::{Event, Sense};
+use crate::sim::hunt::Scene;
+use crate::sim::landing::{LANDING_REACH, landing};
+use crate::sim::perceive::{Percept, sees};
+use crate::sim::rules::{GRACE_TICKS, Goal, Outcome};
+use crate::sim::species::{AVOID_RADIUS, CATCH_RADIUS};
+use crate::steer::{Body, Vec2, cell_at, cell_center};
+use std::ops::ControlFlow;
+
+/// The tick counts; the grace after a catch runs down.
+pub(super) fn clock(w: &mut World) -> ControlFlow<()> {
+    w.state.tick += 1;
+    w.state.grace = w.state.grace.saturating_sub(1);
+    ControlFlow::Continue(())
+}
+
+/// Standing on the goal wins, before anything can move: the tick ends.
+pub(super) fn goal(w: &mut World) -> ControlFlow<()> {
+    if w.state.rules.goal == Goal::Reach && Some(w.state.player.cell) == w.state.goal_cell {
+        w.event(Event::GoalReached);
+        w.end(Outcome::Won);
+        return ControlFlow::Break(());
+    }
+    ControlFlow::Continue(())
+}
+
+/// The level's doors open and close by themselves (see
+/// [`Doors`](crate::sim::Doors)), never on anyone in a doorway.
+pub(super) fn doors(w: &mut World) -> ControlFlow<()> {
+    let s = &mut w.state;
+    let Some(doors) = s.doors.as_mut() else { return ControlFlow::Continue(()) };
+    let (player, creatures) = (s.player.cell, &s.creatures);
+    let occupied = |door: Cell| player == door || creatures.iter().any(|c| c.cell() == door);
+    if let Some(event) = doors.step(&mut s.grid, s.tick, occupied) {
+        w.session.log.push(s.tick, event);
+    }
+    ControlFlow::Continue(())
+}
+
+/// Every monster's perception of the player this tick, and its mind
+/// moved on by it.
+pub(super) fn perceive(w: &mut World) -> ControlFlow<()> {
+    let moving = w.player_moving();
+    let (s, hearing, log) = (&mut w.state, &mut w.scratch.hearing, &mut w.session.log);
+    let p = s.player.cell;
+    hearing.update(&s.grid, p, moving);
+    let (mut dropped, mut ordinal) = (false, 0);
+    for c in &mut s.creatures {
+        let Some(hunt) = c.hunt.as_mut() else { continue };
+        ordinal += 1;
+        let sense = if sees(&s.grid, &mut c.alarm, c.body.pos, p) {
+            Some(Sense::Sight)
+        } else {
+            hearing.hears(cell_at(c.body.pos)).then_some(Sense::Hearing)
+        };
+        let percept = Percept { tick: s.tick, sense, player: p, pos: c.body.pos, home: cell_at(c.home) };
+        let (event, stale) = hunt.mind.perceive(&percept, ordinal);
+        if stale {
+            dropped |= hunt.request.is_some();
+            hunt.forget();
+        }
+        if let Some(e) = event {
+            log.push(s.tick, e);
+        }
+    }
+    if dropped {
+        s.hunter.drop_forgotten(&s.creatures);
+    }
+    ControlFlow::Continue(())
+}
+
+/// What planning sees of the world; `watched` is observation (it only
+/// decides which searches are recorded cell by cell).
+macro_rules! scene {
+    ($w:expr) => {
+        Scene {
+            grid: &$w.state.grid,
+            settings: &$w.state.settings,
+            tick: $w.state.tick,
+            player: $w.state.player.cell,
+            watched: $w.session.watched,
+        }
+    };
+}
+
+/// Monsters heading somewhere queue their requests for a plan.
+pub(super) fn request(w: &mut World) -> ControlFlow<()> {
+    let scene = scene!(w);
+    w.state.hunter.request(&mut w.state.creatures, &scene);
+    ControlFlow::Continue(())
+}
+
+/// The flow field is brought up to date, and the queue is served while
+/// the tick's budget of expansions lasts.
+pub(super) fn serve(w: &mut World) -> ControlFlow<()> {
+    let scene = scene!(w);
+    w.state.hunter.serve(&mut w.state.creatures, &scene, &mut w.session.stats);
+    ControlFlow::Continue(())
+}
+
+/// The first monster (in creature order) touching the player, unless the
+/// player is in grace, catches it: a life lost, the monster sent home, two
+/// seconds of grace; the last life lost loses the session.
+pub(super) fn catch(w: &mut World) -> ControlFlow<()> {
+    if w.state.grace > 0 {
+        return ControlFlow::Continue(());
+    }
+    let player = cell_center(w.state.player.cell);
+    let creatures = &mut w.state.creatures;
+    let Some(i) = creatures.iter().position(|c| c.hunt.is_some() && c.body.pos.distance(player) < CATCH_RADIUS) else {
+        return ControlFlow::Continue(());
+    };
+    w.session.stats.record_catch();
+    if let Some(hunt) = creatures[i].hunt.as_mut() {
+        let dropped = hunt.request.is_some();
+        hunt.forget();
+        hunt.mind = Default::default();
+        if dropped {
+            w.state.hunter.drop_forgotten(creatures);
+        }
+    }
+    let spot = w.landing(i);
+    let c = &mut w.state.creatures[i];
+    c.body = Body::new(spot, c.body.max_speed, c.body.max_force);
+    c.smoother = Default::default();
+    w.state.grace = GRACE_TICKS;
+    w.state.lives = w.state.lives.map(|n| n.saturating_sub(1));
+    let monster = w.monster_ordinal(i);
+    w.event(Event::Caught { monster, lives_left: w.state.lives });
+    if w.state.lives == Some(0) {
+        w.end(Outcome::Lost);
+    }
+    ControlFlow::Continue(())
+}
+
+/// Staying uncaught (with a life left) until the goal's tick wins.
+pub(super) fn survive(w: &mut World) -> ControlFlow<()> {
+    if let Goal::Survive { ticks } = w.state.rules.goal
+        && w.state.tick >= ticks
+        && !w.state.outcome.is_over()
+    {
+        w.event(Event::GoalReached);
+        w.end(Outcome::Won);
+    }
+    ControlFlow::Continue(())
+}
+
+/// Closes the tick's statistics, however the tick ended.
+pub(super) fn tally(w: &mut World) {
+    w.session.stats.end_tick(w.state.hunter.queue.len());
+}
+
+impl World {
+    /// Where creature `i`, sent home, lands: its post, or the nearest
+    /// cell to it that no other creature is within two avoidance radii of
+    /// (see [`landing`]).
+    fn landing(&self, i: usize) -> Vec2 {
+        let creatures = &self.state.creatures;
+        let post = cell_at(creatures[i].home);
+        let near = |p: Vec2| {
+            let reach = (LANDING_REACH + 1) as f32;
+            (p.x - cell_center(post).x).abs() <= reach && (p.y - cell_center(post).y).abs() <= reach
+        };
+        let others: Vec<Vec2> = (creatures.iter().enumerate())
+            .filter(|&(j, o)| j != i && near(o.body.pos))
+            .map(|(_, o)| o.body.pos)
+            .collect();
+        cell_center(landing(&self.state.grid, post, &others, 2.0 * AVOID_RADIUS))
+    }
+}
