@@ -6,17 +6,13 @@
 
 #![warn(missing_docs)]
 
-pub mod cli;
 pub mod grid;
 pub mod input;
 pub mod level;
-mod named;
+pub mod named;
 pub mod nav;
 pub mod picture;
 pub mod replay;
 pub mod search;
-pub mod shown;
-pub mod signals;
 pub mod sim;
 pub mod steer;
-pub mod ui;
