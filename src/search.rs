@@ -27,7 +27,7 @@ pub use engine::{Outcome, Query, SearchStats, Searcher, Visit};
 pub use flow_field::FlowField;
 pub use graph::{Graph, NodeId, Reversible};
 pub use grid_changes::GridChanges;
-pub use grid_flow::{FieldKey, GridFlow};
+pub use grid_flow::{DijkstraMap, FieldKey, GridFlow};
 pub use grid_graph::{Endpoint, GridGraph, GridPlanner, PlanError};
 pub use hpa::DEFAULT_CLUSTER_SIZE;
 pub use mt_dstar_lite::MtDStarLite;

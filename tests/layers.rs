@@ -104,7 +104,7 @@ impl Ranks {
             }
             if names.is_empty() { "nothing else".to_owned() } else { names.join(", ") }
         };
-        let Some(&(user_binary, user_rank)) = self.rank.get(user) else { return None };
+        let &(user_binary, user_rank) = self.rank.get(user)?;
         let Some(&(used_binary, used_rank)) = self.rank.get(used) else {
             return Some(format!("{user} uses crate::{used}, which is no module of the crate"));
         };
