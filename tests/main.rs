@@ -4,6 +4,7 @@
 
 mod support;
 
+mod astar_closures;
 mod caps;
 mod cli;
 mod cli_io;
