@@ -196,7 +196,6 @@ fn dirty_nodes(old: &[u8], grid: &Grid, changed: &mut Vec<usize>, dirty: &mut Ve
 /// assert_eq!(way[1], Cell::new(3, 1), "past the player...");
 /// assert_eq!(way.last(), Some(&Cell::new(31, 2)), "...to the far end");
 /// ```
-/// ```
 #[derive(Debug)]
 pub struct DijkstraMap {
     field: FlowField,
