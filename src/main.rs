@@ -27,7 +27,7 @@ use std::process::ExitCode;
 /// A terminal dungeon where monsters hunt you with throttled A* and
 /// creatures move by Reynolds steering.
 #[derive(Parser, Debug)]
-#[command(name = "delve", version, about)]
+#[command(name = "delve", version)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -35,3 +35,4 @@ mod steer_spatial;
 mod steer_totality;
 mod steer_walls;
 mod tmux;
+mod transcripts;
