@@ -171,8 +171,18 @@ fn transcripts_parse_as_trycmd_writes_them() {
     let page = "text\n```\n$ delve not run\n```\n```console\n$ delve path 'levels/a b.txt'  # a comment\nout\n$ delve path --nope\n? 2\nerr\n```\n";
     let cases = parse(page, "p.md").unwrap();
     let want = [
-        Case { at: "p.md:6".into(), args: vec!["path".into(), "levels/a b.txt".into()], status: 0, expected: vec!["out".into()] },
-        Case { at: "p.md:8".into(), args: vec!["path".into(), "--nope".into()], status: 2, expected: vec!["err".into()] },
+        Case {
+            at: "p.md:6".into(),
+            args: vec!["path".into(), "levels/a b.txt".into()],
+            status: 0,
+            expected: vec!["out".into()],
+        },
+        Case {
+            at: "p.md:8".into(),
+            args: vec!["path".into(), "--nope".into()],
+            status: 2,
+            expected: vec!["err".into()],
+        },
     ];
     assert_eq!(cases, want);
     assert!(parse("```console\n$ ls\n```\n", "p.md").unwrap_err().contains("p.md:2: a transcript runs delve"));
