@@ -20,7 +20,7 @@ pub use path::{PathArgs, path};
 pub use play::{PlayArgs, play};
 pub use replay::{ReplayArgs, replay};
 pub use scen::{ScenArgs, scen};
-pub use session::{SessionArgs, SpawnArgs, WorldArgs};
+pub use session::SessionArgs;
 pub use sim::{SimArgs, sim};
 
 use crate::level::{Level, LevelError};

@@ -8,6 +8,7 @@
 
 mod error;
 mod glyph;
+mod meta;
 mod movingai;
 mod scenario;
 mod text;
@@ -16,12 +17,12 @@ use std::path::Path;
 
 pub use error::{Axis, LevelError};
 pub use glyph::{marker, tile_glyph};
+pub use meta::{DoorCycle, Goal, MAX_DOOR_CYCLE, MIN_DOOR_CYCLE, TICKS_PER_SECOND};
 pub use scenario::{OPTIMAL_TOLERANCE, Scenario, load_scenarios, parse_scenarios};
 pub use text::{MAX_LIVES, MAX_SURVIVE_SECONDS};
 
 use crate::grid::{Cell, Grid, MAX_SIDE, Tile};
 use crate::input::{Limit, read_text};
-use crate::sim::{DoorCycle, Goal};
 
 /// A map and where everything on it starts.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,16 +1,33 @@
-//! The `delve` binary: parses the command line and hands each subcommand to
-//! its library function.
+//! The `delve` binary: the terminal game and its command line, built on the
+//! `delve` library (feature `game`).
+//!
+//! `main` only parses the command line and hands each subcommand to its
+//! function in [`cli`]. The binary's own modules (the subcommands, the
+//! terminal front end, signal handling, escaping for the terminal) are not
+//! part of the library: a library user compiles none of them, nor their
+//! dependencies (ratatui, crossterm, clap, indicatif, signal-hook).
+
+mod cli;
+mod shown;
+mod signals;
+mod ui;
+
+// The library's modules at the binary's root, so that the binary's modules
+// name them `crate::sim::World` as they name their own.
+use delve::{grid, input, level, named, nav, picture, replay, search, sim};
+// Steering reaches the front end through the world; only a test names it.
+#[cfg(test)]
+use delve::steer;
 
 use clap::{Parser, Subcommand};
-use delve::cli;
-use delve::shown::shown;
+use shown::shown;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 /// A terminal dungeon where monsters hunt you with throttled A* and
 /// creatures move by Reynolds steering.
 #[derive(Parser, Debug)]
-#[command(name = "delve", version, about)]
+#[command(name = "delve", version)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -4,6 +4,7 @@
 
 mod support;
 
+mod astar_closures;
 mod caps;
 mod cli;
 mod cli_io;
@@ -13,6 +14,7 @@ mod game;
 mod golden_replays;
 mod incremental;
 mod jps_movingai;
+mod layers;
 mod levels;
 mod movingai;
 mod nav;
@@ -33,3 +35,4 @@ mod steer_spatial;
 mod steer_totality;
 mod steer_walls;
 mod tmux;
+mod transcripts;

@@ -41,13 +41,6 @@ pub struct SessionArgs {
 }
 
 impl SessionArgs {
-    /// How a game starts (the level's goal and lives, `--lives` over
-    /// them), and its world before the first tick. A `--record` target
-    /// that cannot be written is refused here, before anything else.
-    pub fn start(&self) -> Result<(Start, World), CliError> {
-        self.start_with(true)
-    }
-
     /// How the session starts, a game or (`game` false) a sandbox without
     /// goal or limit of lives, and its world before the first tick.
     pub fn start_with(&self, game: bool) -> Result<(Start, World), CliError> {

@@ -95,15 +95,6 @@ pub enum LevelError {
     #[error("{origin}:{line}: map too large: {axis} {size} is above the limit of {MAX_SIDE} cells")]
     TooLarge { origin: String, line: usize, axis: Axis, size: usize },
 
-    /// One creature marker more than a world holds; detected before the
-    /// world is built, so a level of nothing but `M` costs no gigabytes.
-    #[error(
-        "{origin}:{line}:{column}: creature marker number {} is one too many (a world holds at most {} creatures)",
-        crate::sim::MAX_CREATURES + 1,
-        crate::sim::MAX_CREATURES
-    )]
-    TooManyCreatures { origin: String, line: usize, column: usize },
-
     /// A `key: value` line before the map with a key other than `name`,
     /// `description`, `goal` or `lives`; rejected so that a typo (`nmae:`) does not pass
     /// silently.

@@ -7,9 +7,10 @@
 
 use super::error::{LevelError, quote};
 use super::glyph::{self, Spawn};
-use super::{Axis, Level, default_name, numbered_lines};
+use super::{
+    Axis, DoorCycle, Goal, Level, MAX_DOOR_CYCLE, MIN_DOOR_CYCLE, TICKS_PER_SECOND, default_name, numbered_lines,
+};
 use crate::grid::{Cell, Grid, MAX_SIDE, Tile};
-use crate::sim::{DoorCycle, Goal, MAX_DOOR_CYCLE, MIN_DOOR_CYCLE, TICKS_PER_SECOND};
 
 /// Reads a delve level; `origin` names the file in error messages.
 pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
@@ -310,10 +311,6 @@ fn cells(rows: &[Row<'_>], origin: &str) -> Result<Map, LevelError> {
 }
 
 impl Map {
-    fn creatures(&self) -> usize {
-        self.monsters.len() + self.wanderers.len() + self.fleeing.len() + self.boids.len()
-    }
-
     /// Records a spawn; a second `@`, `S` or `G` is an error naming both.
     fn add(&mut self, spawn: Spawn, at: Placed, origin: &str) -> Result<(), LevelError> {
         let list = match spawn {
@@ -336,9 +333,6 @@ impl Map {
             Spawn::Boid => &mut self.boids,
         };
         list.push(at.cell);
-        if self.creatures() > crate::sim::MAX_CREATURES {
-            return Err(LevelError::TooManyCreatures { origin: origin.to_owned(), line: at.line, column: at.column });
-        }
         Ok(())
     }
 }
@@ -386,17 +380,13 @@ mod tests {
         }
     }
 
-    /// A level of nothing but markers would otherwise become millions of
-    /// creatures: the one past the cap is named where it stands.
+    /// A level is a map: how many creatures a world holds is the world's
+    /// to say (`sim::World::capacity`), so a level of nothing but markers
+    /// reads as it is.
     #[test]
-    fn creature_markers_stop_at_the_cap() {
+    fn creature_markers_are_the_levels_and_the_cap_the_worlds() {
         let rows = |width: usize, height: usize| format!("{}\n", "M".repeat(width)).repeat(height);
-        assert_eq!(parse_ok(&rows(400, 250)).monsters.len(), crate::sim::MAX_CREATURES);
-        let e = parse_err(&rows(317, 317));
-        assert_eq!(
-            e.to_string(),
-            "levels/t.txt:316:146: creature marker number 100001 is one too many (a world holds at most 100000 creatures)"
-        );
+        assert_eq!(parse_ok(&rows(317, 317)).monsters.len(), 317 * 317);
     }
 
     #[test]
