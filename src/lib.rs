@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod r#gen;
 pub mod grid;
 pub mod input;
 pub mod level;
