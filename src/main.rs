@@ -26,6 +26,8 @@ enum Command {
     Lab(cli::LabArgs),
     /// Run a Moving AI scenario file and check every cost against its optimum
     Scen(cli::ScenArgs),
+    /// Generate a dungeon (rooms, caves, maze, mixed) as a level, or as a Moving AI map and scenarios
+    Gen(cli::GenArgs),
     /// Run the world headless with a scripted player and print its statistics
     Sim(cli::SimArgs),
     /// Play a recorded session in the terminal, or check it headless with --verify
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
         Command::Path(a) => to_stdout(|out| done(cli::path(&a, out))),
         Command::Lab(a) => finish(done(cli::lab(&a))),
         Command::Scen(a) => to_stdout(|out| done(cli::scen(&a, out))),
+        Command::Gen(a) => to_stdout(|out| done(cli::generate(&a, out))),
         Command::Sim(a) => to_stdout(|out| done(cli::sim(&a, out))),
         Command::Replay(a) => to_stdout(|out| cli::replay(&a, out)),
     }
