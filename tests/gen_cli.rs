@@ -2,20 +2,8 @@
 //! Moving AI map and scenarios that `delve scen` then finds all optimal,
 //! and one line with exit status 2 for every bad argument.
 
+use super::cli::{delve, stderr, stdout};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn delve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_delve")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn path(p: &Path) -> &str {
     p.to_str().unwrap()
