@@ -73,6 +73,21 @@
 //! `doors:` when they cycle, then the map). [`movingai`] writes the same
 //! map as a Moving AI benchmark map and a scenario file for it. The
 //! command is `delve gen`; docs/gen.md has all of this with examples.
+//!
+//! # Example
+//!
+//! ```
+//! use delve::r#gen::{Recipe, Style};
+//!
+//! # fn main() -> Result<(), delve::r#gen::GenError> {
+//! let recipe = Recipe::new(Style::Caves, 7, 3, Some("80x40".parse()?))?; // checks depth and size
+//! let level = recipe.generate(); // a delve::level::Level; level.source is its text
+//! assert_eq!(level.generator.as_deref(), Some("caves seed 7 depth 3 size 80x40"));
+//! assert_eq!(level.generator.unwrap().parse::<Recipe>()?, recipe);
+//! assert_eq!(recipe.generate(), level, "the same recipe, the same level");
+//! # Ok(())
+//! # }
+//! ```
 
 mod canvas;
 mod caves;

@@ -164,3 +164,20 @@ fn bad_arguments_get_one_line_and_status_two() {
     let err = refused(&["gen", "maze", "-o", path(&dir.path().join("no/such/level.txt"))]);
     assert!(err.contains("does not exist"), "{err}");
 }
+
+/// Each `$ delve gen ...` block of docs/gen.md is what the command writes.
+#[test]
+fn the_examples_in_the_docs_are_what_delve_gen_writes() {
+    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/gen.md")).unwrap();
+    let mut examples = 0;
+    for block in docs.split("```text\n").skip(1) {
+        let block = block.split("```").next().unwrap();
+        let Some((command, shown)) = block.split_once('\n') else { continue };
+        let Some(args) = command.strip_prefix("$ delve ") else { continue };
+        let o = delve(&args.split_whitespace().collect::<Vec<_>>());
+        assert_eq!(o.status.code(), Some(0), "{command}: {}", stderr(&o));
+        assert_eq!(stdout(&o), shown, "{command}");
+        examples += 1;
+    }
+    assert_eq!(examples, 4, "one example per style");
+}
