@@ -4,6 +4,7 @@
 //! list of subcommands; everything a command does is library code that
 //! tests can call without a terminal or a process.
 
+mod r#gen;
 mod lab;
 mod options;
 mod path;
@@ -14,6 +15,7 @@ mod scen;
 mod session;
 mod sim;
 
+pub use r#gen::{GenArgs, generate};
 pub use lab::{LabArgs, lab};
 pub use options::SearchArgs;
 pub use path::{PathArgs, path};

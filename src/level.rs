@@ -57,6 +57,10 @@ pub struct Level {
     /// From `doors:`: the doors open and close by themselves; `None`: only
     /// the player moves them.
     pub doors: Option<DoorCycle>,
+    /// From `generator:`: the recipe that generated the level
+    /// (`rooms seed 7 depth 2 size 80x40`, see `crate::r#gen::Recipe`), as
+    /// written; the level does not check it.
+    pub generator: Option<String>,
 }
 
 /// The largest level file: a map of [`MAX_SIDE`] rows of [`MAX_SIDE`]
@@ -102,7 +106,7 @@ impl Level {
     }
 
     /// The level in the delve text format: `name:`, `description:` (when
-    /// not empty), `goal:`, `lives:` and `doors:` (when set; `doors:` only
+    /// not empty), `generator:`, `goal:`, `lives:` and `doors:` (when set; `doors:` only
     /// while the map has a door), then the map with every spawn in place. Reading it back
     /// gives the same level, apart from `source`; a level holding a Moving
     /// AI map is written as a delve level.
@@ -126,6 +130,9 @@ impl Level {
         let mut out = format!("name: {}\n", self.name);
         if !self.description.is_empty() {
             out += &format!("description: {}\n", self.description);
+        }
+        if let Some(generator) = &self.generator {
+            out += &format!("generator: {generator}\n");
         }
         if let Some(goal) = self.objective {
             out += &format!("goal: {}\n", text::goal_text(goal));
@@ -252,6 +259,16 @@ mod tests {
         let written = l.to_text();
         assert_eq!(written, "name: t\n@#.\n");
         assert_eq!(Level::parse(&written, "t").unwrap().doors, None);
+    }
+
+    #[test]
+    fn the_generator_line_is_kept_as_written_and_written_back() {
+        let text = "name: g\ngenerator: rooms seed 7 depth 2 size 3x1\n@.G\n";
+        let l = Level::parse(text, "t").unwrap();
+        assert_eq!(l.generator.as_deref(), Some("rooms seed 7 depth 2 size 3x1"));
+        assert_eq!(l.to_text(), text);
+        let e = Level::parse("generator: a\ngenerator: b\n.\n", "t").unwrap_err();
+        assert_eq!(e.to_string(), "t:2: metadata key \"generator\" given twice (first at line 1)");
     }
 
     #[test]

@@ -201,6 +201,7 @@
 
 #![warn(missing_docs)]
 
+pub mod r#gen;
 pub mod grid;
 pub mod hash;
 pub mod input;
@@ -209,6 +210,7 @@ pub mod named;
 pub mod nav;
 pub mod picture;
 pub mod replay;
+pub mod rng;
 pub mod search;
 pub mod sim;
 pub mod steer;

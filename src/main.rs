@@ -14,7 +14,7 @@ mod ui;
 
 // The library's modules at the binary's root, so that the binary's modules
 // name them `crate::sim::World` as they name their own.
-use delve::{grid, input, level, named, nav, picture, replay, search, sim};
+use delve::{r#gen, grid, input, level, named, nav, picture, replay, search, sim};
 // Steering reaches the front end through the world; only a test names it.
 #[cfg(test)]
 use delve::steer;
@@ -43,6 +43,8 @@ enum Command {
     Lab(cli::LabArgs),
     /// Run a Moving AI scenario file and check every cost against its optimum
     Scen(cli::ScenArgs),
+    /// Generate a dungeon (rooms, caves, maze, mixed) as a level, or as a Moving AI map and scenarios
+    Gen(cli::GenArgs),
     /// Run the world headless with a scripted player and print its statistics
     Sim(cli::SimArgs),
     /// Play a recorded session in the terminal, or check it headless with --verify
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Command::Path(a) => to_stdout(|out| done(cli::path(&a, out))),
         Command::Lab(a) => finish(done(cli::lab(&a))),
         Command::Scen(a) => to_stdout(|out| done(cli::scen(&a, out))),
+        Command::Gen(a) => to_stdout(|out| done(cli::generate(&a, out))),
         Command::Sim(a) => to_stdout(|out| done(cli::sim(&a, out))),
         Command::Replay(a) => to_stdout(|out| cli::replay(&a, out)),
     }

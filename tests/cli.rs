@@ -2,15 +2,15 @@
 
 use std::process::{Command, Output};
 
-fn delve(args: &[&str]) -> Output {
+pub(crate) fn delve(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_delve")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap()
 }
 
-fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 

@@ -11,6 +11,8 @@ mod cli_io;
 mod doors;
 mod flow_field;
 mod game;
+mod r#gen;
+mod gen_cli;
 mod golden_replays;
 mod incremental;
 mod jps_movingai;

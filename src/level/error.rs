@@ -98,13 +98,15 @@ pub enum LevelError {
     /// A `key: value` line before the map with a key other than `name`,
     /// `description`, `goal` or `lives`; rejected so that a typo (`nmae:`) does not pass
     /// silently.
-    #[error("{origin}:{line}: unknown metadata key {key:?} (expected name, description, goal, lives or doors)")]
+    #[error(
+        "{origin}:{line}: unknown metadata key {key:?} (expected name, description, goal, lives, doors or generator)"
+    )]
     UnknownKey { origin: String, line: usize, key: String },
 
     /// A line before the map meant as metadata but not `key: value`
     /// (`name x`, `na me: x`, `: x`).
     #[error(
-        "{origin}:{line}: bad metadata line {found}: {problem} (expected `key: value` with key name, description, goal, lives or doors)"
+        "{origin}:{line}: bad metadata line {found}: {problem} (expected `key: value` with key name, description, goal, lives, doors or generator)"
     )]
     BadMetadata {
         origin: String,

@@ -98,6 +98,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
         objective: None,
         lives: None,
         doors: None,
+        generator: None,
     })
 }
 

@@ -43,6 +43,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
         objective,
         lives,
         doors,
+        generator: meta.generator.map(|(_, g)| g),
     })
 }
 
@@ -118,6 +119,7 @@ struct Metadata {
     goal: Option<(usize, String)>,
     lives: Option<(usize, String)>,
     doors: Option<(usize, String)>,
+    generator: Option<(usize, String)>,
 }
 
 /// One map row: its 1-based line number and its text.
@@ -223,6 +225,7 @@ fn set_metadata(meta: &mut Metadata, key: &str, value: &str, line: usize, origin
         "goal" => &mut meta.goal,
         "lives" => &mut meta.lives,
         "doors" => &mut meta.doors,
+        "generator" => &mut meta.generator,
         _ => {
             return Err(LevelError::UnknownKey { origin: origin.to_owned(), line, key: key.to_owned() });
         }
@@ -535,7 +538,7 @@ mod tests {
         assert!(matches!(e, LevelError::UnknownKey { line: 2, ref key, .. } if key == "nmae"));
         assert_eq!(
             e.to_string(),
-            "levels/t.txt:2: unknown metadata key \"nmae\" (expected name, description, goal, lives or doors)"
+            "levels/t.txt:2: unknown metadata key \"nmae\" (expected name, description, goal, lives, doors or generator)"
         );
         let e = parse_err("description: a\nname: x\ndescription: b\n#\n");
         assert!(matches!(e, LevelError::DuplicateKey { line: 3, first_line: 1, .. }));
@@ -562,7 +565,7 @@ mod tests {
             assert_eq!(
                 e.to_string(),
                 format!(
-                    "levels/t.txt:{line}: bad metadata line {message} (expected `key: value` with key name, description, goal, lives or doors)"
+                    "levels/t.txt:{line}: bad metadata line {message} (expected `key: value` with key name, description, goal, lives, doors or generator)"
                 )
             );
         }
