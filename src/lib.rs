@@ -6,6 +6,7 @@
 
 #![warn(missing_docs)]
 
+pub mod atomic;
 pub mod cli;
 pub mod grid;
 pub mod input;

@@ -70,6 +70,7 @@ mod reader;
 mod verify;
 mod writer;
 
+pub use crate::atomic::partials;
 pub use error::ReplayError;
 pub use format::{
     CHECKPOINT_EVERY, Checkpoint, CommandDigest, FORMAT_VERSION, MAX_TICK, Spawns, Start, level_checksum,
@@ -77,4 +78,4 @@ pub use format::{
 };
 pub use reader::{MAX_REPLAY_BYTES, Replay};
 pub use verify::{Verdict, verify, verify_watched};
-pub use writer::{RecordError, Recorder, partials};
+pub use writer::{RecordError, Recorder};
