@@ -5,67 +5,11 @@
 //! Every child runs under a deadline, so a regression to hanging fails
 //! the test instead of hanging the suite.
 
+use crate::support::run::{DEADLINE, command, path_str, run, run_with, stderr, stdout, wait_within};
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
-
-/// Longest a child may take before it counts as hanging.
-const DEADLINE: Duration = Duration::from_secs(60);
-
-fn command(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_delve"));
-    c.args(args).current_dir(env!("CARGO_MANIFEST_DIR")).stdin(Stdio::null()).stderr(Stdio::piped());
-    c
-}
-
-/// Waits for `child`, killing it and failing the test past [`DEADLINE`].
-fn wait_within(child: &mut Child, what: &str) -> ExitStatus {
-    let began = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if began.elapsed() > DEADLINE {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what}: still running after {DEADLINE:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// Runs delve with stdout to `stdout`, under the deadline; the output's
-/// stdout is empty unless piped.
-fn run_with(args: &[&str], stdout: Stdio) -> Output {
-    let mut child = command(args).stdout(stdout).spawn().unwrap();
-    // The outputs are a line or two, far below a pipe's buffer, so
-    // reading them after the exit cannot block the child.
-    let status = wait_within(&mut child, &format!("{args:?}"));
-    let mut out = Output { status, stdout: Vec::new(), stderr: Vec::new() };
-    if let Some(mut s) = child.stdout.take() {
-        s.read_to_end(&mut out.stdout).unwrap();
-    }
-    child.stderr.take().unwrap().read_to_end(&mut out.stderr).unwrap();
-    out
-}
-
-fn run(args: &[&str]) -> Output {
-    run_with(args, Stdio::piped())
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 /// An open Moving AI map of `side`² cells and `count` corner-to-corner
 /// scenarios on it, in `dir`: the scenario file's path.

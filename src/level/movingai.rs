@@ -101,6 +101,34 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
     })
 }
 
+/// [`Level::to_movingai`]: the map in this format, or `None` when its grid
+/// has a tile the format cannot hold.
+pub(super) fn write(level: &Level) -> Option<String> {
+    let grid = &level.grid;
+    let written = |t: Tile| match t {
+        Tile::Floor(1) => Some('.'),
+        Tile::Wall => Some('@'),
+        _ => None,
+    };
+    let (width, height) = (grid.width(), grid.height());
+    // The glyphs of the map it was read from, row by row, if it was one.
+    let source = level.is_movingai().then(|| numbered_lines(&level.source).skip(4)).into_iter().flatten();
+    let mut original: Vec<Vec<char>> = source.take(height).map(|(_, row)| row.chars().collect()).collect();
+    original.resize(height, Vec::new());
+    let eol = if level.source.split('\n').next().is_some_and(|l| l.ends_with('\r')) { "\r\n" } else { "\n" };
+    let mut out = format!("{MAGIC}{eol}height {height}{eol}width {width}{eol}map{eol}");
+    out.reserve((width + eol.len()) * height);
+    for (y, row) in original.iter().enumerate() {
+        for x in 0..width {
+            let t = grid.tile(crate::grid::Cell::new(x as i32, y as i32));
+            let kept = row.get(x).copied().filter(|&c| tile(c) == Some(t));
+            out.push(kept.or_else(|| written(t))?);
+        }
+        out.push_str(eol);
+    }
+    Some(out)
+}
+
 const MAGIC_LINE: &str = "`type octile`";
 const MAP_LINE: &str = "`map`";
 
