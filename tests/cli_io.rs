@@ -5,7 +5,7 @@
 //! Every child runs under a deadline, so a regression to hanging fails
 //! the test instead of hanging the suite.
 
-use crate::support::run::{DEADLINE, command, path_str, run, run_with, stderr, stdout, wait_within};
+use crate::support::run::{DEADLINE, command, output_of, path_str, run, run_with, stderr, stdout, wait_within};
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -55,6 +55,28 @@ fn every_write_failure_is_one_line_and_exit_two() {
         let o = run_with(args, Stdio::from(full));
         assert_eq!(stderr(&o), "delve: cannot write to stdout: No space left on device\n", "{args:?}");
         assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+}
+
+/// A stdout closed (`>&-`) or open only for reading (`1</etc/hostname`) is
+/// an error like any other write failure, found before any work, for the
+/// help too; a stdout redirected to /dev/null is no error.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_or_read_only_stdout_is_a_write_error() {
+    let cases: &[&[&str]] = &[&["path"], &["--help"], &["--version"], &["sim", "--ticks", "5", "--json"]];
+    let bad = "delve: cannot write to stdout: Bad file descriptor\n";
+    for args in cases {
+        let read_only = std::fs::File::open("Cargo.toml").unwrap();
+        let o = run_with(args, Stdio::from(read_only));
+        assert_eq!((stderr(&o).as_str(), o.status.code()), (bad, Some(2)), "{args:?} 1<Cargo.toml");
+        let mut closed = Command::new("sh");
+        closed.arg("-c").arg("exec \"$0\" \"$@\" >&-").arg(env!("CARGO_BIN_EXE_delve")).args(*args);
+        closed.current_dir(env!("CARGO_MANIFEST_DIR")).stdin(Stdio::null()).stderr(Stdio::piped());
+        let o = output_of(closed, "delve with stdout closed");
+        assert_eq!((stderr(&o).as_str(), o.status.code()), (bad, Some(2)), "{args:?} >&-");
+        let o = run_with(args, Stdio::null());
+        assert_eq!((stderr(&o).as_str(), o.status.code()), ("", Some(0)), "{args:?} >/dev/null");
     }
 }
 
