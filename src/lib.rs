@@ -13,6 +13,7 @@ pub mod input;
 pub mod level;
 mod named;
 pub mod nav;
+pub mod number;
 pub mod picture;
 pub mod replay;
 pub mod search;

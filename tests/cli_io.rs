@@ -172,6 +172,7 @@ fn negative_numbers_are_answered_with_the_rule() {
         (&["play", "--boids", "-3"], "invalid value '-3' for '--boids <BOIDS>': must be ≥ 0"),
         (&["sim", "--repath-cells", "-1"], "'-1' is not a number of cells ≥ 0"),
         (&["path", "--weight", "-1"], "'-1' is not a weight from 1 to 10"),
+        (&["path", "--weight", "-inf"], "'-inf' is not a weight from 1 to 10: write decimal digits"),
         (&["path", "--neighbors", "-4"], "unknown neighbour count '-4'"),
         (&["replay", "x.replay", "--speed", "-1"], "'-1' is not a speed from 0.25 to 8"),
     ];
@@ -181,6 +182,63 @@ fn negative_numbers_are_answered_with_the_rule() {
         let err = stderr(&o);
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(rule), "{args:?}: {err}");
+    }
+}
+
+/// Every numeric and cell flag of every command takes a number spelt one
+/// way (digits, a `-` for a negative, no `+`, spaces, leading zeros,
+/// exponents or infinities) and says which rule a value breaks.
+#[test]
+fn numbers_on_the_command_line_have_one_spelling() {
+    let whole = [
+        "--seed",
+        "--ticks",
+        "--monsters",
+        "--wanderers",
+        "--fleeing",
+        "--boids",
+        "--repath-ticks",
+        "--budget",
+        "--lives",
+    ];
+    let decimal: [(&[&str], &str); 4] = [
+        (&["path"], "--weight"),
+        (&["path", "--algo", "navmesh"], "--radius"),
+        (&["sim"], "--repath-cells"),
+        (&["replay", "x.jsonl"], "--speed"),
+    ];
+    let mut cases: Vec<(Vec<&str>, &str)> = whole.iter().map(|&flag| (vec!["sim"], flag)).collect();
+    cases.extend(decimal.iter().map(|&(command, flag)| (command.to_vec(), flag)));
+    cases.push((vec!["play"], "--monsters"));
+    cases.push((vec!["scen", "x.scen"], "--weight"));
+    for (command, flag) in &cases {
+        for bad in ["+1", " 1", "1 ", "01", "0x1", "1e1", "1_0", "-inf", "inf", "NaN", ""] {
+            let mut args = command.clone();
+            args.extend([*flag, bad]);
+            let o = run(&args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            let err = stderr(&o);
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            assert!(err.contains(&format!("for '{flag} <")) && err.contains("decimal digits"), "{args:?}: {err}");
+        }
+    }
+    for flag in ["--from", "--to"] {
+        for bad in ["+1,+2", " 1 , 2 ", "1, 2", "01,2", "1,2,3", "1.5,2", "-inf,1", "1;2"] {
+            let o = run(&["path", flag, bad]);
+            assert_eq!(o.status.code(), Some(2), "{flag} {bad:?}");
+            let err = stderr(&o);
+            assert!(
+                err.contains(&format!("'{bad}' is not a cell (expected x,y: two whole numbers and a comma")),
+                "{err}"
+            );
+        }
+    }
+    // The documented forms pass.
+    for args in
+        [&["path", "--weight", "1.5", "--from", "4,3", "--to", "66,27"][..], &["sim", "--ticks", "0", "--seed", "0"]]
+    {
+        let o = run(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
     }
 }
 
@@ -207,6 +265,26 @@ fn names_with_control_characters_are_printed_escaped() {
         stderr(&o),
         format!("delve: {shown}:1:2: unknown glyph 'x' (expected one of # . 1-9 ~ + ' @ M w f b S G)\n")
     );
+}
+
+/// A name that holds a right-to-left override or a zero-width character
+/// is shown with them escaped, on stdout and in an error line alike, so it
+/// cannot reorder or hide what follows it.
+#[test]
+fn names_with_bidirectional_overrides_are_printed_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("bidi.txt");
+    std::fs::write(&level, "name: evil\u{202e}txt.exe\u{200b}\nS.G\n").unwrap();
+    let o = run(&["path", path_str(&level)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("evil\\u{202e}txt.exe\\u{200b} (3x1): 0,0 -> 2,0\n"), "{}", stdout(&o));
+    let solid = dir.path().join("solid\u{2067}.txt");
+    std::fs::write(&solid, "name: x\u{202d}y\n###\n").unwrap();
+    let o = run(&["sim", path_str(&solid), "--ticks", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(!err.contains('\u{202d}') && !err.contains('\u{2067}'), "{err}");
+    assert!(err.ends_with("solid\\u{2067}.txt: level 'x\\u{202d}y' has no walkable cell for the player\n"), "{err}");
 }
 
 #[test]

@@ -33,7 +33,7 @@ pub struct PathArgs {
     #[arg(long)]
     pub smooth: bool,
     /// Agent radius for navmesh and waypoints, in cells (0 to 0.45): the path keeps that clearance from walls
-    #[arg(long, value_name = "R", default_value_t = 0.0, value_parser = parse_radius, allow_negative_numbers = true)]
+    #[arg(long, value_name = "R", default_value_t = 0.0, value_parser = parse_radius, allow_hyphen_values = true)]
     pub radius: f64,
     /// Run string-pulled grid A*, the navmesh and the waypoint graph on the same query and compare them
     #[arg(long)]
@@ -55,10 +55,7 @@ pub struct PathArgs {
 }
 
 fn parse_radius(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(r) if (0.0..=MAX_RADIUS).contains(&r) => Ok(r),
-        _ => Err(format!("'{s}' is not a radius from 0 to {MAX_RADIUS}")),
-    }
+    super::options::decimal(s, 0.0..=MAX_RADIUS, &format!("a radius from 0 to {MAX_RADIUS}"))
 }
 
 /// Largest map drawn whole; larger ones are cropped around the query.
