@@ -13,7 +13,6 @@ mod game;
 mod golden_replays;
 mod incremental;
 mod jps_movingai;
-mod level_text;
 mod levels;
 mod movingai;
 mod nav;
