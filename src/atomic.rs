@@ -236,7 +236,12 @@ impl AtomicFile {
         let io = |io| AtomicError::Io { file: target.clone(), io };
         if !self.replace {
             match std::fs::hard_link(&self.partial, target) {
-                Ok(()) => return std::fs::remove_file(&self.partial).map_err(io),
+                Ok(()) => {
+                    // The target holds the whole file now; should the
+                    // partial name fail to go, it is one more link to it.
+                    let _ = std::fs::remove_file(&self.partial);
+                    return Ok(());
+                }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                     return Err(AtomicError::Exists { file: target.clone() });
                 }
@@ -270,26 +275,16 @@ impl Write for AtomicFile {
 
 /// Writes a whole file to `target` through `write` (given a buffered
 /// writer), then commits it (see [`AtomicFile`]): on any error the target
-/// is left as it was and no partial file stays.
+/// is left as it was and no partial file stays. Errors name the target.
 pub fn write_whole(
     target: &Path,
     replace: bool,
     by: &str,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), AtomicError> {
-    let file = AtomicFile::create(target, replace, by)?;
-    write_then_commit(file, write)
-}
-
-/// Writes `file` through `write`, then commits it; on a write error the
-/// partial file goes as [`AtomicFile`] drops it.
-pub fn write_then_commit(
-    mut file: AtomicFile,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<(), AtomicError> {
-    let partial = file.partial.clone();
+    let mut file = AtomicFile::create(target, replace, by)?;
     let mut out = BufWriter::new(&mut file);
-    write(&mut out).and_then(|()| out.flush()).map_err(|io| AtomicError::Io { file: partial, io })?;
+    write(&mut out).and_then(|()| out.flush()).map_err(|io| AtomicError::Io { file: target.to_path_buf(), io })?;
     drop(out);
     file.commit()
 }

@@ -250,7 +250,7 @@ impl Lab {
     /// were placed. A level that had no `G` and no `goal:` gets `goal:
     /// none` with a placed `G`, so that it plays as before (a `G` alone
     /// would make it a game to reach it).
-    pub fn level_to_save(&self) -> Level {
+    fn level_to_save(&self) -> Level {
         let mut level = self.level.clone();
         if self.marked[0] {
             level.start = Some(self.start);
