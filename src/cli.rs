@@ -25,6 +25,7 @@ pub use scen::{ScenArgs, scen};
 pub use session::SessionArgs;
 pub use sim::{SimArgs, sim};
 
+use crate::atomic::AtomicError;
 use crate::level::{Level, LevelError};
 use crate::replay::{RecordError, ReplayError, looks_like_replay};
 use crate::search::PlanError;
@@ -48,6 +49,9 @@ pub enum CliError {
     /// A recording could not be made or finished.
     #[error(transparent)]
     Record(#[from] RecordError),
+    /// An output file (a picture) could not be written.
+    #[error(transparent)]
+    Write(#[from] AtomicError),
     /// Flags that do not fit together, or an answer that cannot be written.
     #[error("{0}")]
     Usage(String),

@@ -201,6 +201,7 @@
 
 #![warn(missing_docs)]
 
+pub mod atomic;
 pub mod r#gen;
 pub mod grid;
 pub mod hash;
@@ -208,6 +209,7 @@ pub mod input;
 pub mod level;
 pub mod named;
 pub mod nav;
+pub mod number;
 pub mod picture;
 pub mod replay;
 pub mod rng;

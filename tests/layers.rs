@@ -21,8 +21,9 @@ use std::path::{Path, PathBuf};
 /// layers below its own, never one of its own layer or above it.
 const LIBRARY: &[&[&str]] = &[
     // The stable hasher and the StateHash trait every layer's state types
-    // implement (the settings' names implement it too).
-    &["hash"],
+    // implement (the settings' names implement it too); the one number
+    // syntax; output files written whole or not at all.
+    &["hash", "number", "atomic"],
     // Utilities: bounded reading of input files; the names of settings;
     // the random number generator.
     &["input", "named", "rng"],

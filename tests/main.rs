@@ -22,6 +22,7 @@ mod movingai;
 mod nav;
 mod nav_cli;
 mod picture;
+mod picture_files;
 mod play_cli;
 mod replay;
 mod replay_cli;

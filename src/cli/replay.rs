@@ -22,15 +22,13 @@ pub struct ReplayArgs {
     pub verify: bool,
     /// Playback speed, from 0.25 to 8 times real time (played at the
     /// nearest of ¼ ½ 1 2 4 8, which + and - then change)
-    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed, conflicts_with = "verify", allow_negative_numbers = true)]
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed, conflicts_with = "verify", allow_hyphen_values = true)]
     pub speed: f64,
 }
 
 fn parse_speed(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if SPEED_RANGE.contains(&x) => Ok(x),
-        _ => Err(format!("'{s}' is not a speed from {} to {}", SPEED_RANGE.start(), SPEED_RANGE.end())),
-    }
+    let what = format!("a speed from {} to {}", SPEED_RANGE.start(), SPEED_RANGE.end());
+    super::options::decimal(s, SPEED_RANGE, &what)
 }
 
 /// Runs `delve replay`. Without `--verify`, plays the session in the

@@ -128,6 +128,14 @@ pub enum LevelError {
     #[error("{origin}:{line}: bad {key} {value:?} (expected {expected})")]
     BadValue { origin: String, line: usize, key: &'static str, value: String, expected: &'static str },
 
+    /// A number in a `goal:`, `lives:` or `doors:` value not written as
+    /// delve writes numbers (see [`crate::number`]): `lives: 03`, `+20`.
+    #[error(
+        "{origin}:{line}: bad {key} {value:?}: {number:?} is not a whole number as delve writes one ({})",
+        crate::number::WHOLE_SYNTAX
+    )]
+    BadNumber { origin: String, line: usize, key: &'static str, value: String, number: String },
+
     /// `goal: reach` on a map without a `G` to reach.
     #[error("{origin}:{line}: `goal: reach` but the map has no 'G' to reach")]
     NothingToReach { origin: String, line: usize },

@@ -180,7 +180,9 @@ mod tests {
         insta::assert_snapshot!("grid_beside_navmesh", navmesh_screen(all, true));
         // The picture the lab saves draws the mesh and the pulled path.
         lab.handle(Action::End);
-        let svg = lab.picture();
+        let mut svg = Vec::new();
+        lab.write_picture(&mut svg).unwrap();
+        let svg = String::from_utf8(svg).unwrap();
         let doc = roxmltree::Document::parse(&svg).expect("well-formed XML");
         let count = |class| doc.descendants().filter(|n| n.attribute("class") == Some(class)).count();
         let polygons = lab.panes[1].nav.as_ref().unwrap().polygons.len();
