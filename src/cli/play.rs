@@ -203,6 +203,66 @@ fn numbered(path: &Path, number: u32) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::Replay;
+
+    fn start() -> Start {
+        Start {
+            level: Level::embedded_default(),
+            seed: 1,
+            settings: Default::default(),
+            spawns: Default::default(),
+            rules: Default::default(),
+        }
+    }
+
+    /// Records a session through `record_next` and ends it; the number
+    /// and the note.
+    fn record(path: &Path, number: u32, force: bool) -> Result<(u32, Option<String>), CliError> {
+        let mut next = record_next(path, number, &start(), force)?;
+        next.feed.finish(&start().world().unwrap()).unwrap();
+        Ok((next.number, next.note))
+    }
+
+    #[test]
+    fn a_retry_steps_over_taken_names_and_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("taken.jsonl");
+        let name = |n| numbered(&path, n).display().to_string();
+        // Free: the number asked for, nothing to say.
+        assert_eq!(record(&path, 2, false).unwrap(), (2, None));
+        // Taken by the session before, by a file, by an unfinished
+        // recording's partial file: the next free one.
+        std::fs::write(numbered(&path, 4), "precious").unwrap();
+        std::fs::write(dir.path().join(".taken-5.jsonl.999.0.partial"), "{}").unwrap();
+        let (used, note) = record(&path, 2, false).unwrap();
+        assert_eq!(used, 3);
+        assert_eq!(note.unwrap(), format!("this session is recorded to {} ({} is taken)", name(3), name(2)));
+        let (used, note) = record(&path, 4, false).unwrap();
+        assert_eq!(used, 6);
+        assert_eq!(
+            note.unwrap(),
+            format!("this session is recorded to {} ({} to {} are taken)", name(6), name(4), name(5))
+        );
+        assert_eq!(std::fs::read_to_string(numbered(&path, 4)).unwrap(), "precious");
+        // With --force the name asked for is overwritten.
+        assert_eq!(record(&path, 4, true).unwrap(), (4, None));
+        assert!(Replay::load(&numbered(&path, 4)).is_ok());
+    }
+
+    #[test]
+    fn a_retry_with_every_name_taken_is_not_recorded() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("full.jsonl");
+        for n in 2..2 + NAME_TRIES {
+            std::fs::write(numbered(&path, n), "").unwrap();
+        }
+        let e = record(&path, 2, false).unwrap_err().to_string();
+        let (first, last) = (numbered(&path, 2), numbered(&path, 1 + NAME_TRIES));
+        assert_eq!(e, format!("{} to {} are all taken (pass --force to overwrite)", first.display(), last.display()));
+        // A directory that is gone is no name to step over.
+        let gone = dir.path().join("gone").join("x.jsonl");
+        assert!(matches!(record(&gone, 2, false), Err(CliError::Record(_))));
+    }
 
     #[test]
     fn later_sessions_are_recorded_beside_the_first() {
