@@ -231,6 +231,27 @@ impl Feed for ReplayFeed<'_> {
     }
 }
 
+/// A recording of `ticks` ticks of the scripted player with `seed` on the
+/// default level, made to `path`; and the hash it ends with.
+#[cfg(test)]
+pub(crate) fn bot_recording(path: &Path, seed: u64, ticks: u64) -> (Replay, u64) {
+    let start = Start {
+        level: crate::level::Level::embedded_default(),
+        seed,
+        settings: Default::default(),
+        spawns: Default::default(),
+        rules: Default::default(),
+    };
+    let mut live = RecordFeed::new(Recorder::create(path, &start, false).unwrap());
+    let mut w = start.world().unwrap();
+    let mut bot = Bot::new(seed);
+    for _ in 0..ticks {
+        bot_tick(&mut w, &mut live, &mut bot).unwrap();
+    }
+    live.finish(&w).unwrap();
+    (Replay::load(path).unwrap(), w.hash())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,22 +334,7 @@ mod tests {
     #[test]
     fn a_replay_restarts_from_its_first_tick() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("restart.jsonl");
-        let start = super::super::Start {
-            level: Level::embedded_default(),
-            seed: 3,
-            settings: Settings::default(),
-            spawns: Default::default(),
-            rules: Default::default(),
-        };
-        let mut live = RecordFeed::new(Recorder::create(&path, &start, false).unwrap());
-        let mut w = start.world().unwrap();
-        let mut bot = Bot::new(3);
-        for _ in 0..100 {
-            bot_tick(&mut w, &mut live, &mut bot).unwrap();
-        }
-        live.finish(&w).unwrap();
-        let replay = Replay::load(&path).unwrap();
+        let (replay, _) = bot_recording(&dir.path().join("restart.jsonl"), 3, 100);
         let mut feed = ReplayFeed::new(&replay);
         let mut w = replay.world();
         while w.ticks() < 100 {

@@ -528,8 +528,8 @@ fn play_on(world: &mut World, commands: &[(u64, Command)], until: u64, budget: D
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::feed::{LiveFeed, RecordFeed, ReplayFeed, bot_tick};
-    use crate::replay::{Recorder, Replay, Start};
+    use crate::replay::Replay;
+    use crate::replay::feed::{LiveFeed, ReplayFeed, bot_recording};
     use crate::search::Heuristic;
     use crate::sim::Settings;
     use ratatui::crossterm::event::{KeyEvent, KeyModifiers};
@@ -593,24 +593,9 @@ mod tests {
     }
 
     /// A recording of `ticks` ticks of the scripted player on the default
-    /// level, seed 2.
+    /// level, seed 2, and the hash it ends with.
     fn recording(dir: &tempfile::TempDir, ticks: u64) -> (Replay, u64) {
-        let path = dir.path().join("seek.jsonl");
-        let start = Start {
-            level: Level::embedded_default(),
-            seed: 2,
-            settings: Settings::default(),
-            spawns: Default::default(),
-            rules: Default::default(),
-        };
-        let mut live = RecordFeed::new(Recorder::create(&path, &start, false).unwrap());
-        let mut w = start.world().unwrap();
-        let mut bot = crate::sim::Bot::new(2);
-        for _ in 0..ticks {
-            bot_tick(&mut w, &mut live, &mut bot).unwrap();
-        }
-        live.finish(&w).unwrap();
-        (Replay::load(&path).unwrap(), w.hash())
+        bot_recording(&dir.path().join("seek.jsonl"), 2, ticks)
     }
 
     #[test]
