@@ -228,7 +228,9 @@ impl Front for Game<'_> {
     fn event(&mut self, event: Event) {
         let shown = self.world.away().is_some_and(|d| d >= busy::SAY_AFTER);
         match self.world.get() {
-            Some(world) if self.view.queued.is_empty() => self.view.event(event, world),
+            // Not before a job that came back is seen to (a tick reported
+            // to the feed first: a key's command comes after its checkpoint).
+            Some(world) if self.view.queued.is_empty() && self.view.job.is_none() => self.view.event(event, world),
             _ => self.view.away(event, shown),
         }
     }
@@ -529,7 +531,7 @@ fn play_on(world: &mut World, commands: &[(u64, Command)], until: u64, budget: D
 mod tests {
     use super::*;
     use crate::replay::Replay;
-    use crate::replay::feed::{LiveFeed, ReplayFeed, bot_recording};
+    use crate::replay::feed::{LiveFeed, RecordFeed, ReplayFeed, bot_recording};
     use crate::search::Heuristic;
     use crate::sim::Settings;
     use ratatui::crossterm::event::{KeyEvent, KeyModifiers};
@@ -759,6 +761,42 @@ mod tests {
         assert!(g.world.home().unwrap().watched().is_some());
         g.event(key('q'));
         assert_eq!(g.view.app.exit, Some(Exit::Quit));
+    }
+
+    /// A key read just as a tick comes back acts after the tick is reported
+    /// (its checkpoint written): the recording verifies.
+    #[test]
+    fn a_key_after_a_tick_waits_for_its_checkpoint() {
+        use crate::replay::{CHECKPOINT_EVERY, Recorder, Start, verify};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("keys.jsonl");
+        let start = Start {
+            level: Level::embedded_default(),
+            seed: 5,
+            settings: Settings::default(),
+            spawns: Default::default(),
+            rules: Default::default(),
+        };
+        let mut feed = RecordFeed::new(Recorder::create(&path, &start, false).unwrap());
+        let mut g = game(start.world().unwrap(), &mut feed);
+        for _ in 1..CHECKPOINT_EVERY {
+            g.event(key('.'));
+            settle(&mut g);
+        }
+        // The checkpoint's tick: started, back, and a key before the loop
+        // has seen to it.
+        g.event(key('.'));
+        while g.view.job.is_none() {
+            pass(&mut g);
+        }
+        assert!(g.world.wait(LONG), "the tick is back, not seen to");
+        g.event(key('E'));
+        settle(&mut g);
+        let world = g.world.into_state().unwrap();
+        assert_eq!(world.ticks(), CHECKPOINT_EVERY);
+        feed.finish(&world).unwrap();
+        let verdict = verify(&Replay::load(&path).unwrap());
+        assert!(verdict.is_match(), "{verdict}");
     }
 
     /// While a tick holds the world longer than a moment, the popup says

@@ -165,6 +165,10 @@ fn read_events(source: &Source, wakes: &Sender<Wake>, stop: &AtomicBool) {
         if stop.load(Ordering::SeqCst) {
             return;
         }
+        // A signal (a resize, a SIGTERM for the loop to see) cut the wait.
+        if ready == Err(rustix::io::Errno::INTR) {
+            continue;
+        }
         let revents = fds[0].revents();
         // POLLNVAL: a terminal poll(2) cannot watch (macOS's /dev/tty);
         // crossterm's own wait then stands in, and the loop's own check
