@@ -12,7 +12,10 @@
 //! Each pane runs the query to its end at once, through the engine's
 //! [`Observer`](crate::search::Observer), recording a
 //! [`Trace`](crate::search::Trace); stepping replays the trace. The engine
-//! of the game never records, and pays nothing for the lab.
+//! of the game never records, and pays nothing for the lab. On a large map
+//! that takes longer than a frame, so the lab's state lives on a
+//! [`Worker`] and every key's work runs there, the terminal loop reading
+//! keys and signals meanwhile.
 
 mod draw;
 mod keys;
