@@ -93,7 +93,7 @@ pub struct Sessions {
 }
 
 impl Sessions {
-    /// Takes over the terminal (see [`Terminal::open`]), playing at the
+    /// Takes over the terminal (until this is dropped), playing at the
     /// listed speed nearest to `speed` (times real time).
     pub fn open(palette: Palette, speed: f64, signals: Signals) -> io::Result<Sessions> {
         let terminal = Terminal::open(palette, signals)?;
