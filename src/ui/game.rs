@@ -46,8 +46,13 @@ use std::io;
 use std::time::{Duration, Instant};
 
 /// Longest run of a seek's ticks on the worker before the world comes
-/// back: how soon `q` stops a seek, and how often its bar moves.
+/// back: how soon `q` stops a seek.
 pub const SLICE: Duration = FRAME;
+
+/// Time between two frames of a seek (the world as it goes, and the bar):
+/// fewer than the game's, as each costs the seek the ticks it would run
+/// meanwhile.
+const SEEK_FRAME: Duration = Duration::from_millis(250);
 
 /// Most events kept while the world is busy; later ones are dropped.
 const QUEUED: usize = 1024;
@@ -258,6 +263,11 @@ impl Front for Game<'_> {
     fn draw(&mut self, frame: &mut Frame) {
         let Some(world) = self.world.home() else { return };
         let view = &mut self.view;
+        if view.seeking.is_some() && view.app.fov {
+            // What the player sees where the seek has got to (looked at
+            // only when shown, the seek's ticks being many).
+            view.app.sight.update(world);
+        }
         screen::draw(frame, &view.app, world);
         if let Some(s) = &view.seeking {
             let span = s.target.saturating_sub(s.from).max(1);
@@ -400,7 +410,7 @@ impl View<'_> {
     /// How long between two frames: a seek shows its bar less often than
     /// the game its ticks, the world playing on between.
     fn frame_gap(&self) -> Duration {
-        if self.seeking.is_some() { busy::REDRAW } else { FRAME }
+        if self.seeking.is_some() { SEEK_FRAME } else { FRAME }
     }
 
     /// A tick came back: reported, seen, logged.
@@ -484,7 +494,6 @@ impl View<'_> {
             let ran = reached.saturating_sub(from).max(1);
             s.span = if ran >= s.span { s.span * 2 } else { ran * 2 }.clamp(64, 1 << 20);
         }
-        self.app.sight.update(world);
         self.dirty = true;
         Ok(())
     }
