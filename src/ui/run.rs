@@ -127,6 +127,7 @@ impl Terminal {
     pub fn run(&mut self, front: &mut dyn Front) -> io::Result<Option<Stop>> {
         self.size = Size::default();
         let mut drawn: Option<Instant> = None;
+        let mut sized: Option<Instant> = None;
         loop {
             if let Some(signal) = self.signals.caught() {
                 return Ok(Some(Stop::Signal(signal)));
@@ -134,17 +135,27 @@ impl Terminal {
             if self.tty.hung_up() {
                 return Ok(Some(Stop::Hangup));
             }
-            match self.tui().size() {
-                Ok(size) if size != self.size => {
-                    self.size = size;
-                    front.event(Event::Resize(size.width, size.height));
+            // Resizes come as events too; looking now and then catches one
+            // crossterm has not reported yet (each look opens /dev/tty).
+            if sized.is_none_or(|t| t.elapsed() >= SIGNAL_CHECK) {
+                sized = Some(Instant::now());
+                match self.tui().size() {
+                    Ok(size) if size != self.size => {
+                        self.size = size;
+                        front.event(Event::Resize(size.width, size.height));
+                    }
+                    Ok(_) => {}
+                    Err(e) => return self.failed(e),
                 }
-                Ok(_) => {}
-                Err(e) => return self.failed(e),
             }
             while let Some(wake) = self.tty.next() {
                 match wake {
-                    Wake::Event(event) => front.event(event),
+                    Wake::Event(event) => {
+                        if let Event::Resize(width, height) = event {
+                            self.size = Size { width, height };
+                        }
+                        front.event(event);
+                    }
                     Wake::Worker => {}
                     Wake::Hangup => return Ok(Some(Stop::Hangup)),
                     Wake::Failed(e) => return self.failed(e),

@@ -23,10 +23,11 @@ pub type Job<T> = Box<dyn FnOnce(&mut T) + Send>;
 
 /// A state and the thread its jobs run on.
 pub struct Worker<T> {
-    /// The state, when it is home.
-    state: Option<T>,
-    jobs: Sender<(T, Job<T>)>,
-    done: Receiver<T>,
+    /// The state, when it is home (boxed: it crosses threads twice a job,
+    /// and a world is kilobytes).
+    state: Option<Box<T>>,
+    jobs: Sender<(Box<T>, Job<T>)>,
+    done: Receiver<Box<T>>,
     /// When the job under way (or the state's making) began.
     since: Option<Instant>,
 }
@@ -36,7 +37,7 @@ impl<T: Send + 'static> Worker<T> {
     /// first searches take as long as any later ones); `waker`, when given,
     /// is woken after every job.
     pub fn new(make: impl FnOnce() -> T + Send + 'static, waker: Option<Waker>) -> Worker<T> {
-        let (jobs, inbox) = mpsc::channel::<(T, Job<T>)>();
+        let (jobs, inbox) = mpsc::channel::<(Box<T>, Job<T>)>();
         let (outbox, done) = mpsc::channel();
         let wake = move || {
             if let Some(w) = &waker {
@@ -46,7 +47,7 @@ impl<T: Send + 'static> Worker<T> {
         thread::Builder::new()
             .name("delve-worker".into())
             .spawn(move || {
-                if outbox.send(make()).is_err() {
+                if outbox.send(Box::new(make())).is_err() {
                     return;
                 }
                 wake();
@@ -65,12 +66,12 @@ impl<T: Send + 'static> Worker<T> {
     /// The state, if it is home (taking it back if a job has just finished).
     pub fn get(&mut self) -> Option<&mut T> {
         self.collect();
-        self.state.as_mut()
+        self.state.as_deref_mut()
     }
 
     /// The state if it is home, without looking for a finished job.
     pub fn home(&self) -> Option<&T> {
-        self.state.as_ref()
+        self.state.as_deref()
     }
 
     /// How long the state has been away, if it is.
@@ -106,7 +107,7 @@ impl<T: Send + 'static> Worker<T> {
     /// is abandoned).
     pub fn into_state(mut self) -> Option<T> {
         self.collect();
-        self.state.take()
+        self.state.take().map(|state| *state)
     }
 
     /// Takes the state back if a job has finished.
@@ -120,7 +121,7 @@ impl<T: Send + 'static> Worker<T> {
         }
     }
 
-    fn arrive(&mut self, state: T) {
+    fn arrive(&mut self, state: Box<T>) {
         self.state = Some(state);
         self.since = None;
     }
