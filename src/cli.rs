@@ -69,6 +69,11 @@ pub enum CliError {
     /// A signal stopped the session; what it recorded is kept in `kept`.
     #[error("interrupted by {signal}{}", kept_in(kept.as_deref()))]
     Interrupted { signal: Signal, kept: Option<PathBuf> },
+    /// The terminal went away under the session (closed, hung up, end of
+    /// input); what it recorded is kept in `kept`. Exit status 129, as for
+    /// SIGHUP.
+    #[error("the terminal hung up{}", kept_in(kept.as_deref()))]
+    HungUp { kept: Option<PathBuf> },
 }
 
 impl CliError {
@@ -77,7 +82,17 @@ impl CliError {
     pub fn exit_status(&self) -> u8 {
         match self {
             CliError::Interrupted { signal, .. } => signal.exit_status(),
+            CliError::HungUp { .. } => crate::ui::Stop::Hangup.exit_status(),
             _ => 2,
+        }
+    }
+
+    /// The error of a session that `stop` stopped, with where what it
+    /// recorded is kept.
+    pub fn stopped(stop: crate::ui::Stop, kept: Option<PathBuf>) -> CliError {
+        match stop {
+            crate::ui::Stop::Signal(signal) => CliError::Interrupted { signal, kept },
+            crate::ui::Stop::Hangup => CliError::HungUp { kept },
         }
     }
 
