@@ -253,7 +253,7 @@ mod tests {
             "Tab⇧Tab C watch next / previous monster; camera on it",
             "Space .   pause or resume; one tick while paused",
             "+-PgUp/Dn speed ¼× to 8×; replay -/+10 s, Home/End",
-            "? q Esc   this help; quit (y confirms, Ctrl-C at once)",
+            "? q Esc   this help; quit (q confirms, Ctrl-C at once)",
         ];
         assert_eq!(popup[1..=body.len()], body, "{}", text.join("\n"));
         assert!(popup.last().unwrap().contains("? or Esc closes"));
