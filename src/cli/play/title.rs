@@ -110,6 +110,8 @@ impl TitleRun<'_> {
                     if let Some(stop) = sessions.lab(Level::embedded_default(), save_to, &[])? {
                         return Err(CliError::stopped(stop, None));
                     }
+                    // The lab's `q`, pressed twice, does not quit delve.
+                    screen.back = Some(Instant::now());
                 }
                 Choice::Quit => return Ok(()),
                 Choice::Stopped(stop) => return Err(CliError::stopped(stop, None)),
