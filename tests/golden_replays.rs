@@ -17,9 +17,9 @@ use delve::grid::{Cell, Neighbors};
 use delve::level::Level;
 use delve::replay::feed::{self, Feed, RecordFeed, ReplayFeed};
 use delve::replay::{Recorder, Replay, Spawns, Start, Verdict, verify};
-use delve::search::{Algorithm, GridPlanner, Heuristic, SearchSettings, TieBreak};
+use delve::search::{GridPlanner, Heuristic, Planner, SearchSettings, TieBreak};
 use delve::sim::{
-    Bot, BotKind, Command, Goal, Kind, Nav, Outcome, RepathPolicy, RepathReason, Rules, Setting, Settings, World,
+    Bot, BotKind, Command, Goal, Kind, Outcome, RepathPolicy, RepathReason, Rules, Setting, Settings, World,
 };
 use std::collections::HashSet;
 use std::mem::discriminant;
@@ -75,14 +75,14 @@ const MAZE: Golden = Golden {
     outcome: Outcome::Running,
     ticks: 1500,
     changes: &[
-        set(150, Setting::Algorithm(Algorithm::Greedy)),
+        set(150, Setting::Planner(Planner::GREEDY)),
         set(300, Setting::Heuristic(Heuristic::Manhattan)),
         set(450, Setting::Tie(TieBreak::LowH)),
         set(600, Setting::Neighbors(Neighbors::Four)),
         set(750, Setting::Repath(RepathPolicy::EveryTick)),
         (800, Command::Spawn { kind: Kind::Monster, count: 2 }),
         set(900, Setting::Smoothing(false)),
-        set(1050, Setting::Algorithm(Algorithm::Weighted)),
+        set(1050, Setting::Planner(Planner::WEIGHTED)),
         set(1050, Setting::Weight(3.0)),
         set(1200, Setting::Repath(RepathPolicy::Timer)),
         set(1200, Setting::Reopen(true)),
@@ -107,14 +107,14 @@ const ARENA: Golden = Golden {
     ticks: 1200,
     changes: &[
         set(100, Setting::Repath(RepathPolicy::Threshold)),
-        set(250, Setting::Algorithm(Algorithm::Dijkstra)),
+        set(250, Setting::Planner(Planner::DIJKSTRA)),
         set(400, Setting::Heuristic(Heuristic::Euclidean)),
         (500, Command::Spawn { kind: Kind::Boid, count: 6 }),
         (500, Command::Spawn { kind: Kind::Fleeing, count: 2 }),
         set(550, Setting::Smoothing(false)),
         set(700, Setting::Tie(TieBreak::Cross)),
-        set(850, Setting::Algorithm(Algorithm::Bfs)),
-        set(1000, Setting::Algorithm(Algorithm::Weighted)),
+        set(850, Setting::Planner(Planner::BFS)),
+        set(1000, Setting::Planner(Planner::WEIGHTED)),
         set(1000, Setting::Weight(2.5)),
         set(1100, Setting::Neighbors(Neighbors::Four)),
     ],
@@ -136,7 +136,7 @@ const KEEP: Golden = Golden {
     outcome: Outcome::Running,
     ticks: 900,
     changes: &[
-        set(100, Setting::Algorithm(Algorithm::Weighted)),
+        set(100, Setting::Planner(Planner::WEIGHTED)),
         set(100, Setting::Weight(2.0)),
         set(220, Setting::Heuristic(Heuristic::Chebyshev)),
         set(340, Setting::Neighbors(Neighbors::Four)),
@@ -199,9 +199,9 @@ const KEEP_NAVMESH: Golden = Golden {
     outcome: Outcome::Running,
     ticks: 900,
     changes: &[
-        set(0, Setting::Nav(Nav::Navmesh)),
+        set(0, Setting::Planner(Planner::NAVMESH)),
         set(460, Setting::Repath(RepathPolicy::EveryTick)),
-        set(600, Setting::Nav(Nav::Waypoints)),
+        set(600, Setting::Planner(Planner::WAYPOINTS)),
     ],
     route: KEEP.route,
     settings_changed: 2,

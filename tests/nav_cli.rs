@@ -86,7 +86,7 @@ fn the_lab_takes_its_panes_planners_from_algo() {
     for (algo, said) in [
         ("astar,navmesh,waypoints", "two planners at most"),
         ("astar,navmesh", "needs a terminal"),
-        ("navmush", "navmesh, waypoints"),
+        ("navmush", "navmesh|waypoints"),
     ] {
         let o = delve(&["lab", "--algo", algo]);
         let err = String::from_utf8_lossy(&o.stderr);

@@ -5,12 +5,11 @@ use crate::support::data;
 use data::shipped_level as level;
 use delve::grid::{Cell, Tile};
 use delve::level::Level;
-use delve::nav::Planner;
 use delve::replay::feed::{self, LiveFeed};
-use delve::search::Algorithm;
-use delve::sim::{Bot, Command, Kind, Nav, RepathReason, Setting, Settings, World};
+use delve::search::Planner;
+use delve::sim::{Bot, Command, Kind, RepathReason, Setting, Settings, World};
 
-const ANY_ANGLE: [Planner; 2] = [Planner::Navmesh, Planner::Waypoints];
+const ANY_ANGLE: [Planner; 2] = [Planner::NAVMESH, Planner::WAYPOINTS];
 
 fn with(planner: Planner) -> Settings {
     Settings::default().with_planner(planner)
@@ -59,7 +58,7 @@ fn any_angle_monsters_are_deterministic_and_keep_out_of_walls() {
 /// hashed and reaches the monsters).
 #[test]
 fn the_planner_changes_the_session() {
-    let hashes: Vec<u64> = [Planner::Grid(Algorithm::AStar), Planner::Navmesh, Planner::Waypoints]
+    let hashes: Vec<u64> = [Planner::ASTAR, Planner::NAVMESH, Planner::WAYPOINTS]
         .into_iter()
         .map(|p| run_checked("arena", with(p), 4, 300).hash())
         .collect();
@@ -71,7 +70,7 @@ fn the_planner_changes_the_session() {
 #[test]
 fn any_angle_monsters_catch_the_player_where_grid_monsters_do() {
     let catches = |p| run_checked("arena", with(p), 6, 1500).stats().total.catches;
-    let grid = catches(Planner::Grid(Algorithm::AStar));
+    let grid = catches(Planner::ASTAR);
     assert!(grid > 0, "grid A* monsters caught nothing");
     for planner in ANY_ANGLE {
         assert!(catches(planner) > 0, "{planner} monsters caught nothing (grid A*: {grid})");
@@ -127,9 +126,9 @@ fn switching_to_an_any_angle_planner_replans() {
         w.tick();
     }
     let before = w.stats().total.repaths(RepathReason::Settings);
-    w.apply(Command::Set(Setting::Nav(Nav::Waypoints)));
+    w.apply(Command::Set(Setting::Planner(Planner::WAYPOINTS)));
     w.tick();
     let after = w.stats().total.repaths(RepathReason::Settings);
     assert!(after > before, "no monster replanned for the new planner");
-    assert_eq!(w.settings().planner(), Planner::Waypoints);
+    assert_eq!(w.settings().planner(), Planner::WAYPOINTS);
 }

@@ -122,6 +122,7 @@ pub fn describe(event: &Event) -> (String, Tone) {
         Event::LostContact { monster, at } => (format!("M {monster} lost you at {at}"), Plain),
         Event::GaveUp { monster } => (format!("M {monster} gave up the search"), Plain),
         Event::SettingChanged(setting) => (setting_text(setting), Plain),
+        Event::PlannerSkipped { planner, why } => (format!("{planner} skipped: {why}"), Plain),
     }
 }
 

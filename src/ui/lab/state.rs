@@ -5,8 +5,8 @@ use super::keys::{Action, Setting};
 use super::pane::Pane;
 use crate::grid::{Cell, Tile};
 use crate::level::Level;
-use crate::nav::Planner;
-use crate::search::{Algorithm, MAX_WEIGHT, MIN_WEIGHT, SearchSettings};
+use crate::nav::Navigator;
+use crate::search::{MAX_WEIGHT, MIN_WEIGHT, Planner, SearchSettings};
 use std::path::{Path, PathBuf};
 
 /// Expansions per frame, chosen by `+` and `-`.
@@ -54,7 +54,7 @@ impl Lab {
         let first = walkable.next().unwrap_or(Cell::new(0, 0));
         let start = level.start.or(level.player).unwrap_or(first);
         let goal = level.goal.or_else(|| walkable.last()).unwrap_or(start);
-        let right = SearchSettings { algorithm: Algorithm::Greedy, ..SearchSettings::DEFAULT };
+        let right = SearchSettings { planner: Planner::GREEDY, ..SearchSettings::DEFAULT };
         let panes = [Pane::new(SearchSettings::DEFAULT), Pane::new(right)];
         let mut lab = Lab {
             level,
@@ -173,7 +173,13 @@ impl Lab {
                 let pane = &mut self.panes[self.active];
                 let s = &mut pane.settings;
                 match setting {
-                    Setting::Algorithm => pane.set_planner(next_planner(pane.planner)),
+                    Setting::Algorithm => {
+                        let (next, skipped) = Navigator::next_in_cycle(pane.planner(), &self.level.grid);
+                        pane.set_planner(next);
+                        if let Some((planner, why)) = skipped.first() {
+                            self.message = format!("{planner} skipped: {why}");
+                        }
+                    }
                     Setting::Heuristic => s.heuristic = s.heuristic.next(),
                     Setting::Tie => s.tie = s.tie.next(),
                     Setting::Open => s.open = s.open.next(),
@@ -253,17 +259,6 @@ impl Lab {
     }
 }
 
-/// The planner after `p` in the lab's `A` cycle: the grid algorithms in
-/// their order, then the navmesh, the corner waypoints, and round again.
-fn next_planner(p: Planner) -> Planner {
-    match p {
-        Planner::Grid(a) if Some(&a) == Algorithm::ALL.last() => Planner::Navmesh,
-        Planner::Grid(a) => Planner::Grid(a.next()),
-        Planner::Navmesh => Planner::Waypoints,
-        Planner::Waypoints => Planner::Grid(Algorithm::ALL[0]),
-    }
-}
-
 /// Writes `text` to a file beside `path`, then renames it over `path`, so
 /// that a failed write leaves the old file whole.
 fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
@@ -314,8 +309,8 @@ mod tests {
         lab.handle(Action::Wall);
         lab.handle(Action::SwapPane);
         lab.handle(Action::Set(Setting::Algorithm));
-        assert_eq!(lab.panes[1].settings.algorithm, Algorithm::Weighted);
-        assert_eq!(lab.panes[0].settings.algorithm, Algorithm::AStar);
+        assert_eq!(lab.panes[1].settings.planner, Planner::WEIGHTED);
+        assert_eq!(lab.panes[0].settings.planner, Planner::ASTAR);
         lab.handle(Action::End);
         assert_eq!(lab.panes[0].path, before);
         assert_ne!(lab.panes[1].path, right, "weighted A* is not greedy here");
