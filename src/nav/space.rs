@@ -66,23 +66,29 @@ impl<'a> Space<'a> {
 
     /// Whether the agent's centre may be at `p`.
     pub fn is_free(&self, p: Vec2) -> bool {
-        let reach = |v: f64| ((v - self.r - 1.0).floor() as i64)..=((v + self.r).floor() as i64);
-        for y in reach(p.y) {
-            for x in reach(p.x) {
-                let (lo, hi) = self.grown(x, y);
-                if self.wall(x, y) && lo.x < p.x && p.x < hi.x && lo.y < p.y && p.y < hi.y {
-                    return false;
+        let r = self.r;
+        let (x, y) = (floor(p.x), floor(p.y));
+        let (on_x, on_y) = (p.x == x as f64, p.y == y as f64);
+        // With radius 0 the open squares are the cells, and a point on a
+        // grid line is inside none of them (the segment test asks of every
+        // vertex and edge it passes: this is most of its work on open maps).
+        if r > 0.0 || !(on_x || on_y) {
+            let reach = |v: f64| floor(v - r - 1.0)..=floor(v + r);
+            for cy in reach(p.y) {
+                for cx in reach(p.x) {
+                    let (lo, hi) = self.grown(cx, cy);
+                    if lo.x < p.x && p.x < hi.x && lo.y < p.y && p.y < hi.y && self.wall(cx, cy) {
+                        return false;
+                    }
                 }
             }
         }
-        if self.r > 0.0 {
+        if r > 0.0 {
             return true;
         }
         // A point on a cell edge between two walls, or on a vertex where
         // two walls meet diagonally, is inside the walls too.
-        let (fx, fy) = (p.x.floor(), p.y.floor());
-        let (x, y) = (fx as i64, fy as i64);
-        match (p.x == fx, p.y == fy) {
+        match (on_x, on_y) {
             (false, false) => true,
             (true, false) => !(self.wall(x - 1, y) && self.wall(x, y)),
             (false, true) => !(self.wall(x, y - 1) && self.wall(x, y)),
@@ -168,7 +174,7 @@ impl<'a> Space<'a> {
         } else {
             let xs = (a.x.min(b.x).floor() as i64)..=(a.x.max(b.x).ceil() as i64);
             xs.map(|x| Vec2::new(x as f64, a.y + (x as f64 - a.x) * d.y / d.x))
-                .all(|v| !strictly_inside(v.x, a.x, b.x) || v.y != v.y.floor() || self.is_free(v))
+                .all(|v| !strictly_inside(v.x, a.x, b.x) || v.y != floor(v.y) as f64 || self.is_free(v))
         }
     }
 }

@@ -229,8 +229,11 @@ impl Waypoints {
         let mut seen = Vec::new();
         self.sweep.borrow_mut().run(&self.scene(space), p, &ALL_QUADRANTS, |v, certain| {
             let c = self.corners[v as usize];
+            if !c.tangent(p - c.at) {
+                return;
+            }
             debug_assert!(!certain || space.segment_clear(p, c.at), "{p:?} -> {:?} in sight for the sweep only", c.at);
-            if c.tangent(p - c.at) && (certain || space.segment_clear(p, c.at)) {
+            if certain || space.segment_clear(p, c.at) {
                 seen.push((v, p.distance(c.at)));
             }
         });

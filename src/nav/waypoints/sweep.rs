@@ -64,11 +64,22 @@ pub(super) struct Sweep {
     /// Slope intervals in shadow, sorted, disjoint.
     shadows: Vec<(f64, f64)>,
     gaps: Vec<(f64, f64)>,
-    /// The wall intervals of the column whose far side is the line being
-    /// swept, and of the next column, not yet cast; a buffer to reuse.
-    near: Vec<(f64, f64)>,
-    next: Vec<(f64, f64)>,
-    spare: Vec<(f64, f64)>,
+    /// The walls of the column whose far side is the line being swept,
+    /// and of the next column, not yet cast.
+    near: Column,
+    next: Column,
+}
+
+/// The walls of one column that meet the open directions: each run down
+/// the column as one box to cast, and each wall alone with its slope
+/// interval, to certify corners by.
+#[derive(Clone, Debug, Default)]
+struct Column {
+    /// The column's index along the primary axis.
+    at: i64,
+    runs: Vec<(f64, f64)>,
+    /// (secondary index, slope interval) of each wall.
+    cells: Vec<(i64, (f64, f64))>,
 }
 
 /// What a sweep reads: the grid, the radius, the corners and where they are.
@@ -157,9 +168,13 @@ impl Sweep {
             // of the next: all the walls not yet cast that a segment to a
             // corner of this line may meet.
             if !near_done {
-                self.near = self.column(scene, o, (oa, ob), line);
+                let mut near = std::mem::take(&mut self.near);
+                self.column(scene, o, (oa, ob), line, &mut near);
+                self.near = near;
             }
-            self.next = self.column(scene, o, (oa, ob), line + step);
+            let mut next = std::mem::take(&mut self.next);
+            self.column(scene, o, (oa, ob), line + step, &mut next);
+            self.next = next;
             // The corners on this line, where a direction is still open.
             if (0..=dim_a).contains(&line) && p_line + r > 0.0 {
                 let (p_min, p_max) = ((p_line - r).max(0.0), p_line + r);
@@ -172,7 +187,8 @@ impl Sweep {
                         if self.seen[id as usize] == self.stamp {
                             continue;
                         }
-                        let (a, bb) = o.ab(scene.corners[id as usize].at);
+                        let corner = scene.corners[id as usize];
+                        let (a, bb) = o.ab(corner.at);
                         let (p, q) = (o.sa * (a - oa), o.sb * (bb - ob));
                         if p <= 0.0 {
                             continue;
@@ -183,13 +199,13 @@ impl Sweep {
                         }
                         self.seen[id as usize] = self.stamp;
                         if !self.hidden(t) {
-                            found(id, self.clear(t));
+                            found(id, self.clear(t, own_wall(o, line, b, corner.wall)));
                         }
                     }
                 }
             }
-            for k in 0..self.near.len() {
-                let interval = self.near[k];
+            for k in 0..self.near.runs.len() {
+                let interval = self.near.runs[k];
                 self.cast(interval);
             }
             std::mem::swap(&mut self.near, &mut self.next);
@@ -198,18 +214,18 @@ impl Sweep {
         }
     }
 
-    /// The slope intervals of the grown walls of the column whose far side
-    /// is `line`, where they meet the open directions (runs of walls down
-    /// the column as one box each).
-    fn column(&mut self, scene: &Scene, o: Octant, (oa, ob): (f64, f64), line: i64) -> Vec<(f64, f64)> {
-        let mut out = std::mem::take(&mut self.spare);
-        out.clear();
+    /// Fills `out` with the walls of the column whose far side is `line`,
+    /// where they meet the open directions.
+    fn column(&self, scene: &Scene, o: Octant, (oa, ob): (f64, f64), line: i64, out: &mut Column) {
         let r = scene.radius;
         let (dim_a, dim_b) = scene.dims(o);
         let column = if o.sa > 0.0 { line - 1 } else { line };
+        out.at = column;
+        out.runs.clear();
+        out.cells.clear();
         let p_line = o.sa * (line as f64 - oa);
         if !(-1..=dim_a).contains(&column) || p_line + r <= 0.0 {
-            return out;
+            return;
         }
         let (p_min, p_max) = ((p_line - 1.0 - r).max(0.0), p_line + r);
         // The grown column along the primary axis, from its edges'
@@ -218,6 +234,11 @@ impl Sweep {
         // rounding error's width, which would shadow every direction.
         let (a0, a1) = (column as f64 - r, (column + 1) as f64 + r);
         let (p0, p1) = ordered(o.sa * (a0 - oa), o.sa * (a1 - oa));
+        let box_of = |from: i64, to: i64| {
+            let (w0, w1) = (from as f64 - r, (to + 1) as f64 + r);
+            let (q0, q1) = ordered(o.sb * (w0 - ob), o.sb * (w1 - ob));
+            shadow(p0, p1, q0, q1)
+        };
         for g in 0..self.gaps.len() {
             let (b0, b1) = span(self.gaps[g], (p_min, p_max), ob, o.sb);
             let first = ((b0 - 1.0 - r).ceil() as i64).max(-1);
@@ -232,27 +253,30 @@ impl Sweep {
                 while b < last && scene.wall(o, column, b + 1) {
                     b += 1;
                 }
-                let (w0, w1) = (start as f64 - r, (b + 1) as f64 + r);
-                let (q0, q1) = ordered(o.sb * (w0 - ob), o.sb * (w1 - ob));
-                out.extend(shadow(p0, p1, q0, q1));
+                out.runs.extend(box_of(start, b));
+                out.cells.extend((start..=b).filter_map(|k| Some((k, box_of(k, k)?))));
                 b += 1;
             }
         }
-        out
     }
 
-    /// Whether a corner of the line being swept at slope `t` is certainly
-    /// in sight: farther than [`EPS`] from every shadow and from the
-    /// directions into every wall not yet cast that its segment could
-    /// meet. (Closer calls, grazing a corner or running along a wall, are
-    /// for the exact test.)
-    fn clear(&self, t: f64) -> bool {
+    /// Whether a corner of the line being swept at slope `t`, whose own
+    /// wall is the cell `own` (primary, secondary index), is certainly in
+    /// sight: farther than [`EPS`] from every shadow, and from the
+    /// directions into every wall not yet cast that its segment could meet
+    /// but its own (which it only touches where it ends: it is tangent
+    /// there). Closer calls, grazing a corner or running along a wall, are
+    /// for the exact test.
+    fn clear(&self, t: f64, own: (i64, i64)) -> bool {
         let apart = |&(lo, hi): &(f64, f64)| t <= lo - EPS || t >= hi + EPS;
         // Shadows overlap by at most EPS and are far wider, so only the two
         // starting last before t can reach it.
         let i = self.shadows.partition_point(|&(lo, _)| lo <= t + EPS);
         let cast = self.shadows[i.saturating_sub(2)..i].iter().all(apart);
-        cast && self.near.iter().all(apart) && self.next.iter().all(apart)
+        let walls = [&self.near, &self.next].into_iter().all(|c| {
+            c.cells.iter().all(|&(b, interval)| (c.at, b) == own || apart(&interval))
+        });
+        cast && walls
     }
 
     /// Whether slope `t` lies strictly inside a shadow, by more than [`EPS`].
@@ -294,6 +318,15 @@ impl Sweep {
         }
         self.gaps.retain(|&(a, b)| a <= b);
     }
+}
+
+/// The wall cell, as (primary, secondary) indices of octant `o`, of the
+/// corner at vertex (`line`, `b`) whose wall lies along `wall`.
+fn own_wall(o: Octant, line: i64, b: i64, wall: (f64, f64)) -> (i64, i64) {
+    let (x, y) = if o.swap { (b, line) } else { (line, b) };
+    let step = |w: f64| i64::from(w < 0.0);
+    let (cx, cy) = (x - step(wall.0), y - step(wall.1));
+    if o.swap { (cy, cx) } else { (cx, cy) }
 }
 
 /// The range of the secondary axis (world coordinates) the directions of
