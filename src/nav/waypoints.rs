@@ -19,9 +19,10 @@
 //! Building is finding the corners: one pass over the grid's vertices.
 //! The links of a corner are made the first time a search expands it, and
 //! kept: a sweep outward from the corner ([`sweep`]) hands over the corners
-//! not certainly hidden behind the walls it passed, and each is kept if it
-//! is tangent at both ends and the exact segment test
-//! ([`Space::segment_clear`]) clears it. The work per corner grows with
+//! not certainly hidden behind the walls it passed, with the few walls each
+//! one's segment passes close to, and each is kept if it is tangent at both
+//! ends and the exact segment test clears it (past those walls only: it
+//! meets no other). The work per corner grows with
 //! what it sees, not with the number of corners, and a search pays only
 //! for the corners it expands; the start and the goal are linked the same
 //! way per query. The links are exactly those of a test of every pair (in
@@ -203,7 +204,7 @@ impl Waypoints {
             let began = Instant::now();
             let u = self.corners[i as usize];
             let mut seen = Vec::new();
-            self.sweep.borrow_mut().run(&self.scene(space), u.at, &u.quadrants(), |v, certain| {
+            self.sweep.borrow_mut().run(&self.scene(space), u.at, &u.quadrants(), |v, close| {
                 let c = self.corners[v as usize];
                 let d = c.at - u.at;
                 if !(u.tangent(d) && c.tangent(d)) {
@@ -212,8 +213,9 @@ impl Waypoints {
                 // The pair's test as a build over every pair makes it:
                 // from the corner of the lower index.
                 let (a, b) = if i < v { (u.at, c.at) } else { (c.at, u.at) };
-                debug_assert!(!certain || space.segment_clear(a, b), "{a:?} -> {b:?} in sight for the sweep only");
-                if certain || space.segment_clear(a, b) {
+                let clear = space.segment_clear_past(a, b, close);
+                debug_assert_eq!(clear, space.segment_clear(a, b), "{a:?} -> {b:?} past {close:?}");
+                if clear {
                     seen.push((v, a.distance(b)));
                 }
             });
@@ -227,13 +229,14 @@ impl Waypoints {
     /// index, with the distance to each.
     fn seen_from(&self, space: &Space, p: Vec2) -> Vec<(u32, f64)> {
         let mut seen = Vec::new();
-        self.sweep.borrow_mut().run(&self.scene(space), p, &ALL_QUADRANTS, |v, certain| {
+        self.sweep.borrow_mut().run(&self.scene(space), p, &ALL_QUADRANTS, |v, close| {
             let c = self.corners[v as usize];
             if !c.tangent(p - c.at) {
                 return;
             }
-            debug_assert!(!certain || space.segment_clear(p, c.at), "{p:?} -> {:?} in sight for the sweep only", c.at);
-            if certain || space.segment_clear(p, c.at) {
+            let clear = space.segment_clear_past(p, c.at, close);
+            debug_assert_eq!(clear, space.segment_clear(p, c.at), "{p:?} -> {:?} past {close:?}", c.at);
+            if clear {
                 seen.push((v, p.distance(c.at)));
             }
         });

@@ -19,8 +19,9 @@
 //! (by more than [`EPS`]) is hidden for certain; one farther than [`EPS`]
 //! from every shadow, and from the directions into the walls of the two
 //! columns around it (not yet cast, as they reach past it), is in sight for
-//! certain; every other one the sweep reaches is handed to the caller to
-//! test exactly ([`super::Space::segment_clear`]). Shadows merge only where they
+//! certain; every other one the sweep reaches is handed to the caller with
+//! the walls it passes that close to, the only ones the exact segment test
+//! ([`super::Space::segment_clear_past`]) needs to look at. Shadows merge only where they
 //! overlap by more than [`EPS`], and the directions searched are the
 //! gaps between them widened by [`EPS`], so rounding can only make the
 //! sweep look at more, never skip a corner it should hand over.
@@ -28,6 +29,7 @@
 use super::Corner;
 use crate::grid::{Cell, Grid};
 use crate::nav::Vec2;
+use std::collections::BTreeSet;
 
 /// Slack on slopes (which lie in `[0, 1]`): far above the rounding of a
 /// quotient of coordinates below 2¹², far below the slope difference of
@@ -68,6 +70,12 @@ pub(super) struct Sweep {
     /// and of the next column, not yet cast.
     near: Column,
     next: Column,
+    /// The ends of the slope intervals of the walls cast, each wall's own
+    /// (key of the slope, then the wall's world cell), to find those a
+    /// direction grazes.
+    ends: BTreeSet<(u64, i64, i64)>,
+    /// The walls a corner's segment passes close to.
+    close: Vec<(i64, i64)>,
 }
 
 /// The walls of one column that meet the open directions: each run down
@@ -80,6 +88,12 @@ struct Column {
     runs: Vec<(f64, f64)>,
     /// (secondary index, slope interval) of each wall.
     cells: Vec<(i64, (f64, f64))>,
+}
+
+/// The key that orders slopes near the octant (`t` from −1 up) as
+/// integers.
+fn key(t: f64) -> u64 {
+    (t + 1.0).max(0.0).to_bits()
 }
 
 /// What a sweep reads: the grid, the radius, the corners and where they are.
@@ -123,13 +137,15 @@ impl Sweep {
     /// Calls `found` once for every corner not certainly hidden from
     /// `origin` in the quadrants `quadrants` (signs of x and y; a corner on
     /// an axis belongs to both quadrants beside it), nearest lines first,
-    /// with whether it is certainly in sight (else the caller tests it).
+    /// with the walls (world cells) its segment passes close to: it meets
+    /// no other wall's grown square, and none at all when there are none
+    /// ([`super::Space::segment_clear_past`] decides).
     pub(super) fn run(
         &mut self,
         scene: &Scene,
         origin: Vec2,
         quadrants: &[(f64, f64)],
-        mut found: impl FnMut(u32, bool),
+        mut found: impl FnMut(u32, &[(i64, i64)]),
     ) {
         if self.seen.len() != scene.corners.len() {
             self.seen = vec![0; scene.corners.len()];
@@ -147,11 +163,12 @@ impl Sweep {
         }
     }
 
-    fn octant(&mut self, scene: &Scene, origin: Vec2, o: Octant, found: &mut impl FnMut(u32, bool)) {
+    fn octant(&mut self, scene: &Scene, origin: Vec2, o: Octant, found: &mut impl FnMut(u32, &[(i64, i64)])) {
         let r = scene.radius;
         let (oa, ob) = o.ab(origin);
         let (dim_a, dim_b) = scene.dims(o);
         self.shadows.clear();
+        self.ends.clear();
         // Start two lines behind the origin: their columns' grown walls
         // may reach past it.
         let mut line = if o.sa > 0.0 { oa.floor() as i64 - 1 } else { oa.ceil() as i64 + 1 };
@@ -199,7 +216,8 @@ impl Sweep {
                         }
                         self.seen[id as usize] = self.stamp;
                         if !self.hidden(t) {
-                            found(id, self.clear(t, own_wall(o, line, b, corner.wall)));
+                            self.close_walls(o, t, own_wall(o, line, b, corner.wall));
+                            found(id, &self.close);
                         }
                     }
                 }
@@ -207,6 +225,13 @@ impl Sweep {
             for k in 0..self.near.runs.len() {
                 let interval = self.near.runs[k];
                 self.cast(interval);
+            }
+            let column = self.near.at;
+            for &(b, (lo, hi)) in &self.near.cells {
+                let (x, y) = if o.swap { (b, column) } else { (column, b) };
+                for end in [lo, hi].into_iter().filter(|e| (-3.0 * EPS..=1.0 + 3.0 * EPS).contains(e)) {
+                    self.ends.insert((key(end), x, y));
+                }
             }
             std::mem::swap(&mut self.near, &mut self.next);
             near_done = true;
@@ -260,23 +285,29 @@ impl Sweep {
         }
     }
 
-    /// Whether a corner of the line being swept at slope `t`, whose own
-    /// wall is the cell `own` (primary, secondary index), is certainly in
-    /// sight: farther than [`EPS`] from every shadow, and from the
-    /// directions into every wall not yet cast that its segment could meet
-    /// but its own (which it only touches where it ends: it is tangent
-    /// there). Closer calls, grazing a corner or running along a wall, are
-    /// for the exact test.
-    fn clear(&self, t: f64, own: (i64, i64)) -> bool {
-        let apart = |&(lo, hi): &(f64, f64)| t <= lo - EPS || t >= hi + EPS;
-        // Shadows overlap by at most EPS and are far wider, so only the two
-        // starting last before t can reach it.
-        let i = self.shadows.partition_point(|&(lo, _)| lo <= t + EPS);
-        let cast = self.shadows[i.saturating_sub(2)..i].iter().all(apart);
-        let walls = [&self.near, &self.next].into_iter().all(|c| {
-            c.cells.iter().all(|&(b, interval)| (c.at, b) == own || apart(&interval))
-        });
-        cast && walls
+    /// Fills `close` with the walls a segment at slope `t` to a corner of
+    /// the line being swept, whose own wall is the cell `own` (primary,
+    /// secondary index), passes within [`EPS`] of in slope: the walls cast
+    /// with an end of their interval there, and the walls not yet cast
+    /// (they reach past the corner) whose directions come that close, but
+    /// its own (which it only touches where it ends: it is tangent there).
+    /// Every other wall is farther than [`EPS`] from the segment's
+    /// direction or, if cast, holds it strictly inside, which would have
+    /// hidden the corner.
+    fn close_walls(&mut self, o: Octant, t: f64, own: (i64, i64)) {
+        self.close.clear();
+        let (lo, hi) = (key(t - EPS), key(t + EPS));
+        self.close.extend(self.ends.range((lo, i64::MIN, i64::MIN)..=(hi, i64::MAX, i64::MAX)).map(|&(_, x, y)| (x, y)));
+        for c in [&self.near, &self.next] {
+            for &(b, (lo, hi)) in &c.cells {
+                let apart = t <= lo - EPS || t >= hi + EPS;
+                if !apart && (c.at, b) != own {
+                    self.close.push(if o.swap { (b, c.at) } else { (c.at, b) });
+                }
+            }
+        }
+        self.close.sort_unstable();
+        self.close.dedup();
     }
 
     /// Whether slope `t` lies strictly inside a shadow, by more than [`EPS`].
