@@ -85,7 +85,7 @@ fn main() {
         let [means, medians] = logs[k].map(|l| (l / n).exp());
         println!(
             "{}: {means:.2}x delve's A* by mean times, {medians:.2}x by medians (geometric means over the maps)",
-            a.to_string()
+            a
         );
     }
     println!("jps, jps+: costs identical to A*'s on every query; hpa: cost over A*'s, mean/worst");

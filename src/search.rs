@@ -43,7 +43,7 @@ pub use hpa::{DEFAULT_CLUSTER_SIZE, HpaPlanner};
 pub use jps::{JpsGraph, WalkBits};
 pub use jps_plus::{JpsPlusGraph, JumpTable};
 pub use mt_dstar_lite::MtDStarLite;
-pub use planner::{Expansion, Order, Planner, PlannerError};
+pub use planner::{Expansion, Order, Planner, PlannerError, Unhonoured};
 pub use settings::{Heuristic, MAX_WEIGHT, MIN_WEIGHT, OpenUpdate, SearchSettings, TieBreak, UnknownName};
 pub use smooth::string_pull;
 pub use trace::{Event, NodeMark, Observer, Trace, TraceView};

@@ -17,7 +17,7 @@ use delve::grid::{Cell, Neighbors};
 use delve::level::Level;
 use delve::replay::feed::{self, Feed, RecordFeed, ReplayFeed};
 use delve::replay::{Recorder, Replay, Spawns, Start, Verdict, verify};
-use delve::search::{GridPlanner, Heuristic, Planner, SearchSettings, TieBreak};
+use delve::search::{Expansion, GridPlanner, Heuristic, Order, Planner, SearchSettings, TieBreak};
 use delve::sim::{
     Bot, BotKind, Command, Goal, Kind, Outcome, RepathPolicy, RepathReason, Rules, Setting, Settings, World,
 };
@@ -92,6 +92,37 @@ const MAZE: Golden = Golden {
     route: &[],
     settings_changed: 8,
     doors: 0,
+};
+
+/// An ordering over jump points (the `A` key's cycle has only A* over
+/// them), as `--algo jps:dijkstra` gives it.
+const fn jumps(order: Order, expansion: Expansion) -> Planner {
+    match Planner::new(order, expansion) {
+        Ok(p) => p,
+        Err(_) => panic!("an ordering jump points honour"),
+    }
+}
+
+/// The maze (one entry cost on every cell, so jump points run) hunted with
+/// the orderings over jump points beside A*: Dijkstra over online jump
+/// points, greedy over the JPS+ table, weighted over online ones; then on
+/// 4 neighbours, where jump points cannot run and the world runs the same
+/// ordering on every cell (the panel says which), and back.
+const MAZE_JUMPS: Golden = Golden {
+    file: "maze-jump-orderings.jsonl",
+    seed: 12,
+    ticks: 1300,
+    changes: &[
+        set(0, Setting::Repath(RepathPolicy::EveryTick)),
+        set(0, Setting::Planner(jumps(Order::Dijkstra, Expansion::Jps))),
+        set(300, Setting::Planner(jumps(Order::Greedy, Expansion::JpsPlus))),
+        set(600, Setting::Planner(jumps(Order::Weighted, Expansion::Jps))),
+        set(600, Setting::Weight(2.0)),
+        set(900, Setting::Neighbors(Neighbors::Four)),
+        (950, Command::Spawn { kind: Kind::Monster, count: 2 }),
+    ],
+    settings_changed: 4,
+    ..MAZE
 };
 
 /// Flocks and prey in the open arena while monsters hunt the bot; more
@@ -424,6 +455,15 @@ fn arena_lost() {
 #[test]
 fn maze_hunt() {
     check(&MAZE);
+}
+
+#[test]
+fn maze_jump_orderings() {
+    check(&MAZE_JUMPS);
+    let world = replayed(&Replay::load(&path(&MAZE_JUMPS)).unwrap_or_else(|e| panic!("{e}")));
+    // On 4 neighbours the weighted jump point search ran as weighted A*.
+    let last = world.stats().last_search.clone().expect("monsters searched after the change");
+    assert_eq!(last.fallback, Some(Planner::WEIGHTED));
 }
 
 #[test]

@@ -5,8 +5,7 @@
 use delve::grid::{Cell, DIRECTIONS, Grid, Neighbors, Tile, line_of_sight};
 use delve::search::{
     Expansion, Fallback, Graph, GridGraph, GridPlanner, Heuristic, NodeId, OpenUpdate, Order, PlanError, Planner,
-    SearchSettings, SearchStats, TieBreak,
-    string_pull,
+    SearchSettings, SearchStats, TieBreak, string_pull,
 };
 use proptest::prelude::*;
 use std::cmp::Reverse;

@@ -85,13 +85,7 @@ impl SessionArgs {
         // The corner graph beyond its cap is refused here, in one line.
         let refused = crate::nav::Navigator::check(settings.planner(), &level.grid);
         refused.map_err(|source| CliError::Plan { file: file.clone(), source })?;
-        let start = Start {
-            level,
-            seed: self.seed,
-            settings,
-            spawns: self.spawn.spawns(),
-            rules,
-        };
+        let start = Start { level, seed: self.seed, settings, spawns: self.spawn.spawns(), rules };
         let world = start.world().map_err(|source| CliError::World { file, source })?;
         Ok((start, world))
     }

@@ -316,7 +316,8 @@ mod tests {
     /// over it, saying why.
     #[test]
     fn the_waypoint_cap_refuses_and_the_cycle_passes_over() {
-        let rows: Vec<String> = (0..150).map(|y| (0..150).map(|x| if x % 2 + y % 2 == 0 { '#' } else { '.' }).collect()).collect();
+        let rows: Vec<String> =
+            (0..150).map(|y| (0..150).map(|x| if x % 2 + y % 2 == 0 { '#' } else { '.' }).collect()).collect();
         let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
         let g = grid(&rows);
         assert!(Waypoints::count(&g) > Waypoints::MAX_CORNERS);

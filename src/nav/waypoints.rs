@@ -31,8 +31,9 @@
 //! found again (one pass) and its links made again as searches need them.
 //!
 //! [`Waypoints::MAX_CORNERS`] is the cap every caller applies (the game,
-//! `delve path`, `delve sim`, the lab): the sweeps of a query on an open
-//! map with tens of thousands of corners would see too many of them.
+//! `delve path`, `delve sim`, the lab): on an open map with tens of
+//! thousands of corners each sees too many of the others for a search
+//! across it to stay interactive.
 
 mod sweep;
 
@@ -83,6 +84,9 @@ impl Corner {
     }
 }
 
+/// One corner's links: (corner, distance), by corner.
+type Links = Box<[(u32, f64)]>;
+
 /// Every quadrant, for a start or a goal, which sees all ways.
 const ALL_QUADRANTS: [(f64, f64); 4] = [(1.0, 1.0), (-1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)];
 
@@ -94,8 +98,8 @@ pub struct Waypoints {
     /// The corner at each grid vertex ((width + 1) per row), `u32::MAX`
     /// where there is none.
     by_vertex: Vec<u32>,
-    /// Each corner's links once made: (corner, cost), by corner.
-    links: Vec<OnceCell<Box<[(u32, f64)]>>>,
+    /// Each corner's links once made, by corner.
+    links: Vec<OnceCell<Links>>,
     sweep: RefCell<Sweep>,
     build_micros: f64,
     /// Time spent making links so far, in microseconds.
@@ -105,10 +109,15 @@ pub struct Waypoints {
 impl Waypoints {
     /// The most corners a graph is planned on, by every caller: beyond it
     /// `delve path`, `delve sim` and `delve play --algo waypoints` refuse
-    /// the level, the `A` key passes over the waypoints, and the lab says
-    /// why. Chosen so that one query's sweeps stay within a few tens of
-    /// milliseconds on the open Moving AI maps (docs/performance.md).
-    pub const MAX_CORNERS: usize = 20_000;
+    /// the level, the `A` key passes over the waypoints (the game's log and
+    /// the lab say why), and [`crate::nav::Navigator`] refuses the query.
+    /// A query pays for the corners it expands, each for what it sees: on
+    /// the most open maps of this size (a lattice of single pillars, where
+    /// a corner sees hundreds of others) a search across the whole map,
+    /// links made from nothing, takes about 0.1 s of a release build;
+    /// monsters, who hunt within their sight, far less
+    /// (docs/performance.md).
+    pub const MAX_CORNERS: usize = 10_000;
 
     /// The graph of `grid` for an agent of radius `radius`: its corners,
     /// found in one pass; the links are made as searches need them.
@@ -143,7 +152,9 @@ impl Waypoints {
     /// otherwise its number of corners.
     pub fn check(grid: &Grid) -> Result<usize, PlanError> {
         match Waypoints::count(grid) {
-            n if n > Waypoints::MAX_CORNERS => Err(PlanError::TooManyCorners { corners: n, cap: Waypoints::MAX_CORNERS }),
+            n if n > Waypoints::MAX_CORNERS => {
+                Err(PlanError::TooManyCorners { corners: n, cap: Waypoints::MAX_CORNERS })
+            }
             n => Ok(n),
         }
     }

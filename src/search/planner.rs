@@ -11,8 +11,8 @@
 //! [`JumpTable::graph`](super::JumpTable::graph), HPA*'s abstract graph,
 //! the nav layer's portal and corner graphs). A [`Planner`] is one
 //! ordering over one policy, checked when it is made: every policy says
-//! which orderings it honours, and asking for another is a
-//! [`PlannerError`], never a quiet substitution.
+//! which orderings it honours, and asking for another is an
+//! [`Unhonoured`] error, never a quiet substitution.
 //!
 //! This type is plain data, so that the command line, the replay files,
 //! the world and the lab all name planners the same way; running one is
@@ -135,22 +135,27 @@ pub struct Planner {
     expansion: Expansion,
 }
 
-/// A planner that cannot be made.
+/// An ordering an expansion policy does not honour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{expansion} cannot order by {order}: {why}")]
+pub struct Unhonoured {
+    /// The ordering asked for.
+    pub order: Order,
+    /// The policy asked for.
+    pub expansion: Expansion,
+    /// What the policy does instead.
+    pub why: &'static str,
+}
+
+/// A planner that cannot be made from its name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlannerError {
     /// A name that is neither a planner nor `POLICY:ORDERING`.
     #[error(transparent)]
     Unknown(#[from] UnknownName),
     /// An ordering the policy does not honour.
-    #[error("{expansion} cannot order by {order}: {why}")]
-    Unhonoured {
-        /// The ordering asked for.
-        order: Order,
-        /// The policy asked for.
-        expansion: Expansion,
-        /// What the policy does instead.
-        why: &'static str,
-    },
+    #[error(transparent)]
+    Unhonoured(#[from] Unhonoured),
 }
 
 impl Planner {
@@ -192,10 +197,10 @@ impl Planner {
     ];
 
     /// `order` over `expansion`, if the policy honours the ordering.
-    pub const fn new(order: Order, expansion: Expansion) -> Result<Planner, PlannerError> {
+    pub const fn new(order: Order, expansion: Expansion) -> Result<Planner, Unhonoured> {
         match expansion.refusal(order) {
             None => Ok(Planner { order, expansion }),
-            Some(why) => Err(PlannerError::Unhonoured { order, expansion, why }),
+            Some(why) => Err(Unhonoured { order, expansion, why }),
         }
     }
 
@@ -222,9 +227,10 @@ impl Planner {
     /// The next planner of [`Planner::CYCLE`], wrapping; from a planner
     /// outside the cycle (`jps:dijkstra`), the one after its policy's.
     pub fn next(self) -> Planner {
-        let at = Planner::CYCLE.iter().position(|&p| p == self).unwrap_or_else(|| {
-            Planner::CYCLE.iter().position(|&p| p == Planner::of(self.expansion)).unwrap_or(0)
-        });
+        let at = Planner::CYCLE
+            .iter()
+            .position(|&p| p == self)
+            .unwrap_or_else(|| Planner::CYCLE.iter().position(|&p| p == Planner::of(self.expansion)).unwrap_or(0));
         Planner::CYCLE[(at + 1) % Planner::CYCLE.len()]
     }
 
@@ -255,12 +261,13 @@ impl Planner {
     }
 }
 
+/// The planner's name, padded as the formatter asks (`{:<8}`).
 impl fmt::Display for Planner {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.expansion {
-            Expansion::Grid => f.write_str(self.order.name()),
-            e if self.order == e.default_order() => f.write_str(e.name()),
-            e => write!(f, "{}:{}", e.name(), self.order.name()),
+            Expansion::Grid => f.pad(self.order.name()),
+            e if self.order == e.default_order() => f.pad(e.name()),
+            e => f.pad(&format!("{}:{}", e.name(), self.order.name())),
         }
     }
 }
@@ -278,7 +285,7 @@ impl FromStr for Planner {
         };
         if let Some((e, o)) = s.split_once(':') {
             let (Ok(e), Ok(o)) = (e.parse::<Expansion>(), o.parse::<Order>()) else { return Err(unknown().into()) };
-            return Planner::new(o, e);
+            return Ok(Planner::new(o, e)?);
         }
         match (s.parse::<Order>(), s.parse::<Expansion>()) {
             (Ok(o), _) => Ok(Planner::grid(o)),
@@ -321,11 +328,15 @@ mod tests {
             assert_eq!(serde_json::from_str::<Planner>(&json).unwrap(), p);
         }
         let names: Vec<String> = Planner::CYCLE.iter().map(Planner::to_string).collect();
-        assert_eq!(names, ["bfs", "dijkstra", "astar", "greedy", "weighted", "jps", "jps+", "hpa", "navmesh", "waypoints"]);
+        assert_eq!(
+            names,
+            ["bfs", "dijkstra", "astar", "greedy", "weighted", "jps", "jps+", "hpa", "navmesh", "waypoints"]
+        );
         assert_eq!(Planner::WEIGHTED.next(), Planner::JPS);
         assert_eq!(Planner::WAYPOINTS.next(), Planner::BFS);
         let jps_dijkstra = Planner::new(Order::Dijkstra, Expansion::Jps).unwrap();
         assert_eq!(jps_dijkstra.to_string(), "jps:dijkstra");
+        assert_eq!(format!("{:<14}|{:>5}", jps_dijkstra, Planner::HPA), "jps:dijkstra  |  hpa");
         assert_eq!(jps_dijkstra.next(), Planner::JPS_PLUS);
         assert_eq!("grid:greedy".parse(), Ok(Planner::GREEDY));
         assert_eq!("jps+:astar".parse(), Ok(Planner::JPS_PLUS));
@@ -338,7 +349,7 @@ mod tests {
             e.to_string(),
             "jps cannot order by bfs: a jump is many steps, so breadth-first over jumps is not breadth-first"
         );
-        assert!(matches!(Planner::new(Order::AStar, Expansion::Navmesh), Err(PlannerError::Unhonoured { .. })));
+        assert!(matches!(Planner::new(Order::AStar, Expansion::Navmesh), Err(Unhonoured { .. })));
         assert!(Planner::new(Order::Greedy, Expansion::Hpa).is_err());
         let e = "astra".parse::<Planner>().unwrap_err().to_string();
         assert!(e.starts_with("unknown algorithm 'astra' (expected one of: bfs|dijkstra|astar|"), "{e}");

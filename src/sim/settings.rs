@@ -612,7 +612,8 @@ mod tests {
             s.hash_into(&mut h);
             h.finish()
         };
-        let (greedy, hpa) = (Settings::DEFAULT.with_planner(Planner::GREEDY), Settings::DEFAULT.with_planner(Planner::HPA));
+        let (greedy, hpa) =
+            (Settings::DEFAULT.with_planner(Planner::GREEDY), Settings::DEFAULT.with_planner(Planner::HPA));
         let (a, b) = (greedy.with_planner(Planner::NAVMESH), hpa.with_planner(Planner::NAVMESH));
         assert_eq!(a.planner(), b.planner());
         assert_ne!(hash(&a), hash(&b), "the grid planner to go back to is state");

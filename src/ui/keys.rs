@@ -327,7 +327,8 @@ mod tests {
         let n = Planner::CYCLE.len();
         let seen: Vec<Planner> = (0..n).map(|k| press_n(Char('A'), k).planner()).collect();
         let from_astar = Planner::CYCLE.iter().position(|&p| p == Planner::ASTAR).unwrap();
-        let want: Vec<Planner> = Planner::CYCLE[from_astar..].iter().chain(&Planner::CYCLE[..from_astar]).copied().collect();
+        let want: Vec<Planner> =
+            Planner::CYCLE[from_astar..].iter().chain(&Planner::CYCLE[..from_astar]).copied().collect();
         assert_eq!(seen, want);
         assert!(want.contains(&Planner::NAVMESH) && want.contains(&Planner::WAYPOINTS));
         assert_eq!(press_n(Char('A'), n).planner(), Planner::ASTAR);

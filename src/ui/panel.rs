@@ -53,8 +53,11 @@ impl<'a> Panel<'a> {
             Some(ran) if planner.expansion().jumps() => format!("{planner} (ran {ran})"),
             _ => planner.to_string(),
         };
+        // Under `incremental` each monster repairs its own D* Lite search
+        // on the grid: the grid planner is not what runs.
+        let planned = !grid || s.repath != RepathPolicy::Incremental;
         [
-            ("A", "Algorithm", algorithm, true),
+            ("A", "Algorithm", algorithm, planned),
             ("E", "Heuristic", q.heuristic.name().to_string(), planner.uses_heuristic()),
             ("T", "Tie-break", q.tie.name().to_string(), grid),
             ("D", "Neighbors", q.neighbors.to_string(), grid),

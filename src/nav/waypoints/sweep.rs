@@ -297,7 +297,8 @@ impl Sweep {
     fn close_walls(&mut self, o: Octant, t: f64, own: (i64, i64)) {
         self.close.clear();
         let (lo, hi) = (key(t - EPS), key(t + EPS));
-        self.close.extend(self.ends.range((lo, i64::MIN, i64::MIN)..=(hi, i64::MAX, i64::MAX)).map(|&(_, x, y)| (x, y)));
+        self.close
+            .extend(self.ends.range((lo, i64::MIN, i64::MIN)..=(hi, i64::MAX, i64::MAX)).map(|&(_, x, y)| (x, y)));
         for c in [&self.near, &self.next] {
             for &(b, (lo, hi)) in &c.cells {
                 let apart = t <= lo - EPS || t >= hi + EPS;

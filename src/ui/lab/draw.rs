@@ -2,8 +2,8 @@
 //! about the cell under the cursor, and the status line.
 
 use super::pane::Pane;
-use crate::search::Outcome;
 use super::state::{Lab, PACES};
+use crate::search::Outcome;
 use crate::ui::map::{Camera, terrain};
 use crate::ui::palette::Palette;
 use crate::ui::{RAW_PATH, WAYPOINT};

@@ -173,4 +173,19 @@ mod tests {
             }
         }
     }
+
+    /// On a level beyond the corner graph's cap the lab's `A` passes over
+    /// the waypoints, to the grid searches, and says why.
+    #[test]
+    fn the_cycle_passes_over_the_corner_graph_beyond_its_cap() {
+        use super::super::keys::{Action, Setting};
+        let rows: Vec<String> =
+            (0..150).map(|y| (0..150).map(|x| if x % 2 == 1 && y % 2 == 1 { '#' } else { '.' }).collect()).collect();
+        let level = Level::parse(&format!("S{}", &rows.join("\n")[1..]), "lattice").unwrap();
+        let mut lab = super::super::state::Lab::new(level, std::path::PathBuf::from("unused.txt"));
+        lab.panes[0].set_planner(crate::search::Planner::NAVMESH);
+        lab.handle(Action::Set(Setting::Algorithm));
+        assert_eq!(lab.panes[0].planner(), crate::search::Planner::BFS);
+        assert!(lab.message.starts_with("waypoints skipped: the level has 22201 wall corners"), "{}", lab.message);
+    }
 }

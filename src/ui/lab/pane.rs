@@ -10,8 +10,7 @@ use crate::grid::{Cell, Grid};
 use crate::nav::{Ends, Navigator, Vec2};
 use crate::picture::{Drawn, NavDrawn, NavLine};
 use crate::search::{
-    Expansion, Fallback, Outcome, PlanError, Planner, SearchSettings, SearchStats, Trace, TraceView, Visit,
-    string_pull,
+    Expansion, Fallback, Outcome, PlanError, Planner, SearchSettings, SearchStats, Trace, TraceView, Visit, string_pull,
 };
 
 /// A search of the lab's query with one pane's settings.
@@ -320,7 +319,10 @@ mod tests {
             let points: Vec<[f64; 2]> = run.points.iter().map(|p| [p.x, p.y]).collect();
             assert_eq!(want["path"], serde_json::json!(points), "{planner}");
             assert_eq!(want["length"], serde_json::json!(pane.outcome.as_ref().unwrap().cost), "{planner}");
-            assert_eq!(want["link_count"].as_u64().map(|n| n as usize), (planner == Planner::WAYPOINTS).then_some(run.links));
+            assert_eq!(
+                want["link_count"].as_u64().map(|n| n as usize),
+                (planner == Planner::WAYPOINTS).then_some(run.links)
+            );
             assert_eq!(want["expanded"], serde_json::json!(pane.stats(pane.len()).expanded), "{planner}");
         }
     }
