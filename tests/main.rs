@@ -18,6 +18,7 @@ mod movingai;
 mod nav;
 mod nav_cli;
 mod picture;
+mod planner;
 mod play_cli;
 mod replay;
 mod replay_cli;
