@@ -153,7 +153,8 @@ fn corners() {
         "a search, r=0 (links)",
         "a search, r=0.35 (links)"
     );
-    let mut levels: Vec<(String, Level)> = vec![("pillars 256x256".into(), pillars())];
+    let mut levels: Vec<(String, Level)> =
+        vec![("pillars 256x256".into(), pillars(256)), ("pillars 200x200".into(), pillars(200))];
     levels.push(("big (shipped)".into(), data::shipped_level("big")));
     if let Some(dir) = data::shared_movingai_dir() {
         for name in ["Aftershock", "8room_000", "maze512-1-0", "random512-10-0"] {
@@ -207,11 +208,13 @@ fn corners() {
     }
 }
 
-/// The level: 256 x 256 with a pillar every 4 cells each way,
-/// 16,384 corners.
-fn pillars() -> Level {
+/// A lattice of single pillars, one every 4 cells each way, `side` cells
+/// a side: the most open levels for their corners (each sees hundreds).
+/// The level is 256 x 256, 16,384 corners; 200 x 200 is the cap's
+/// 10,000.
+fn pillars(side: usize) -> Level {
     let rows: Vec<String> =
-        (0..256).map(|y| (0..256).map(|x| if x % 4 == 1 && y % 4 == 1 { '#' } else { '.' }).collect()).collect();
+        (0..side).map(|y| (0..side).map(|x| if x % 4 == 1 && y % 4 == 1 { '#' } else { '.' }).collect()).collect();
     Level::parse(&rows.join("\n"), "pillars").expect("the pillars parse")
 }
 

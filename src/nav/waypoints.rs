@@ -87,6 +87,24 @@ impl Corner {
 /// One corner's links: (corner, distance), by corner.
 type Links = Box<[(u32, f64)]>;
 
+/// Graphs of fewer corners try every corner for a corner's links and a
+/// query's ends instead of sweeping: on dungeon levels of a few dozen
+/// corners that is the cheaper way (the same links either way).
+const SWEPT: usize = 200;
+
+/// Whether the segment `a`–`b` is clear: exactly, or past the walls
+/// `close` only (the others known not to meet it).
+fn clear(space: &Space, a: Vec2, b: Vec2, close: Option<&[(i64, i64)]>) -> bool {
+    match close {
+        None => space.segment_clear(a, b),
+        Some(close) => {
+            let clear = space.segment_clear_past(a, b, close);
+            debug_assert_eq!(clear, space.segment_clear(a, b), "{a:?} -> {b:?} past {close:?}");
+            clear
+        }
+    }
+}
+
 /// Every quadrant, for a start or a goal, which sees all ways.
 const ALL_QUADRANTS: [(f64, f64); 4] = [(1.0, 1.0), (-1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)];
 
@@ -101,6 +119,8 @@ pub struct Waypoints {
     /// Each corner's links once made, by corner.
     links: Vec<OnceCell<Links>>,
     sweep: RefCell<Sweep>,
+    /// Sweeps from this many corners on ([`SWEPT`]; tests sweep any).
+    swept: usize,
     build_micros: f64,
     /// Time spent making links so far, in microseconds.
     link_micros: Counter<f64>,
@@ -138,6 +158,7 @@ impl Waypoints {
             by_vertex,
             links,
             sweep: RefCell::new(Sweep::default()),
+            swept: SWEPT,
             build_micros,
             link_micros: Counter::new(0.0),
         }
@@ -215,18 +236,16 @@ impl Waypoints {
             let began = Instant::now();
             let u = self.corners[i as usize];
             let mut seen = Vec::new();
-            self.sweep.borrow_mut().run(&self.scene(space), u.at, &u.quadrants(), |v, close| {
+            self.candidates(space, u.at, &u.quadrants(), |v, close| {
                 let c = self.corners[v as usize];
                 let d = c.at - u.at;
-                if !(u.tangent(d) && c.tangent(d)) {
+                if v == i || !(u.tangent(d) && c.tangent(d)) {
                     return;
                 }
                 // The pair's test as a build over every pair makes it:
                 // from the corner of the lower index.
                 let (a, b) = if i < v { (u.at, c.at) } else { (c.at, u.at) };
-                let clear = space.segment_clear_past(a, b, close);
-                debug_assert_eq!(clear, space.segment_clear(a, b), "{a:?} -> {b:?} past {close:?}");
-                if clear {
+                if clear(space, a, b, close) {
                     seen.push((v, a.distance(b)));
                 }
             });
@@ -240,19 +259,32 @@ impl Waypoints {
     /// index, with the distance to each.
     fn seen_from(&self, space: &Space, p: Vec2) -> Vec<(u32, f64)> {
         let mut seen = Vec::new();
-        self.sweep.borrow_mut().run(&self.scene(space), p, &ALL_QUADRANTS, |v, close| {
+        self.candidates(space, p, &ALL_QUADRANTS, |v, close| {
             let c = self.corners[v as usize];
-            if !c.tangent(p - c.at) {
-                return;
-            }
-            let clear = space.segment_clear_past(p, c.at, close);
-            debug_assert_eq!(clear, space.segment_clear(p, c.at), "{p:?} -> {:?} past {close:?}", c.at);
-            if clear {
+            if c.tangent(p - c.at) && clear(space, p, c.at, close) {
                 seen.push((v, p.distance(c.at)));
             }
         });
         seen.sort_unstable_by_key(|&(v, _)| v);
         seen
+    }
+
+    /// Calls `test` with each corner `origin` may see in `quadrants` and
+    /// the walls its segment passes close to (`None`: any). Every corner,
+    /// on a graph of fewer than [`SWEPT`] corners, where trying them all
+    /// costs less than a sweep; else those the sweep hands over.
+    fn candidates(
+        &self,
+        space: &Space,
+        origin: Vec2,
+        quadrants: &[(f64, f64)],
+        mut test: impl FnMut(u32, Option<&[(i64, i64)]>),
+    ) {
+        if self.corners.len() < self.swept {
+            (0..self.corners.len() as u32).for_each(|v| test(v, None));
+        } else {
+            self.sweep.borrow_mut().run(&self.scene(space), origin, quadrants, |v, close| test(v, Some(close)));
+        }
     }
 
     /// Plans from `from` to `to` on `grid` (the grid the graph was built
@@ -445,8 +477,10 @@ mod tests {
                 (0..h).map(|y| (0..w).map(|x| if wall(x, y, &mut rng) { '#' } else { '.' }).collect()).collect();
             let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
             let g = grid(&rows);
-            for r in [0.0, 0.25, radius, 0.45] {
-                let wp = Waypoints::build(&g, r);
+            for (r, swept) in [0.0, 0.25, radius, 0.45].into_iter().flat_map(|r| [(r, 0), (r, SWEPT)]) {
+                // Swept from any size on, or tried corner by corner below
+                // SWEPT corners, as the graph does.
+                let wp = Waypoints { swept, ..Waypoints::build(&g, r) };
                 let want = every_pair(&g, &wp);
                 for (i, want) in want.iter().enumerate() {
                     let got = wp.links(&g, i as u32);
