@@ -133,6 +133,7 @@ fn gates_one(spec: &str) {
         settings: Settings { repath: repath.parse().expect("policy"), ..Settings::default() },
         spawns: Spawns { monster: monsters.parse().expect("count"), ..Spawns::default() },
         rules: Rules::SANDBOX,
+        generator: None,
     };
     let mut times = Vec::new();
     let mut figures = None;
@@ -229,6 +230,7 @@ fn run_one(spec: &str) {
             boid: boids.parse().expect("count"),
         },
         rules: Rules::SANDBOX,
+        generator: None,
     };
     let mut world = start.world().expect("the big level holds a world");
     let mut bot = Bot::new(7);

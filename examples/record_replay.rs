@@ -22,6 +22,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         settings: Settings::default(),
         spawns: Spawns { monster: 3, boid: 12, ..Spawns::default() },
         rules: Rules::SANDBOX,
+        generator: None,
     };
     let file = std::env::temp_dir().join(format!("delve-example-{}.replay", std::process::id()));
 

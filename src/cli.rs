@@ -15,11 +15,11 @@ mod scen;
 mod session;
 mod sim;
 
-pub use r#gen::{GenArgs, generate};
+pub use r#gen::{GenArgs, GenLevelArgs, generate};
 pub use lab::{LabArgs, lab};
 pub use options::SearchArgs;
 pub use path::{PathArgs, path};
-pub use play::{PlayArgs, play};
+pub use play::{PlayArgs, play, title};
 pub use replay::{ReplayArgs, replay};
 pub use scen::{ScenArgs, scen};
 pub use session::SessionArgs;
@@ -119,6 +119,20 @@ fn kept_in(partial: Option<&std::path::Path>) -> String {
         let p = p.display();
         format!("; the recording so far is in {p} (`delve replay {p} --verify` checks it)")
     })
+}
+
+/// The level a command that takes `[LEVEL]` and `--gen` runs on: the
+/// generated level of `generated` with the generator's `seed` (and its
+/// recipe), else [`load_level`]'s.
+pub fn level_or_generated(
+    path: Option<&PathBuf>,
+    generated: &GenLevelArgs,
+    seed: u64,
+) -> Result<(Level, Option<crate::r#gen::Recipe>), CliError> {
+    match generated.recipe(seed)? {
+        Some(recipe) => Ok((recipe.generate(), Some(recipe))),
+        None => Ok((load_level(path)?, None)),
+    }
 }
 
 /// Loads `path`, or the embedded level when there is none. A replay file

@@ -61,6 +61,7 @@
 //! | maze braid factor | max(15, 65 − 5D) % of the dead ends | 60 % | 40 % | 15 % |
 //! | wanderers, prey | max(1, n / 1500) each | | | |
 //! | flocks | max(1, n / 3000) flocks of 6 + D/2 boids, where a 5×5 open area is | 6 boids | 8 | 11 |
+//! | style in the descent of seed s | rooms, caves, mixed, maze in turn: the ((s + depth − 1) mod 4)th | | | |
 //!
 //! Walking distance is the octile length of the shortest route (steps of
 //! 1 and √2, no corner cutting) whatever the terrain costs: creatures walk
@@ -103,7 +104,7 @@ mod place;
 mod rooms;
 
 use crate::grid::MAX_SIDE;
-use crate::level::Level;
+use crate::level::{DoorCycle, Level};
 use crate::named::named_enum;
 use canvas::Canvas;
 use std::fmt;
@@ -248,6 +249,14 @@ impl Recipe {
         Ok(Recipe { style, seed, depth, size })
     }
 
+    /// The level at `depth` of the descent of `seed` (the game's run of
+    /// generated levels, depth after depth): the style the difficulty table gives the
+    /// depth in that descent ([`Difficulty::descent_style`]), the seed
+    /// itself, the depth's default size.
+    pub fn descent(seed: u64, depth: u32) -> Result<Recipe, GenError> {
+        Recipe::new(Difficulty::new(depth).descent_style(seed), seed, depth, None)
+    }
+
     /// The generator's style.
     pub fn style(&self) -> Style {
         self.style
@@ -291,23 +300,8 @@ impl Recipe {
             .door_cycle()
             .filter(|_| doors::cycle(&mut canvas, &mut dice::stream(self, dice::Purpose::Cycle), &placed.route));
         let description = self.description(&placed.counts(), cycle);
-        let text = self.with_rules(placed.level(&canvas, self, description).to_text(), cycle);
+        let text = placed.level(&canvas, self, description, cycle.map(|period| DoorCycle { period })).to_text();
         Level::parse(&text, &self.to_string()).expect("a generated level reads back (the property tests check it)")
-    }
-
-    /// `goal: reach`, and `doors: cycle N` when the doors cycle, added to
-    /// `text` after its `generator:` line, where [`Level::to_text`] writes
-    /// them. They are written as text because the types a [`Level`] holds
-    /// them in belong to the world (`sim`), a layer above this one.
-    fn with_rules(&self, mut text: String, cycle: Option<u32>) -> String {
-        let line = format!("\ngenerator: {self}\n");
-        let at = text.find(&line).expect("Level::to_text writes the generator line") + line.len();
-        let mut rules = "goal: reach\n".to_owned();
-        if let Some(ticks) = cycle {
-            rules += &format!("doors: cycle {ticks}\n");
-        }
-        text.insert_str(at, &rules);
-        text
     }
 
     /// The level's name: `rooms 7 (depth 2)`.
@@ -420,5 +414,14 @@ mod tests {
         assert_eq!((level.grid.width(), level.grid.height()), (40, 20));
         assert!(level.source.contains("\ngoal: reach\n"), "{}", level.source);
         assert_eq!(r.generate(), level, "the same recipe, the same level");
+    }
+
+    #[test]
+    fn a_descent_turns_through_the_styles_at_each_depth_size() {
+        let r = Recipe::descent(6, 3).unwrap();
+        assert_eq!(r.to_string(), "rooms seed 6 depth 3 size 64x32");
+        assert_eq!(Recipe::descent(6, 4).unwrap().style(), Style::Caves);
+        assert_eq!(Recipe::descent(6, 0), Err(GenError::Depth(0)));
+        assert_eq!(Recipe::descent(6, MAX_DEPTH + 1), Err(GenError::Depth(MAX_DEPTH + 1)));
     }
 }

@@ -8,18 +8,20 @@
 //! dependencies (ratatui, crossterm, clap, indicatif, signal-hook).
 
 mod cli;
+mod scores;
 mod shown;
 mod signals;
 mod ui;
 
 // The library's modules at the binary's root, so that the binary's modules
 // name them `crate::sim::World` as they name their own.
-use delve::{atomic, r#gen, grid, input, level, named, nav, number, picture, replay, search, sim};
+use delve::{atomic, r#gen, grid, input, level, named, nav, number, picture, replay, rng, search, sim};
 // Steering reaches the front end through the world; only a test names it.
 #[cfg(test)]
 use delve::steer;
 
-use clap::{Parser, Subcommand};
+use clap::parser::ValueSource;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use shown::shown;
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -27,15 +29,26 @@ use std::process::ExitCode;
 /// A terminal dungeon where monsters hunt you with throttled A* and
 /// creatures move by Reynolds steering.
 #[derive(Parser, Debug)]
-#[command(name = "delve", version)]
+#[command(
+    name = "delve",
+    version,
+    args_conflicts_with_subcommands = true,
+    // The title screen's options are those of `delve play`: listed there.
+    mut_args(|a| a.hide(true)),
+    after_help = "Without a command, delve opens its title screen: a new descent, the campaign, the lab. It takes \
+                  the options of `delve play` (see `delve play --help`) for the games it starts."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// The options of the title screen's games.
+    #[command(flatten)]
+    title: cli::PlayArgs,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Play in the terminal (the campaign without a level): the default when no command is given
+    /// Play a level in the terminal, or the campaign without one
     Play(cli::PlayArgs),
     /// Run one search on a level and show the path and its statistics
     Path(cli::PathArgs),
@@ -52,18 +65,21 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let args = match Cli::try_parse() {
-        Ok(args) => args,
+    let parsed = Cli::command().try_get_matches().and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)));
+    let (args, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => return usage_error(e),
     };
     if let Some(e) = stdout::problem() {
         return finish(Err(cli::CliError::Output(e)));
     }
-    // A bare `delve` plays the campaign with every default.
-    let Some(command) = args.command.or_else(|| Cli::parse_from(["delve", "play"]).command) else {
-        unreachable!("`delve play` parses as a command");
-    };
     let done = |r: Result<(), cli::CliError>| r.map(|()| ExitCode::SUCCESS);
+    let Some(command) = args.command else {
+        // A bare `delve` opens the title screen; `--seed` fixes the seed
+        // of its descents (they get a fresh one each without it).
+        let seed = (matches.value_source("seed") == Some(ValueSource::CommandLine)).then_some(args.title.session.seed);
+        return finish(done(cli::title(&args.title, seed)));
+    };
     match command {
         // The game draws on the terminal itself.
         Command::Play(a) => finish(done(cli::play(&a))),

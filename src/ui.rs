@@ -23,8 +23,10 @@ mod panel;
 mod run;
 mod screen;
 mod sight;
+mod stakes;
 #[cfg(test)]
 mod testing;
+mod title;
 mod tty;
 mod worker;
 
@@ -32,6 +34,9 @@ pub use app::Exit;
 pub use clock::SPEED_RANGE;
 pub use game::{Played, Session, Sessions, play};
 pub use lab::lab;
+pub use log::game_time;
 pub use overlay::{RAW_PATH, WAYPOINT};
 pub use palette::Palette;
 pub use run::Stop;
+pub use stakes::{Leg, Run, Stakes, totals};
+pub use title::{Choice, Title};

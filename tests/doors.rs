@@ -47,6 +47,7 @@ fn run(policy: RepathPolicy, seed: u64) -> Seen {
         settings: Settings { repath: policy, budget: BUDGET, ..Settings::default() },
         spawns: Spawns { monster: MONSTERS, ..Spawns::default() },
         rules: Rules::SANDBOX,
+        generator: None,
     };
     let mut world = start.world().unwrap();
     let mut bot = Bot::new(seed);

@@ -351,6 +351,7 @@ fn a_recording_ends_where_the_session_did() {
         settings: Settings::default(),
         spawns: Spawns::default(),
         rules: Rules { goal: Goal::None, lives: Some(1) },
+        generator: None,
     };
     let dir = std::env::temp_dir().join(format!("delve-game-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -59,7 +59,7 @@ fn an_existing_file_is_kept_without_force() {
     let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(names.len(), 1, "no partial file left: {names:?}");
     let err = refused(&["gen", "rooms", "-o", path(dir.path()), "--force"]);
-    assert!(err.contains("cannot write to it: not a regular file"), "{err}");
+    assert!(err.contains("cannot write to it: it is a directory; -o replaces only regular files"), "{err}");
 }
 
 #[test]

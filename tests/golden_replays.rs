@@ -13,6 +13,7 @@
 //! and commit the new files with a message that says what changed and why
 //! the new behaviour is the intended one.
 
+use delve::r#gen::Recipe;
 use delve::grid::{Cell, Neighbors};
 use delve::level::Level;
 use delve::replay::feed::{self, Feed, RecordFeed, ReplayFeed};
@@ -39,7 +40,12 @@ enum Step {
 /// One golden session.
 struct Golden {
     file: &'static str,
+    /// A level of `levels/`, or (when `descent` is given) the name the
+    /// generated level has.
     level: &'static str,
+    /// The seed and depth of a descent's generated level played instead
+    /// of a file (`Recipe::descent`).
+    descent: Option<(u64, u32)>,
     seed: u64,
     spawns: Spawns,
     rules: Rules,
@@ -68,6 +74,7 @@ const fn set(tick: u64, setting: Setting) -> (u64, Command) {
 const MAZE: Golden = Golden {
     file: "maze-hunt.jsonl",
     level: "maze",
+    descent: None,
     seed: 11,
     spawns: Spawns { monster: 2, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules::SANDBOX,
@@ -130,6 +137,7 @@ const MAZE_JUMPS: Golden = Golden {
 const ARENA: Golden = Golden {
     file: "arena-flocks.jsonl",
     level: "arena",
+    descent: None,
     seed: 5,
     spawns: Spawns { monster: 0, wanderer: 2, fleeing: 4, boid: 10 },
     rules: Rules::SANDBOX,
@@ -160,6 +168,7 @@ const ARENA: Golden = Golden {
 const KEEP: Golden = Golden {
     file: "keep-doors.jsonl",
     level: "keep",
+    descent: None,
     seed: 3,
     spawns: Spawns { monster: 1, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules::SANDBOX,
@@ -223,6 +232,7 @@ const KEEP: Golden = Golden {
 const KEEP_NAVMESH: Golden = Golden {
     file: "keep-navmesh.jsonl",
     level: "keep",
+    descent: None,
     seed: 4,
     spawns: Spawns { monster: 3, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules::SANDBOX,
@@ -244,6 +254,7 @@ const KEEP_NAVMESH: Golden = Golden {
 const DUNGEON_WON: Golden = Golden {
     file: "dungeon-won.jsonl",
     level: "dungeon",
+    descent: None,
     seed: 1,
     spawns: Spawns { monster: 0, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules { goal: Goal::Reach, lives: Some(3) },
@@ -261,6 +272,7 @@ const DUNGEON_WON: Golden = Golden {
 const ARENA_LOST: Golden = Golden {
     file: "arena-lost.jsonl",
     level: "arena",
+    descent: None,
     seed: 5,
     spawns: Spawns { monster: 6, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules { goal: Goal::None, lives: Some(2) },
@@ -279,6 +291,7 @@ const ARENA_LOST: Golden = Golden {
 const GATES: Golden = Golden {
     file: "gates-doors.jsonl",
     level: "gates",
+    descent: None,
     seed: 4,
     spawns: Spawns { monster: 24, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules::SANDBOX,
@@ -307,6 +320,26 @@ const GATES_FLOW: Golden = Golden {
     changes: &[set(0, Setting::Repath(RepathPolicy::FlowField))],
     settings_changed: 1,
     ..GATES
+};
+
+/// The goal bot plays depth 4 of the descent of seed 5 (rooms, 72x36,
+/// cycling doors; caught twice, won with a life left) under the game's
+/// rules, as the title screen's descent plays it: the header names the
+/// generator, and verifying makes the level again from it.
+const DESCENT: Golden = Golden {
+    file: "descent-5-depth-4.jsonl",
+    level: "rooms 5 (depth 4)",
+    descent: Some((5, 4)),
+    seed: 5,
+    spawns: Spawns { monster: 0, wanderer: 0, fleeing: 0, boid: 0 },
+    rules: Rules { goal: Goal::Reach, lives: Some(3) },
+    bot: BotKind::Goal,
+    outcome: Outcome::Won,
+    ticks: 3000,
+    changes: &[],
+    route: &[],
+    settings_changed: 0,
+    doors: 0,
 };
 
 /// Ticks between the scripted player's steps at least, as for the bot.
@@ -363,9 +396,21 @@ fn path(golden: &Golden) -> PathBuf {
 }
 
 fn start(golden: &Golden) -> Start {
-    let level =
-        Level::load(&manifest().join("levels").join(format!("{}.txt", golden.level))).unwrap_or_else(|e| panic!("{e}"));
-    Start { level, seed: golden.seed, settings: Settings::default(), spawns: golden.spawns, rules: golden.rules }
+    let generator = golden.descent.map(|(seed, depth)| Recipe::descent(seed, depth).unwrap());
+    let level = match generator {
+        Some(recipe) => recipe.generate(),
+        None => Level::load(&manifest().join("levels").join(format!("{}.txt", golden.level)))
+            .unwrap_or_else(|e| panic!("{e}")),
+    };
+    assert_eq!(level.name, golden.level);
+    Start {
+        level,
+        seed: golden.seed,
+        settings: Settings::default(),
+        spawns: golden.spawns,
+        rules: golden.rules,
+        generator,
+    }
 }
 
 /// Plays the scripted session and records it over the golden file.
@@ -517,4 +562,12 @@ fn gates_flow_field() {
 #[test]
 fn keep_navmesh() {
     check(&KEEP_NAVMESH);
+}
+
+#[test]
+fn descent_depth() {
+    check(&DESCENT);
+    let replay = Replay::load(&path(&DESCENT)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(replay.start().generator, Some(Recipe::descent(5, 4).unwrap()));
+    assert!(replay.start().level.source.contains("\ndoors: cycle "), "depth 4 of rooms cycles its doors");
 }

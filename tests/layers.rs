@@ -41,7 +41,7 @@ const LIBRARY: &[&[&str]] = &[
 ];
 
 /// The binary's layers, above the whole library, lowest first.
-const BINARY: &[&[&str]] = &[&["shown", "signals"], &["ui"], &["cli"]];
+const BINARY: &[&[&str]] = &[&["shown", "signals", "scores"], &["ui"], &["cli"]];
 
 /// Items at the crate root that are not modules, and the module that
 /// defines them (an exported macro lands at the root).

@@ -13,6 +13,7 @@ mod flow_field;
 mod game;
 mod r#gen;
 mod gen_cli;
+mod gen_play;
 mod golden_replays;
 mod incremental;
 mod jps_movingai;

@@ -19,7 +19,7 @@ fn level(name: &str) -> Level {
 }
 
 fn start(name: &str, seed: u64, spawns: Spawns) -> Start {
-    Start { level: level(name), seed, settings: Settings::default(), spawns, rules: Rules::SANDBOX }
+    Start { level: level(name), seed, settings: Settings::default(), spawns, rules: Rules::SANDBOX, generator: None }
 }
 
 /// Runs `ticks` ticks of the session `start` begins through a recording
@@ -167,6 +167,7 @@ proptest! {
             settings,
             spawns: Spawns { boid: boids, ..Spawns::default() },
             rules: Rules::SANDBOX,
+            generator: None,
         };
         // A script that crowds the level past one creature a cell makes a
         // file the reader refuses ("spawn past the capacity" above).

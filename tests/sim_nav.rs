@@ -157,6 +157,7 @@ fn the_cycle_passes_over_the_corner_graph_beyond_its_cap() {
         settings: with(Planner::NAVMESH),
         spawns: Spawns { monster: 4, ..Spawns::default() },
         rules: Rules::SANDBOX,
+        generator: None,
     };
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("skip.jsonl");

@@ -51,3 +51,10 @@ fn long_work_never_holds_the_keys_or_the_signals() {
 fn the_lab_steps_edits_saves_and_restores_the_terminal() {
     run_script("tmux_lab.sh");
 }
+
+/// A bare `delve`: the title screen, a descent quit at depth 1 onto the
+/// high-score table, the guard on the title's keys, a damaged table.
+#[test]
+fn the_title_screen_starts_a_descent_and_keeps_its_score() {
+    run_script("tmux_title.sh");
+}

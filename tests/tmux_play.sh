@@ -3,13 +3,14 @@
 # recording the session, the script reads the panel with capture-pane,
 # presses E and R and checks the settings change (and the log says so),
 # walks a few steps, shrinks the window and checks the too-small message,
-# quits with q and y, and checks the shell got its terminal back in cooked
+# quits with q and q again, and checks the shell got its terminal back in cooked
 # mode. Then the recording must verify headless, hold the setting changes
 # and the moves, and play back in the terminal, where E changes nothing.
 # Last, a small level with a monster next to the player: the game plays
 # into a catch, the log says so, the second catch loses the game, the end
-# screen shows, r retries (recorded beside the first), and q quits without
-# a question; the lost session replays to its end screen. Then retries
+# screen shows, takes no key for a moment (the guard: a tapped r is
+# swallowed), then r retries (recorded beside the first), and q quits
+# without a question; the lost session replays to its end screen. Then retries
 # whose recording names are taken: each goes to the next free name, and
 # says which.
 #
@@ -52,7 +53,7 @@ wait_for "R  Repath     incremental"
 
 t send-keys -t play q
 wait_for "Quit this game?"
-t send-keys -t play y
+t send-keys -t play q
 wait_for "$done_marker"
 after=$(screen)
 grep -qF "exit=0" <<<"$after" || { echo "tmux_play: delve did not exit with 0:" >&2; echo "$after" >&2; exit 1; }
@@ -103,14 +104,22 @@ wait_for "World: trap"
 wait_for "M 1 caught you: 1 life left"
 wait_for "M 1 caught you: no lives left"
 wait_for "You lost"
+# Pressed at once, r is swallowed by the end screen's guard...
+t send-keys -t play r
+sleep 0.3
+grep -qF "goal: reach G · lives 2" <<<"$(screen)" && { echo "tmux_play: r was taken during the guard" >&2; exit 1; }
+# ...and taken once the guard (1 s) is over.
+sleep "$end_guard"
 t send-keys -t play r
 wait_for "goal: reach G · lives 2"
 t send-keys -t play q
 wait_for "Quit this game?"
-t send-keys -t play n
+# A move key plays on (y was the old confirmation).
+t send-keys -t play y
 sleep 0.3
-grep -qF "$done_marker" <<<"$(screen)" && { echo "tmux_play: n did not keep the game going" >&2; exit 1; }
+grep -qF "$done_marker" <<<"$(screen)" && { echo "tmux_play: y did not keep the game going" >&2; exit 1; }
 wait_for "You lost"
+sleep "$end_guard"
 t send-keys -t play q
 wait_for "$done_marker"
 grep -qF "trapped=0" <<<"$(screen)" || { echo "tmux_play: the trap level did not exit with 0:" >&2; screen >&2; exit 1; }
@@ -134,13 +143,16 @@ echo precious >"$dir/taken-2.jsonl"
 t send-keys -t play "clear; '$bin' play '$dir/quick.txt' --record '$dir/taken.jsonl' 2> '$dir/taken.err'; echo \"quick=\$?\"; echo \"qui\"\"ck-$$\"" Enter
 done_marker="quick-$$"
 wait_for "You lost"
+sleep "$end_guard"
 t send-keys -t play r
 # (The log wraps the line; stderr has it whole.)
 wait_for "this session is recorded to"
 wait_for "You lost"
+sleep "$end_guard"
 t send-keys -t play r
 sleep 0.5
 wait_for "You lost"
+sleep "$end_guard"
 t send-keys -t play q
 wait_for "$done_marker"
 grep -qF "quick=0" <<<"$(screen)" || { echo "tmux_play: the retries did not exit with 0:" >&2; screen >&2; exit 1; }

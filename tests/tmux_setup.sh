@@ -5,6 +5,11 @@ bin=${1:?usage: $0 PATH/TO/delve}
 socket="delve-test-$$"
 t() { tmux -L "$socket" "$@"; }
 dir=$(mktemp -d)
+# Longer than the moment an end screen (and the title screen, back from a
+# game) takes no key: END_GUARD in src/ui/app.rs.
+end_guard=1.2
+# The high-score table goes to the scratch directory, never the user's.
+export DELVE_DATA_DIR="$dir/data"
 trap 't kill-server 2>/dev/null || true; rm -rf "$dir"' EXIT
 
 # Polls the pane (as the script's `screen` prints it) until it shows the

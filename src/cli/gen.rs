@@ -4,12 +4,13 @@
 use super::CliError;
 use super::options::whole_number;
 use super::progress::Progress;
+use crate::atomic;
 use crate::r#gen::movingai::{self, Bucketing};
 use crate::r#gen::{MAX_DEPTH, Recipe, Size, Style};
 use crate::grid::MAX_SIDE;
 use crate::level::Level;
 use crate::named::named_enum;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `delve gen`.
@@ -47,6 +48,32 @@ pub struct GenArgs {
     pub count: Option<usize>,
 }
 
+/// `--gen STYLE [--size WxH] [--depth D]`: the generated level a command
+/// plays or searches instead of a level file, the one `delve gen` writes
+/// for the same style, seed, depth and size.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct GenLevelArgs {
+    /// Use a generated level instead of a file: rooms|caves|maze|mixed, made from --seed, --depth
+    /// and --size as `delve gen` makes it
+    #[arg(long = "gen", value_name = "STYLE", conflicts_with = "level")]
+    pub style: Option<Style>,
+    /// With --gen: the map's size (default: the depth's, as for delve gen)
+    #[arg(long, value_name = "WxH", requires = "style")]
+    pub size: Option<Size>,
+    /// With --gen: how deep the level lies, 1 to 99 (default 1; the table is in docs/gen.md)
+    #[arg(long, requires = "style", value_parser = whole_number::<u32>(1, u64::from(MAX_DEPTH)), allow_negative_numbers = true)]
+    pub depth: Option<u32>,
+}
+
+impl GenLevelArgs {
+    /// The recipe asked for with the generator's `seed`, if `--gen` was
+    /// given; a size below the style's minimum is refused.
+    pub fn recipe(&self, seed: u64) -> Result<Option<Recipe>, CliError> {
+        let Some(style) = self.style else { return Ok(None) };
+        Recipe::new(style, seed, self.depth.unwrap_or(1), self.size).map(Some).map_err(usage)
+    }
+}
+
 named_enum! {
     /// What `delve gen` writes.
     Format, "format" {
@@ -65,7 +92,7 @@ pub fn generate(args: &GenArgs, out: &mut impl Write) -> Result<(), CliError> {
     }
     let Some(scen) = &args.scen else {
         if let Some(target) = &args.output {
-            check_target(target, args.force)?;
+            check_target(target, args.force, "-o")?;
         }
         let level = recipe.generate();
         let text = match args.format {
@@ -83,8 +110,8 @@ pub fn generate(args: &GenArgs, out: &mut impl Write) -> Result<(), CliError> {
     let map_name = map_file.file_name().map(|n| n.to_string_lossy().into_owned()).ok_or_else(|| {
         CliError::Usage(format!("{}: cannot write to it: it names a directory; name a file", map_file.display()))
     })?;
-    check_target(map_file, args.force)?;
-    check_target(scen, args.force)?;
+    check_target(map_file, args.force, "-o")?;
+    check_target(scen, args.force, "--scen")?;
     let level = recipe.generate();
     let map = movingai::map_text(&level.grid);
     // The lengths are those of the map as `delve scen` reads it back.
@@ -97,8 +124,8 @@ pub fn generate(args: &GenArgs, out: &mut impl Write) -> Result<(), CliError> {
     .map_err(usage)?;
     drop(bar);
     let text = movingai::scenario_text(&rows, &map_name, grid.width(), grid.height());
-    write_atomically(map_file, &map, args.force)?;
-    write_atomically(scen, &text, args.force)
+    write_atomically(map_file, &map, args.force, "-o")?;
+    write_atomically(scen, &text, args.force, "--scen")
 }
 
 fn usage(e: crate::r#gen::GenError) -> CliError {
@@ -111,90 +138,22 @@ fn same_file(a: &Path, b: &Path) -> bool {
     a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
 }
 
-/// `text` to `target` (atomically, see [`write_atomically`]), or to `out`.
+/// `text` to `target` (`-o`, atomically: see [`write_atomically`]), or to `out`.
 fn emit(target: Option<&Path>, text: &str, force: bool, out: &mut impl Write) -> Result<(), CliError> {
     match target {
-        Some(t) => write_atomically(t, text, force),
+        Some(t) => write_atomically(t, text, force, "-o"),
         None => out.write_all(text.as_bytes()).map_err(CliError::Output),
     }
 }
 
-/// Refuses a `target` that cannot end up holding the file: an existing
-/// one unless `force`, anything but a regular file (a directory, a
-/// symlink, a FIFO) even then, and one whose directory does not exist.
-fn check_target(target: &Path, force: bool) -> Result<(), CliError> {
-    let shown = target.display();
-    let refuse = |why: &str| Err(CliError::Usage(format!("{shown}: cannot write to it: {why}")));
-    match std::fs::symlink_metadata(target) {
-        Ok(m) if !m.is_file() => refuse("not a regular file"),
-        Ok(_) if !force => Err(CliError::Usage(format!("{shown}: already exists (pass --force to overwrite it)"))),
-        Ok(_) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-            if target.file_name().is_none() {
-                return refuse("it names a directory; name a file");
-            }
-            match std::fs::metadata(dir) {
-                Ok(m) if m.is_dir() => Ok(()),
-                Ok(_) => refuse(&format!("{} is not a directory", dir.display())),
-                Err(_) => refuse(&format!("its directory {} does not exist", dir.display())),
-            }
-        }
-        Err(e) => refuse(&super::os_reason(&e)),
-    }
+/// Refuses a `target` that cannot end up holding the file (see
+/// [`atomic::check`]), before any work is done.
+fn check_target(target: &Path, force: bool, by: &str) -> Result<(), CliError> {
+    Ok(atomic::check(target, force, by)?)
 }
 
-/// Writes `text` to `target` whole or not at all: into a new file beside
-/// it (`.NAME.<pid>.gen`, so the rename stays on one file system), made
-/// durable, then renamed over the target. A failure removes the new file
-/// and leaves the target as it was. The target is checked again just
-/// before the rename ([`check_target`]), since it may have appeared.
-/// (The shared atomic writer being extracted from the replay recorder can
-/// take this function's place.)
-fn write_atomically(target: &Path, text: &str, force: bool) -> Result<(), CliError> {
-    check_target(target, force)?;
-    let name = target.file_name().expect("check_target refuses a target without a file name");
-    let mut partial = std::ffi::OsString::from(".");
-    partial.push(name);
-    partial.push(format!(".{}.gen", std::process::id()));
-    let partial = target.with_file_name(partial);
-    let written = (|| {
-        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&partial)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()
-    })();
-    let failed = |e: io::Error| {
-        let _ = std::fs::remove_file(&partial);
-        CliError::Usage(format!("{}: cannot write: {}", target.display(), super::os_reason(&e)))
-    };
-    written.map_err(failed)?;
-    if let Err(e) = check_target(target, force) {
-        let _ = std::fs::remove_file(&partial);
-        return Err(e);
-    }
-    std::fs::rename(&partial, target).map_err(failed)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn atomic_writes_refuse_what_they_must_and_leave_no_partial_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let target = dir.path().join("level.txt");
-        write_atomically(&target, "one\n", false).unwrap();
-        assert_eq!(std::fs::read_to_string(&target).unwrap(), "one\n");
-        let e = write_atomically(&target, "two\n", false).unwrap_err();
-        assert_eq!(e.to_string(), format!("{}: already exists (pass --force to overwrite it)", target.display()));
-        write_atomically(&target, "two\n", true).unwrap();
-        assert_eq!(std::fs::read_to_string(&target).unwrap(), "two\n");
-        let e = write_atomically(dir.path(), "x", true).unwrap_err();
-        assert!(e.to_string().ends_with("cannot write to it: not a regular file"), "{e}");
-        let missing = dir.path().join("no/such/dir/level.txt");
-        let e = write_atomically(&missing, "x", false).unwrap_err();
-        assert!(e.to_string().contains("does not exist"), "{e}");
-        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
-        assert_eq!(left, [std::ffi::OsString::from("level.txt")], "no partial file left");
-    }
+/// Writes `text` to `target` whole or not at all, through the shared
+/// atomic writer ([`atomic::write_whole`]).
+fn write_atomically(target: &Path, text: &str, force: bool, by: &str) -> Result<(), CliError> {
+    Ok(atomic::write_whole(target, force, by, |out| out.write_all(text.as_bytes()))?)
 }

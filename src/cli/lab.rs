@@ -1,6 +1,7 @@
 //! `delve lab`: the search lab in the terminal.
 
-use super::{CliError, load_level};
+use super::options::whole_number;
+use super::{CliError, GenLevelArgs, level_or_generated};
 use crate::level::DEFAULT_LEVEL_NAME;
 use crate::signals::Signals;
 use crate::ui::{self, Palette};
@@ -13,6 +14,12 @@ pub struct LabArgs {
     /// Level file to edit and search: a delve level or a Moving AI map
     /// (default: the embedded level, saved as dungeon.txt)
     pub level: Option<PathBuf>,
+    /// A generated level instead of a file.
+    #[command(flatten)]
+    pub generated: GenLevelArgs,
+    /// With --gen: the generator's seed
+    #[arg(long, default_value_t = 1, requires = "style", value_parser = whole_number::<u64>(0, u64::MAX), allow_hyphen_values = true)]
+    pub seed: u64,
     /// The panes' planners, left then right: a grid algorithm, navmesh or
     /// waypoints (default: astar and greedy)
     #[arg(long = "algo", value_name = "ALGO", value_delimiter = ',', num_args = 1)]
@@ -26,11 +33,15 @@ pub fn lab(args: &LabArgs) -> Result<(), CliError> {
     if args.algorithms.len() > 2 {
         return Err(CliError::Usage("--algo: the lab has two panes, so two planners at most".into()));
     }
-    let level = load_level(args.level.as_ref())?;
+    let (level, recipe) = level_or_generated(args.level.as_ref(), &args.generated, args.seed)?;
     if !std::io::stdout().is_terminal() {
         return Err(CliError::Usage("delve lab needs a terminal on stdout (try `delve path --svg FILE`)".into()));
     }
-    let save_to = args.level.clone().unwrap_or_else(|| PathBuf::from(format!("{DEFAULT_LEVEL_NAME}.txt")));
+    let save_to = match (&args.level, recipe) {
+        (Some(file), _) => file.clone(),
+        (None, Some(r)) => PathBuf::from(format!("{}-{}-depth{}-{}.txt", r.style(), r.seed(), r.depth(), r.size())),
+        (None, None) => PathBuf::from(format!("{DEFAULT_LEVEL_NAME}.txt")),
+    };
     let signals = Signals::catch()?;
     match ui::lab(level, save_to, &args.algorithms, Palette::detect(), signals)? {
         Some(stop) => Err(CliError::stopped(stop, None)),

@@ -2,7 +2,8 @@
 
 mod any_angle;
 
-use super::{CliError, SearchArgs, load_level};
+use super::options::whole_number;
+use super::{CliError, GenLevelArgs, SearchArgs, level_or_generated};
 use crate::atomic::{AtomicError, AtomicFile};
 use crate::grid::{Cell, Grid};
 use crate::level::{DEFAULT_LEVEL_NAME, Level, tile_glyph as glyph};
@@ -20,6 +21,12 @@ use std::path::PathBuf;
 pub struct PathArgs {
     /// Level file: a delve level or a Moving AI map (default: the embedded level)
     pub level: Option<PathBuf>,
+    /// A generated level instead of a file.
+    #[command(flatten)]
+    pub generated: GenLevelArgs,
+    /// With --gen: the generator's seed
+    #[arg(long, default_value_t = 1, requires = "style", value_parser = whole_number::<u64>(0, u64::MAX), allow_hyphen_values = true)]
+    pub seed: u64,
     /// Start cell (default: the level's S marker)
     #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
     pub from: Option<Cell>,
@@ -98,8 +105,11 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
         // rather than the process ending with its partial file left.
         crate::signals::survive_file_size_limit()?;
     }
-    let level = load_level(args.level.as_ref())?;
-    let file = args.level.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_LEVEL_NAME));
+    let (level, generated) = level_or_generated(args.level.as_ref(), &args.generated, args.seed)?;
+    let file = args
+        .level
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(if generated.is_some() { &level.name } else { DEFAULT_LEVEL_NAME }));
     let from = endpoint(args.from, level.start, "--from", "S", &file)?;
     let to = endpoint(args.to, level.goal, "--to", "G", &file)?;
     if any_angle {

@@ -53,7 +53,7 @@ pub fn replay(args: &ReplayArgs, out: &mut impl Write) -> Result<ExitCode, CliEr
             world: replay.world(),
             feed: &mut ReplayFeed::new(&replay),
             level: &replay.start().level,
-            next_level: false,
+            stakes: ui::Stakes { retry: false, ..ui::Stakes::default() },
             notes: Vec::new(),
         };
         return match ui::play(session, Palette::detect(), args.speed, signals)?.exit? {

@@ -2,7 +2,8 @@
 //! seed, extra creatures, the search and repath settings, and recording.
 
 use super::options::whole_number;
-use super::{CliError, SearchArgs, load_level};
+use super::{CliError, GenLevelArgs, SearchArgs, level_or_generated};
+use crate::r#gen::Recipe;
 use crate::level::{Level, MAX_LIVES};
 use crate::replay::feed::{self, Feed};
 use crate::replay::{Recorder, Spawns, Start};
@@ -15,7 +16,11 @@ use std::path::PathBuf;
 pub struct SessionArgs {
     /// Level file: a delve level or a Moving AI map (default: the embedded level)
     pub level: Option<PathBuf>,
-    /// Session seed: the same seed, level and commands give the same session
+    /// A generated level instead of a file.
+    #[command(flatten)]
+    pub generated: GenLevelArgs,
+    /// Session seed, and the generator's with --gen: the same seed, level and commands give the
+    /// same session
     #[arg(long, default_value_t = 1, value_parser = whole_number::<u64>(0, u64::MAX), allow_hyphen_values = true)]
     pub seed: u64,
     /// Creatures spawned beyond the level's markers.
@@ -45,15 +50,36 @@ impl SessionArgs {
     /// goal or limit of lives, and its world before the first tick.
     pub fn start_with(&self, game: bool) -> Result<(Start, World), CliError> {
         self.check_record()?;
-        self.start_game_on(load_level(self.level.as_ref())?, game)
+        let (level, generator) = self.level_to_play()?;
+        self.start_game_on(level, generator, game, None)
     }
 
-    /// How a game on `level` starts (the campaign's levels are not
-    /// files), with these options; and its world. The `--record` target is
-    /// not checked here: a campaign's later sessions record beside it
+    /// The level these options name: the file, the generated level of
+    /// `--gen` (with its recipe), or the embedded level.
+    pub fn level_to_play(&self) -> Result<(Level, Option<Recipe>), CliError> {
+        level_or_generated(self.level.as_ref(), &self.generated, self.seed)
+    }
+
+    /// How messages and summaries name the level played: its file, else
+    /// the generated or the embedded level's name.
+    pub fn level_shown(&self, level: &Level) -> String {
+        self.level.as_deref().map_or_else(|| level.name.clone(), crate::shown::shown_path)
+    }
+
+    /// How a game on `level` starts (a campaign's levels and a descent's
+    /// depths are not files; `generator` is the recipe of a generated
+    /// one), with these options, and `lives` carried over from the level
+    /// before when there was one (else `--lives`, the level's `lives:`, 3);
+    /// and its world. The `--record` target is not checked here: a run's
+    /// later sessions record beside it
     /// ([`check_record`](SessionArgs::check_record) checks it once).
-    pub fn start_on(&self, level: Level) -> Result<(Start, World), CliError> {
-        self.start_game_on(level, true)
+    pub fn start_on(
+        &self,
+        level: Level,
+        generator: Option<Recipe>,
+        lives: Option<u32>,
+    ) -> Result<(Start, World), CliError> {
+        self.start_game_on(level, generator, true, lives)
     }
 
     /// Refuses what a session cannot run before it needs a terminal: a
@@ -65,11 +91,17 @@ impl SessionArgs {
         }
     }
 
-    fn start_game_on(&self, level: Level, game: bool) -> Result<(Start, World), CliError> {
+    fn start_game_on(
+        &self,
+        level: Level,
+        generator: Option<Recipe>,
+        game: bool,
+        lives: Option<u32>,
+    ) -> Result<(Start, World), CliError> {
         self.search.one_algorithm()?;
         let rules = if game {
             let rules = Rules::game(&level);
-            Rules { lives: self.lives.or(rules.lives), ..rules }
+            Rules { lives: lives.or(self.lives).or(rules.lives), ..rules }
         } else {
             Rules::SANDBOX
         };
@@ -78,7 +110,7 @@ impl SessionArgs {
         // The corner graph beyond its cap is refused here, in one line.
         let refused = crate::nav::Navigator::check(settings.planner(), &level.grid);
         refused.map_err(|source| CliError::Plan { file: file.clone(), source })?;
-        let start = Start { level, seed: self.seed, settings, spawns: self.spawn.spawns(), rules };
+        let start = Start { level, seed: self.seed, settings, spawns: self.spawn.spawns(), rules, generator };
         let world = start.world().map_err(|source| CliError::World { file, source })?;
         Ok((start, world))
     }

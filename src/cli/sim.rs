@@ -3,10 +3,8 @@
 
 use super::progress::Progress;
 use super::{CliError, SessionArgs};
-use crate::level::DEFAULT_LEVEL_NAME;
 use crate::named::named_enum;
 use crate::replay::{MAX_TICK, feed};
-use crate::shown::shown_path;
 use crate::signals::Signals;
 use crate::sim::{Bot, BotKind, Kind, RepathReason, World, hex};
 use serde_json::json;
@@ -78,7 +76,7 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
     }
     let (start, mut world) = session.start_with(args.game())?;
     if args.bot == BotKind::Goal && start.level.goal.is_none() {
-        let file = session.level.as_ref().map_or(DEFAULT_LEVEL_NAME.to_string(), |p| p.display().to_string());
+        let file = session.level_shown(&start.level);
         return Err(CliError::Usage(format!(
             "{file}: --bot goal walks to the level's G, and this level has none (try --bot random)"
         )));
@@ -103,7 +101,7 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
     drop(progress);
     feed.finish(&world)?;
     let summary = Summary::of(&world, seconds);
-    let name = session.level.as_deref().map_or(DEFAULT_LEVEL_NAME.to_string(), shown_path);
+    let name = session.level_shown(&start.level);
     let written = if args.json { writeln!(out, "{}", summary.json()) } else { summary.write(out, &name, &world) };
     written.map_err(CliError::Output)
 }

@@ -1,13 +1,16 @@
 //! How hard a level of a given depth is: the table in the module docs of
 //! [`crate::r#gen`] (and docs/gen.md), as code.
 
-use super::Size;
+use super::{Size, Style};
 
 /// The deepest depth a recipe may ask for.
 pub const MAX_DEPTH: u32 = 99;
 
 /// The depth from which the difficulty stops growing.
 const LEVEL_OFF: u32 = 10;
+
+/// The styles of a descent's depths, in the order they come round.
+const DESCENT_ORDER: [Style; 4] = [Style::Rooms, Style::Caves, Style::Mixed, Style::Maze];
 
 /// The difficulty of one depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +72,15 @@ impl Difficulty {
     pub fn flock_size(self) -> usize {
         6 + self.d() / 2
     }
+
+    /// The style of this depth in the descent of `seed`: rooms, caves,
+    /// mixed and maze in turn, the seed choosing where the turn starts,
+    /// `ORDER[(seed + depth − 1) mod 4]`. So every style comes once in any
+    /// four depths in a row, and two descents differ from the first depth.
+    pub fn descent_style(self, seed: u64) -> Style {
+        let at = (seed % 4 + u64::from(self.depth.saturating_sub(1) % 4)) % 4;
+        DESCENT_ORDER[at as usize]
+    }
 }
 
 #[cfg(test)]
@@ -91,6 +103,11 @@ mod tests {
         assert_eq!([1, 5, 10].map(|d| at(d).braid_percent()), [60, 40, 15]);
         assert_eq!([1, 5, 10].map(|d| at(d).flock_size()), [6, 8, 11]);
         assert_eq!((at(1).wanderers(1000), at(1).wanderers(4600), at(1).flocks(9000)), (1, 3, 3));
+        let styles = |seed| (1..=5).map(|d| at(d).descent_style(seed)).collect::<Vec<_>>();
+        use Style::{Caves, Maze, Mixed, Rooms};
+        assert_eq!(styles(0), [Rooms, Caves, Mixed, Maze, Rooms]);
+        assert_eq!(styles(1), [Caves, Mixed, Maze, Rooms, Caves]);
+        assert_eq!(styles(u64::MAX), [Maze, Rooms, Caves, Mixed, Maze], "no overflow");
     }
 
     /// The largest map at the deepest level, all of it walkable, stays

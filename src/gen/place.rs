@@ -28,7 +28,7 @@ use super::canvas::{Canvas, box_counts};
 use super::dice::Dice;
 use super::difficulty::Difficulty;
 use crate::grid::{Cell, Grid, Neighbors};
-use crate::level::Level;
+use crate::level::{DoorCycle, Goal, Level};
 use crate::search::{FlowField, GridGraph, Heuristic};
 
 /// The share of the farthest cell's distance that counts as far, for the
@@ -252,9 +252,9 @@ impl Placed {
         }
     }
 
-    /// The level of `canvas` with everything placed, named for `recipe`,
-    /// with no goal or door rule set (the caller writes those).
-    pub fn level(&self, canvas: &Canvas, recipe: &Recipe, description: String) -> Level {
+    /// The level of `canvas` with everything placed, named for `recipe`:
+    /// its goal is to reach `G`, and its doors cycle as `doors` says.
+    pub fn level(&self, canvas: &Canvas, recipe: &Recipe, description: String, doors: Option<DoorCycle>) -> Level {
         let cell = |i: usize| {
             let (x, y) = canvas.xy(i);
             Cell::new(x as i32, y as i32)
@@ -272,9 +272,9 @@ impl Placed {
             boids: cells(&self.boids),
             start: self.start.map(cell),
             goal: Some(cell(self.goal)),
-            objective: None,
+            objective: Some(Goal::Reach),
             lives: None,
-            doors: None,
+            doors,
             generator: Some(recipe.to_string()),
         }
     }

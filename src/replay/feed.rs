@@ -241,6 +241,7 @@ pub(crate) fn bot_recording(path: &Path, seed: u64, ticks: u64) -> (Replay, u64)
         settings: Default::default(),
         spawns: Default::default(),
         rules: Default::default(),
+        generator: None,
     };
     let mut live = RecordFeed::new(Recorder::create(path, &start, false).unwrap());
     let mut w = start.world().unwrap();

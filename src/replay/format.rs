@@ -1,5 +1,6 @@
 //! The records of a replay file and what a session starts from.
 
+use crate::r#gen::{Recipe, Style};
 use crate::level::Level;
 use crate::sim::{Command, Kind, Rules, Settings, StateHasher, World, WorldError, hex};
 use serde::{Deserialize, Serialize};
@@ -79,6 +80,11 @@ pub struct Start {
     pub spawns: Spawns,
     /// A game's goal and lives, or the sandbox's none.
     pub rules: Rules,
+    /// The recipe the level was generated from, when the session played a
+    /// generated level (`--gen`, the descent): the header names it, and
+    /// verifying regenerates the level from it. `None` for a level file,
+    /// even one whose text has a `generator:` line.
+    pub generator: Option<Recipe>,
 }
 
 impl Start {
@@ -158,7 +164,34 @@ pub(super) struct Header {
     /// The rules played by; a header without them is a sandbox session.
     #[serde(default)]
     pub rules: Rules,
+    /// The recipe of a generated level; absent for a level file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generator: Option<GeneratorRecord>,
     pub level_text: String,
+}
+
+/// `"generator":{"style":"rooms","seed":7,"depth":2,"size":"80x40"}`: what
+/// `delve gen rooms --seed 7 --depth 2 --size 80x40` makes.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct GeneratorRecord {
+    pub style: Style,
+    pub seed: u64,
+    pub depth: u32,
+    /// `WxH`.
+    pub size: String,
+}
+
+impl GeneratorRecord {
+    pub fn of(recipe: &Recipe) -> GeneratorRecord {
+        let (style, seed, depth) = (recipe.style(), recipe.seed(), recipe.depth());
+        GeneratorRecord { style, seed, depth, size: recipe.size().to_string() }
+    }
+
+    /// The recipe, checked as `delve gen` checks its arguments.
+    pub fn recipe(&self) -> Result<Recipe, crate::r#gen::GenError> {
+        Recipe::new(self.style, self.seed, self.depth, Some(self.size.parse()?))
+    }
 }
 
 /// The key that marks the header.
@@ -182,6 +215,7 @@ impl Header {
             settings: start.settings,
             spawns: start.spawns,
             rules: start.rules,
+            generator: start.generator.as_ref().map(GeneratorRecord::of),
             level_text: start.level.source.clone(),
         }
     }
@@ -306,6 +340,7 @@ mod tests {
             settings: Settings::default(),
             spawns: Spawns { monster, ..Spawns::default() },
             rules: Rules::SANDBOX,
+            generator: None,
         };
         assert_eq!(start(3).world().unwrap().creatures().len(), 5);
         let e = start(4).world().unwrap_err();

@@ -3,10 +3,11 @@
 
 use super::error::ReplayError;
 use super::format::{
-    CHECKPOINT_EVERY, Checkpoint, CheckpointRecord, CommandRecord, EndRecord, FORMAT_VERSION, HEADER_KEY, Header,
-    MAX_TICK, Start, level_checksum,
+    CHECKPOINT_EVERY, Checkpoint, CheckpointRecord, CommandRecord, EndRecord, FORMAT_VERSION, GeneratorRecord,
+    HEADER_KEY, Header, MAX_TICK, Start, level_checksum,
 };
 use super::json::Unique;
+use crate::r#gen::Recipe;
 use crate::input::{Limit, read_text};
 use crate::level::Level;
 use crate::sim::{Command, MAX_CREATURES, TICKS_PER_SECOND, World, hex};
@@ -258,10 +259,26 @@ impl Parser<'_> {
         if let Some(problem) = header.rules.problem(&level) {
             return Err(self.bad(1, "header", problem));
         }
-        let start =
-            Start { level, seed: header.seed, settings: header.settings, spawns: header.spawns, rules: header.rules };
+        let generator = header.generator.as_ref().map(|g| self.generator(g, &level)).transpose()?;
+        let (seed, settings, spawns, rules) = (header.seed, header.settings, header.spawns, header.rules);
+        let start = Start { level, seed, settings, spawns, rules, generator };
         let world = start.world().map_err(|source| ReplayError::World { file, source })?;
         Ok((start, world.creatures().len() as u64, world.capacity() as u64))
+    }
+
+    /// The header's generator as a recipe `delve gen` takes, naming the
+    /// recipe the level text names in its `generator:` line. Whether the
+    /// recipe makes that very text is for [`verify`](super::verify) to
+    /// find out: regenerating can take as long as a few searches.
+    fn generator(&self, record: &GeneratorRecord, level: &Level) -> Result<Recipe, ReplayError> {
+        let recipe = record.recipe().map_err(|e| self.bad(1, "header", format!("generator: {e}")))?;
+        if level.generator.as_deref() != Some(recipe.to_string().as_str()) {
+            let says =
+                level.generator.as_deref().map_or("no generator line".to_string(), |g| format!("generator: {g}"));
+            let message = format!("generator {recipe} but the level text says {says}");
+            return Err(self.bad(1, "header", message));
+        }
+        Ok(recipe)
     }
 
     fn record(&self, value: Value, line: usize) -> Result<Record, ReplayError> {

@@ -3,6 +3,7 @@
 use super::feed::{self, ReplayFeed};
 use super::format::Checkpoint;
 use super::reader::Replay;
+use crate::r#gen::Recipe;
 use crate::sim::{World, hex};
 use std::fmt;
 
@@ -21,6 +22,9 @@ pub enum Verdict {
     /// `tick` are not the ones recorded (one was added, dropped, changed or
     /// re-stamped).
     Edited { tick: u64, expected: u64, actual: u64 },
+    /// The level text is not what the header's generator makes: `line` is
+    /// the first line (from 1) where the two differ.
+    NotGenerated { recipe: Recipe, line: usize },
 }
 
 impl Verdict {
@@ -46,6 +50,9 @@ impl fmt::Display for Verdict {
             Verdict::Mismatch { tick, expected, actual } => {
                 write!(f, "mismatch at tick {tick}: expected {}, actual {}", hex(expected), hex(actual))
             }
+            Verdict::NotGenerated { recipe, line } => {
+                write!(f, "mismatch in the level: line {line} of its text is not what its generator ({recipe}) makes")
+            }
             Verdict::Edited { tick, expected, actual } => write!(
                 f,
                 "mismatch at tick {tick}: commands digest expected {}, actual {} (the commands before it are not the ones recorded)",
@@ -60,7 +67,8 @@ impl fmt::Display for Verdict {
 /// and the end record, commands digest first, then state hash, with the
 /// commands applied and the world, stopping at the first that differs.
 /// The end record is the only one taken after the commands of its tick:
-/// it is the final world.
+/// it is the final world. A generated level is first made again from the
+/// header's generator and compared with the level text.
 pub fn verify(replay: &Replay) -> Verdict {
     verify_watched(replay, |_| {})
 }
@@ -68,6 +76,11 @@ pub fn verify(replay: &Replay) -> Verdict {
 /// [`verify`], calling `on_tick` with the world's tick after every tick it
 /// runs (for a progress bar).
 pub fn verify_watched(replay: &Replay, mut on_tick: impl FnMut(u64)) -> Verdict {
+    if let Some(recipe) = replay.start().generator
+        && let Some(line) = first_difference(&recipe.generate().source, &replay.start().level.source)
+    {
+        return Verdict::NotGenerated { recipe, line };
+    }
     let mut world = replay.world();
     let mut feed = ReplayFeed::new(replay);
     let mut matched = 0;
@@ -103,6 +116,15 @@ fn run_to(world: &mut World, feed: &mut ReplayFeed, tick: u64, on_tick: &mut imp
     }
 }
 
+/// The first line (from 1) where `a` and `b` differ, if they do.
+fn first_difference(a: &str, b: &str) -> Option<usize> {
+    if a == b {
+        return None;
+    }
+    let (mut x, mut y) = (a.split_inclusive('\n'), b.split_inclusive('\n'));
+    (1..).find(|_| x.next() != y.next())
+}
+
 fn compare(world: &World, feed: &ReplayFeed, checkpoint: Checkpoint) -> Option<Verdict> {
     let (tick, expected) = (checkpoint.tick, checkpoint.commands);
     let actual = feed.commands();
@@ -111,4 +133,18 @@ fn compare(world: &World, feed: &ReplayFeed, checkpoint: Checkpoint) -> Option<V
     }
     let actual = world.hash();
     (actual != checkpoint.hash).then_some(Verdict::Mismatch { tick, expected: checkpoint.hash, actual })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_different_line_is_found() {
+        assert_eq!(first_difference("a\nb\n", "a\nb\n"), None);
+        assert_eq!(first_difference("a\nb\n", "a\nc\n"), Some(2));
+        assert_eq!(first_difference("a\nb\n", "a\nb\nc\n"), Some(3));
+        assert_eq!(first_difference("a\nb\n", "a\nb"), Some(2), "a missing newline is a difference");
+        assert_eq!(first_difference("x", ""), Some(1));
+    }
 }

@@ -14,8 +14,10 @@ use super::palette::Palette;
 use super::run::Stop;
 use super::screen;
 use super::sight::Sight;
+use super::stakes::Stakes;
 use crate::sim::{Command, Goal, Kind, MonsterState, Outcome, World};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
+use std::time::{Duration, Instant};
 
 /// How a session ends in the terminal: chosen by the player, or stopped
 /// from outside.
@@ -25,7 +27,7 @@ pub enum Exit {
     Quit,
     /// The same level and seed again (the end screen's `r`).
     Retry,
-    /// The next level (the end screen's `n`).
+    /// The next level (the end screen's `>` or Enter, once won).
     Next,
     /// A caught signal or a hangup stopped the session: the caller keeps
     /// what was recorded and exits with the status it gives.
@@ -40,11 +42,13 @@ pub enum Mode {
     Play,
     /// The help is open: `?` or Esc closes it, every other key waits.
     Help,
-    /// `q` or Esc asked whether to quit a live game: `y` quits, any other
-    /// key plays on.
+    /// `q` or Esc asked whether to quit a live game: `q` again or Enter
+    /// quits, any other key plays on (no move key confirms: a player
+    /// tapping one is not asked twice).
     Quitting,
     /// The session is won or lost: the end screen's keys (and a replay's
-    /// seek keys).
+    /// seek keys), none of them a move key, and in live play none taken
+    /// for [`END_GUARD`] after the end.
     Ended,
     /// The terminal is too small to show the game: time stands still, `q`
     /// and Esc quit.
@@ -53,6 +57,13 @@ pub enum Mode {
     /// reads these keys itself, the world being busy).
     Seeking,
 }
+
+/// How long a live game's end screen ignores every key (but Ctrl-C) after
+/// the level ends: in wall time, as this is the screen and not the world.
+/// A second: long enough to swallow the moves a player was tapping as the
+/// level ended and to read how it ended, short enough not to be waited
+/// for.
+pub const END_GUARD: Duration = Duration::from_secs(1);
 
 /// What the log says when a key that moves the player is refused.
 pub const PAUSED_MOVE: &str = "paused: moves wait (Space resumes, . steps one tick)";
@@ -83,8 +94,11 @@ pub struct App {
     pub palette: Palette,
     /// False in replay: the status line says so and world keys are ignored.
     pub live: bool,
-    /// Whether there is a level after this one (the end screen offers `n`).
-    pub next_level: bool,
+    /// What rides on the session: what the end screen offers.
+    pub stakes: Stakes,
+    /// When the end screen of a live game came up: its keys wait for
+    /// [`END_GUARD`] from then.
+    pub ended: Option<Instant>,
     /// The level's `S` and `G`, drawn on the map.
     pub markers: Markers,
     pub log: Log,
@@ -111,7 +125,8 @@ impl App {
             exit: None,
             palette,
             live,
-            next_level: false,
+            stakes: Stakes::default(),
+            ended: None,
             markers: Markers::default(),
             log: Log::default(),
             picked: false,
@@ -148,6 +163,15 @@ impl App {
             () if world.outcome() != Outcome::Running => Mode::Ended,
             () => Mode::Play,
         };
+        if self.mode == Mode::Ended && self.live && self.ended.is_none() {
+            self.ended = Some(Instant::now());
+        }
+    }
+
+    /// How long the end screen still ignores keys, if it does.
+    pub fn end_guard_left(&self) -> Option<Duration> {
+        let since = self.ended?.elapsed();
+        (since < END_GUARD).then(|| END_GUARD - since)
     }
 
     /// Once the world reaches `end`, the recording's last tick (a replay):
@@ -201,7 +225,7 @@ impl App {
                 None
             }
             Mode::Quitting => {
-                if key.code == KeyCode::Char('y') {
+                if matches!(key.code, KeyCode::Char('q') | KeyCode::Enter) {
                     self.exit = Some(Exit::Quit);
                 }
                 self.mode = Mode::Play;
@@ -254,8 +278,10 @@ impl App {
         Some(command)
     }
 
-    /// The end screen's keys: retry, next level, quit; in a replay, the
-    /// seek keys too (back from the end, or on to it).
+    /// The end screen's keys: retry, the next level once won, quit; in a
+    /// replay, the seek keys too (back from the end, or on to it). None is
+    /// a move key, and a live game takes none until [`END_GUARD`] has
+    /// passed.
     fn end_key(&mut self, key: KeyEvent, world: &World) {
         if !self.live
             && let Some(Action::Ui(Ui::Seek(to))) = keys::action(key, world.settings())
@@ -263,9 +289,13 @@ impl App {
             self.seek = Some(to);
             return;
         }
+        if self.live && self.end_guard_left().is_some() {
+            return;
+        }
+        let next = self.live && world.outcome() == Outcome::Won && self.stakes.next.is_some();
         self.exit = match key.code {
-            KeyCode::Char('r') if self.live => Some(Exit::Retry),
-            KeyCode::Char('n') if self.live && self.next_level => Some(Exit::Next),
+            KeyCode::Char('r') if self.live && self.stakes.retry => Some(Exit::Retry),
+            KeyCode::Char('>') | KeyCode::Enter if next => Some(Exit::Next),
             KeyCode::Char('q') | KeyCode::Esc => Some(Exit::Quit),
             _ => None,
         };
@@ -476,13 +506,17 @@ mod tests {
         let mut app = App::new(Palette::NAMED, true);
         app.key(char_key('q'), &mut w);
         assert!(app.mode == Mode::Quitting && app.held() && app.exit.is_none());
-        // Any key but y goes on, and does nothing else.
+        // Any key but q and Enter goes on, and does nothing else.
         assert_eq!(app.key(char_key('l'), &mut w), None);
         assert!(app.mode == Mode::Play && app.exit.is_none() && !app.held());
         app.key(press(KeyCode::Esc), &mut w);
         assert_eq!(app.mode, Mode::Quitting);
-        app.key(char_key('y'), &mut w);
+        app.key(char_key('q'), &mut w);
         assert_eq!(app.exit, Some(Exit::Quit));
+        let mut app = App::new(Palette::NAMED, true);
+        app.key(char_key('q'), &mut w);
+        app.key(press(KeyCode::Enter), &mut w);
+        assert_eq!(app.exit, Some(Exit::Quit), "Enter confirms too");
         // Ctrl-C is the reflex: no question asked.
         let mut app = App::new(Palette::NAMED, true);
         app.key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL), &mut w);
@@ -491,6 +525,20 @@ mod tests {
         let mut app = App::new(Palette::NAMED, false);
         app.key(char_key('q'), &mut w);
         assert_eq!(app.exit, Some(Exit::Quit));
+    }
+
+    /// The bug: `y`, north-west, confirmed the question, so a player who
+    /// pressed `q` and went on tapping moves lost the game. No move key
+    /// confirms it: each plays on.
+    #[test]
+    fn no_move_key_confirms_the_quit_question() {
+        let mut w = world();
+        for c in "hjklyubnHJKLYUBN".chars() {
+            let mut app = App::new(Palette::NAMED, true);
+            app.key(char_key('q'), &mut w);
+            assert_eq!(app.key(char_key(c), &mut w), None, "{c}");
+            assert_eq!((app.exit, app.mode), (None, Mode::Play), "{c} quit");
+        }
     }
 
     #[test]
@@ -535,36 +583,48 @@ mod tests {
         assert_eq!(app.mode, Mode::Help);
     }
 
+    /// An end screen whose keys are taken already (the moment after the
+    /// end has passed).
+    fn ended(world: &World, live: bool, stakes: Stakes) -> App {
+        let mut app = App::new(Palette::NAMED, live);
+        app.stakes = stakes;
+        app.settle(world);
+        assert!(app.mode == Mode::Ended && app.held());
+        app.ended = app.ended.and_then(|t| t.checked_sub(END_GUARD));
+        app
+    }
+
+    /// A campaign level with one after it.
+    fn more() -> Stakes {
+        Stakes { next: Some("next level: maze".into()), ..Stakes::default() }
+    }
+
     #[test]
     fn the_end_screen_takes_retry_next_and_quit() {
-        let level = Level::parse("goal: reach\n@G\n", "t").unwrap();
-        let mut w = World::with_rules(&level, 1, Settings::default(), Rules::game(&level)).unwrap();
-        w.apply(Command::Move { dx: 1, dy: 0 });
-        for _ in 0..10 {
-            w.tick();
+        let mut w = crate::ui::testing::game_won();
+        // No next level: > does nothing; moves do nothing.
+        let mut app = ended(&w, true, Stakes::default());
+        for code in [KeyCode::Char('>'), KeyCode::Enter, KeyCode::Char('l'), KeyCode::Char('y')] {
+            assert_eq!(app.key(press(code), &mut w), None);
+            assert_eq!(app.exit, None, "{code:?}");
         }
-        assert_eq!(w.outcome(), Outcome::Won);
-        let mut app = App::new(Palette::NAMED, true);
-        app.settle(&w);
-        assert!(app.mode == Mode::Ended && app.held());
-        // No next level: n does nothing; moves do nothing.
-        for c in ['n', 'l', 'y'] {
-            assert_eq!(app.key(char_key(c), &mut w), None);
-            assert_eq!(app.exit, None, "{c}");
-        }
-        app.next_level = true;
-        app.key(char_key('n'), &mut w);
+        let mut app = ended(&w, true, more());
+        app.key(char_key('>'), &mut w);
+        assert_eq!(app.exit, Some(Exit::Next));
+        app.key(press(KeyCode::Enter), &mut w);
         assert_eq!(app.exit, Some(Exit::Next));
         app.key(char_key('r'), &mut w);
         assert_eq!(app.exit, Some(Exit::Retry));
         // No question on the end screen.
         app.key(char_key('q'), &mut w);
         assert_eq!(app.exit, Some(Exit::Quit));
+        // A descent does not retry.
+        let mut app = ended(&w, true, Stakes { retry: false, ..more() });
+        app.key(char_key('r'), &mut w);
+        assert_eq!(app.exit, None);
         // A replay's end screen does not retry, but seeks.
-        let mut app = App::new(Palette::NAMED, false);
-        app.next_level = true;
-        app.settle(&w);
-        for c in ['r', 'n'] {
+        let mut app = ended(&w, false, more());
+        for c in ['r', '>'] {
             app.key(char_key(c), &mut w);
             assert_eq!(app.exit, None, "{c}");
         }
@@ -578,10 +638,50 @@ mod tests {
             assert_eq!((app.seek.take(), app.exit), (Some(to), None), "{code:?}");
         }
         // A live game's end screen has nothing to seek in.
-        let mut app = App::new(Palette::NAMED, true);
-        app.settle(&w);
+        let mut app = ended(&w, true, Stakes::default());
         app.key(press(KeyCode::Home), &mut w);
         assert_eq!(app.seek, None);
+    }
+
+    /// The bug: `n`, south-east, was also "next level", so a player tapping
+    /// it as the monster caught them skipped "You lost" and the level. A
+    /// loss never offers the next level, no move key leaves the end
+    /// screen, and for a moment after the end no key does.
+    #[test]
+    fn tapping_moves_never_skips_the_end_screen() {
+        let mut lost = crate::ui::testing::game_until_end("lives: 1\n#####\n#@M.G\n#####\n", 2000);
+        assert_eq!(lost.outcome(), Outcome::Lost);
+        let mut app = ended(&lost, true, more());
+        for c in "hjklyubnHJKLYUBN>".chars() {
+            app.key(char_key(c), &mut lost);
+            assert_eq!(app.exit, None, "{c} left the end screen");
+        }
+        app.key(press(KeyCode::Enter), &mut lost);
+        assert_eq!(app.exit, None, "a loss has no next level");
+        // Just after the end, even r and q wait.
+        let mut app = App::new(Palette::NAMED, true);
+        app.stakes = more();
+        app.settle(&lost);
+        let left = app.end_guard_left().expect("the keys wait");
+        assert!(left <= END_GUARD && left > END_GUARD / 2, "{left:?}");
+        for c in ['r', 'q'] {
+            app.key(char_key(c), &mut lost);
+            assert_eq!(app.exit, None, "{c} was taken at once");
+        }
+        app.ended = app.ended.and_then(|t| t.checked_sub(END_GUARD));
+        assert_eq!(app.end_guard_left(), None);
+        app.key(char_key('r'), &mut lost);
+        assert_eq!(app.exit, Some(Exit::Retry));
+        // Ctrl-C never waits; a replay's end screen has nothing to guard.
+        let mut app = App::new(Palette::NAMED, true);
+        app.settle(&lost);
+        app.key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL), &mut lost);
+        assert_eq!(app.exit, Some(Exit::Quit));
+        let mut app = App::new(Palette::NAMED, false);
+        app.settle(&lost);
+        assert_eq!(app.end_guard_left(), None);
+        app.key(char_key('q'), &mut lost);
+        assert_eq!(app.exit, Some(Exit::Quit));
     }
 
     #[test]

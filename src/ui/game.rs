@@ -26,16 +26,21 @@ use super::app::{self, App, Exit, Mode};
 use super::busy::{self, Busy, SeekBar};
 use super::clock::{Clock, MAX_CATCH_UP};
 use super::keys::{SEEK_TICKS, Seek};
+use super::lab;
 use super::log::game_time;
 use super::map::Markers;
 use super::overlay::Overlay;
 use super::palette::Palette;
+use super::run::Stop;
 use super::run::{FRAME, Front, Terminal};
 use super::screen;
 use super::sight::Sight;
+use super::stakes::Stakes;
+use super::title::{Choice, Title, TitleFront};
 use super::worker::Worker;
 use crate::level::Level;
 use crate::replay::feed::{self, Feed};
+use crate::search::Planner;
 use crate::shown::shown;
 use crate::signals::Signals;
 use crate::sim::{Command, Outcome, World};
@@ -43,6 +48,7 @@ use ratatui::Frame;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind};
 use std::collections::VecDeque;
 use std::io;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Longest run of a seek's ticks on the worker before the world comes
@@ -66,8 +72,8 @@ pub struct Session<'a> {
     pub feed: &'a mut dyn Feed,
     /// The level the world was made from: its `S` and `G` are drawn.
     pub level: &'a Level,
-    /// Whether the end screen offers a next level.
-    pub next_level: bool,
+    /// What rides on it: what the end screen offers.
+    pub stakes: Stakes,
     /// Lines the log opens with (the level's description, a recording
     /// that could not be made).
     pub notes: Vec<String>,
@@ -110,7 +116,7 @@ impl Sessions {
     /// Plays `session` until the player quits, retries or asks for the
     /// next level, or a signal or a hangup stops it ([`Exit::Stopped`]).
     pub fn play(&mut self, session: Session) -> Played {
-        let Session { mut world, feed, level, next_level, notes } = session;
+        let Session { mut world, feed, level, stakes, notes } = session;
         let mut app = App::new(self.palette, feed.live());
         app.clock = self.clock.clone();
         if app.clock.paused() {
@@ -120,7 +126,7 @@ impl Sessions {
         let fov_default = app::fov_by_default(&world);
         app.fov = self.fov.unwrap_or(fov_default);
         app.markers = Markers::of(level);
-        app.next_level = next_level;
+        app.stakes = stakes;
         for note in notes {
             app.log.note(world.ticks(), shown(&note).into_owned());
         }
@@ -140,6 +146,24 @@ impl Sessions {
             None => view.app.exit.take().unwrap_or(Exit::Quit),
         });
         Played { exit, world: world.into_state() }
+    }
+}
+
+impl Sessions {
+    /// Shows the title screen until the player chooses (or a signal or a
+    /// hangup stops it: [`Choice::Stopped`]).
+    pub fn title(&mut self, title: &mut Title) -> io::Result<Choice> {
+        let mut front = TitleFront { title, palette: self.palette, choice: None, dirty: true, waiting: false };
+        Ok(match self.terminal.run(&mut front)? {
+            Some(stop) => Choice::Stopped(stop),
+            None => front.choice.unwrap_or(Choice::Quit),
+        })
+    }
+
+    /// Runs the search lab on `level` until the player quits it (`None`)
+    /// or a signal or a hangup stops it (see [`lab`](super::lab)).
+    pub fn lab(&mut self, level: Level, save_to: PathBuf, planners: &[Planner]) -> io::Result<Option<Stop>> {
+        lab::lab_in(&mut self.terminal, level, save_to, planners, self.palette)
     }
 }
 
@@ -169,6 +193,8 @@ struct View<'a> {
     seeking: Option<Seeking>,
     dirty: bool,
     drawn: Option<Instant>,
+    /// The end screen was drawn with its keys not taken yet.
+    waiting: bool,
     /// A feed's error, for the next [`Front::work`] to return.
     error: Option<io::Error>,
 }
@@ -223,6 +249,7 @@ impl<'a> Game<'a> {
             seeking: None,
             dirty: true,
             drawn: None,
+            waiting: false,
             error: None,
         };
         Game { view, world: Worker::new(move || world, terminal.map(Terminal::waker)) }
@@ -392,6 +419,15 @@ impl View<'_> {
         let at_end = self.feed.end().is_some_and(|end| world.ticks() >= end);
         if self.owed == 0 || at_end || world.outcome() != Outcome::Running {
             self.owed = 0;
+            // The end screen's keys show dimmed until they are taken: a
+            // frame when they are.
+            if let Some(left) = self.app.end_guard_left() {
+                self.waiting = true;
+                return Ok(Next::Wait(Some(left)));
+            }
+            if std::mem::take(&mut self.waiting) {
+                self.dirty = true;
+            }
             let next = (!self.app.held()).then(|| self.app.clock.until_next_tick()).flatten();
             return Ok(Next::Wait(next));
         }
@@ -615,6 +651,7 @@ mod tests {
             settings: Default::default(),
             spawns: Default::default(),
             rules: Default::default(),
+            generator: None,
         };
         let mut live = RecordFeed::new(Recorder::create(&path, &start, false).unwrap());
         let (mut w, mut bot) = (start.world().unwrap(), Bot::new(2));
@@ -801,6 +838,7 @@ mod tests {
             settings: Settings::default(),
             spawns: Default::default(),
             rules: Default::default(),
+            generator: None,
         };
         let mut feed = RecordFeed::new(Recorder::create(&path, &start, false).unwrap());
         let mut g = game(start.world().unwrap(), &mut feed);

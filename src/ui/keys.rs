@@ -107,7 +107,7 @@ pub const BINDINGS: &[Binding] = &[
         label: Some("+-PgUp/Dn"),
         what: "speed ¼× to 8×; replay -/+10 s, Home/End",
     },
-    bind(&[Char('?'), Char('q'), Esc], "this help; quit (y confirms, Ctrl-C at once)"),
+    bind(&[Char('?'), Char('q'), Esc], "this help; quit (q confirms, Ctrl-C at once)"),
 ];
 
 /// The most useful keys, most useful first, as the status line names them

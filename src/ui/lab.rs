@@ -54,7 +54,17 @@ pub fn lab(
     palette: Palette,
     signals: Signals,
 ) -> io::Result<Option<Stop>> {
-    let mut terminal = Terminal::open(palette, signals)?;
+    lab_in(&mut Terminal::open(palette, signals)?, level, save_to, planners, palette)
+}
+
+/// [`lab`] in a terminal already open (the title screen's).
+pub(super) fn lab_in(
+    terminal: &mut Terminal,
+    level: Level,
+    save_to: PathBuf,
+    planners: &[Planner],
+    palette: Palette,
+) -> io::Result<Option<Stop>> {
     let planners = planners.to_vec();
     let name = level.name.clone();
     let make = move || {

@@ -84,12 +84,13 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
     frame.render_widget(Panel::new(world, &app.clock, &app.palette), side);
     frame.render_widget(status_line(app, world), status);
     if world.outcome() != Outcome::Running {
-        let end = EndScreen { world, palette: &app.palette, live: app.live, next_level: app.next_level };
+        let waiting = app.live && app.end_guard_left().is_some();
+        let end = EndScreen { world, palette: &app.palette, live: app.live, stakes: &app.stakes, waiting };
         frame.render_widget(end, area);
     }
     match app.mode {
         Mode::Help => help::render(frame, area, &app.palette),
-        Mode::Quitting => frame.render_widget(confirm(&app.palette), area),
+        Mode::Quitting => frame.render_widget(confirm(&app.palette, app.stakes.permadeath), area),
         Mode::Play | Mode::Ended | Mode::TooSmall | Mode::Seeking => {}
     }
 }
@@ -111,11 +112,16 @@ fn goal_line(world: &World) -> Line<'static> {
     Line::from(format!(" {goal} · {lives} "))
 }
 
-/// The question `q` asks mid-session, centred over `area`.
-fn confirm(palette: &Palette) -> impl Widget {
+/// The question `q` asks mid-session, centred over `area`; `permadeath`:
+/// quitting ends the run it is part of (the descent).
+fn confirm(palette: &Palette, permadeath: bool) -> impl Widget {
+    let key = Style::new().fg(palette.key);
+    let question = if permadeath { " Quit? The descent ends here. " } else { " Quit this game? " };
     let line = Line::from(vec![
-        Span::raw(" Quit this game? "),
-        Span::styled("y", Style::new().fg(palette.key)),
+        Span::raw(question),
+        Span::styled("q", key),
+        Span::raw(" or "),
+        Span::styled("Enter", key),
         Span::raw(" quits, any other key plays on "),
     ]);
     Confirm(line)
@@ -138,7 +144,11 @@ fn too_small(area: Rect, confirming: bool) -> Paragraph<'static> {
     let pad = area.height.saturating_sub(1) / 2;
     let mut lines = vec![Line::default(); pad as usize];
     lines.push(Line::from(text).bold());
-    lines.push(Line::from(if confirming { "quit? y quits, any other key plays on" } else { "paused; q quits" }));
+    lines.push(Line::from(if confirming {
+        "quit? q or Enter quits, any other key plays on"
+    } else {
+        "paused; q quits"
+    }));
     Paragraph::new(lines).alignment(Alignment::Center).wrap(Wrap { trim: true })
 }
 
@@ -243,7 +253,7 @@ mod tests {
             "Tab⇧Tab C watch next / previous monster; camera on it",
             "Space .   pause or resume; one tick while paused",
             "+-PgUp/Dn speed ¼× to 8×; replay -/+10 s, Home/End",
-            "? q Esc   this help; quit (y confirms, Ctrl-C at once)",
+            "? q Esc   this help; quit (q confirms, Ctrl-C at once)",
         ];
         assert_eq!(popup[1..=body.len()], body, "{}", text.join("\n"));
         assert!(popup.last().unwrap().contains("? or Esc closes"));

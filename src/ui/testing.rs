@@ -36,3 +36,15 @@ pub fn game_until_end(text: &str, ticks: u64) -> World {
     }
     w
 }
+
+/// A game on a corridor whose goal is one step east, won by that step.
+pub fn game_won() -> World {
+    let level = Level::parse("name: step\n#####\n#@G.#\n#####\n", "test").unwrap();
+    let mut w = World::with_rules(&level, 1, Settings::default(), Rules::game(&level)).unwrap();
+    w.apply(crate::sim::Command::Move { dx: 1, dy: 0 });
+    while w.outcome() == Outcome::Running && w.ticks() < 100 {
+        w.tick();
+    }
+    assert_eq!(w.outcome(), Outcome::Won);
+    w
+}

@@ -276,6 +276,8 @@ mod tests {
     fn path_json(file: &Path, ends: Option<(Cell, Cell)>, search: &SearchArgs, smooth: bool) -> serde_json::Value {
         let args = PathArgs {
             level: Some(file.to_path_buf()),
+            generated: Default::default(),
+            seed: 1,
             from: ends.map(|e| e.0),
             to: ends.map(|e| e.1),
             search: search.clone(),
