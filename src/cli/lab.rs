@@ -1,9 +1,9 @@
 //! `delve lab`: the search lab in the terminal.
 
-use super::{CliError, load_level};
+use super::{CliError, ColorArgs, load_level};
 use crate::level::DEFAULT_LEVEL_NAME;
 use crate::signals::Signals;
-use crate::ui::{self, Palette};
+use crate::ui;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -17,6 +17,9 @@ pub struct LabArgs {
     /// waypoints (default: astar and greedy)
     #[arg(long = "algo", value_name = "ALGO", value_delimiter = ',', num_args = 1)]
     pub algorithms: Vec<crate::nav::Planner>,
+    /// Colour or not.
+    #[command(flatten)]
+    pub color: ColorArgs,
 }
 
 /// Runs `delve lab` until the user quits. A bad level is one line on a
@@ -32,7 +35,7 @@ pub fn lab(args: &LabArgs) -> Result<(), CliError> {
     }
     let save_to = args.level.clone().unwrap_or_else(|| PathBuf::from(format!("{DEFAULT_LEVEL_NAME}.txt")));
     let signals = Signals::catch()?;
-    match ui::lab(level, save_to, &args.algorithms, Palette::detect(), signals)? {
+    match ui::lab(level, save_to, &args.algorithms, args.color.palette(), signals)? {
         Some(stop) => Err(CliError::stopped(stop, None)),
         None => Ok(()),
     }

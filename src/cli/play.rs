@@ -4,13 +4,13 @@
 
 mod campaign;
 
-use super::{CliError, SessionArgs, load_level};
+use super::{CliError, ColorArgs, SessionArgs, load_level};
 use crate::level::Level;
 use crate::replay::feed::{self, Feed, RecordFeed};
 use crate::replay::{Recorder, Start, partials};
 use crate::shown::shown;
 use crate::signals::Signals;
-use crate::ui::{self, Exit, Palette, Played};
+use crate::ui::{self, Exit, Played};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -21,6 +21,9 @@ pub struct PlayArgs {
     /// The session: level, seed, spawns, settings, recording.
     #[command(flatten)]
     pub session: SessionArgs,
+    /// Colour or not.
+    #[command(flatten)]
+    pub color: ColorArgs,
 }
 
 /// Names tried for one later session's recording before giving up.
@@ -55,7 +58,7 @@ pub fn play(args: &PlayArgs) -> Result<(), CliError> {
     }
     let signals = Signals::catch()?;
     let first = args.session.feed(&start)?;
-    let mut sessions = ui::Sessions::open(Palette::detect(), 1.0, signals)?;
+    let mut sessions = ui::Sessions::open(args.color.palette(), 1.0, signals)?;
     let mut said = Said::default();
     let result = run(args, &levels, first, &mut sessions, &mut said);
     // The terminal is restored before anything is said on stderr.

@@ -120,6 +120,7 @@ impl Sessions {
         let fov_default = app::fov_by_default(&world);
         app.fov = self.fov.unwrap_or(fov_default);
         app.markers = Markers::of(level);
+        app.about.clone_from(&level.description);
         app.next_level = next_level;
         for note in notes {
             app.log.note(world.ticks(), shown(&note).into_owned());

@@ -227,8 +227,8 @@ mod tests {
     const TO_NAVMESH: usize = 5;
 
     /// The default level's lab with A* on the left and the navmesh on the
-    /// right, after `steps` steps, drawn on a 120×46 screen (the whole
-    /// level, in one pane).
+    /// right, after `steps` steps, drawn on a 150×46 screen (the whole
+    /// level, in one pane or two side by side).
     fn navmesh_screen(steps: usize, split: bool) -> String {
         let mut actions = vec![Action::SwapPane];
         actions.extend(vec![Action::Set(Setting::Algorithm); TO_NAVMESH]);
@@ -236,7 +236,7 @@ mod tests {
             actions.push(Action::Split);
         }
         actions.extend(vec![Action::Step; steps]);
-        screen(&actions, 120, 46)
+        screen(&actions, 150, 46)
     }
 
     #[test]
