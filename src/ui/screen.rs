@@ -69,8 +69,7 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
     let room = map.width.saturating_sub(2);
     let goal = goal_line(world, room);
     let senses = Senses::of(world).line(p, room.saturating_sub(goal.width() as u16 + 1));
-    let block =
-        Block::bordered().title(map_title(app, world, room)).title_bottom(goal).title_bottom(senses);
+    let block = Block::bordered().title(map_title(app, world, room)).title_bottom(goal).title_bottom(senses);
     let inner = block.inner(map);
     frame.render_widget(block, map);
     // An overlay names its colours on the map's last row.
@@ -338,6 +337,31 @@ mod tests {
         assert!(text[22].contains("you lost"), "{}", text.join("\n"));
     }
 
+    /// Issue 25: under the field of view, the camera on a watched monster
+    /// out of the player's sight showed a blank map and nothing said the
+    /// camera had moved; now it shows what the monster sees, and the title
+    /// says whose eyes these are.
+    #[test]
+    fn the_camera_on_a_monster_under_the_field_of_view_shows_what_it_sees() {
+        let mut world = played(300);
+        let mut app = App::new(Palette::NAMED, true);
+        app.fov = true;
+        app.sight.update(&world);
+        let far =
+            world.creatures().iter().position(|c| c.kind == crate::sim::Kind::Monster && !app.sight.visible(c.cell()));
+        let far = far.expect("a monster out of the player's sight");
+        world.watch(Some(far));
+        app.follow = true;
+        let text = screen(120, 40, &app, &world);
+        assert!(text[0].contains(&format!("camera on M {}", world.monster_ordinal(far))), "{}", text[0]);
+        assert!(text[0].contains("what it sees"), "{}", text[0]);
+        // The view is centred on the monster: its row has terrain drawn.
+        let map_rows = &text[1..30];
+        let drawn = |row: &String| row.chars().skip(1).take(80).filter(|&c| c == '#' || c == '.').count();
+        assert!(map_rows.iter().map(drawn).sum::<usize>() > 100, "a blank map:\n{}", text.join("\n"));
+        assert!(map_rows.iter().any(|r| r.contains('M')), "the monster is drawn:\n{}", text.join("\n"));
+    }
+
     #[test]
     fn the_screen_has_map_panel_and_status_line() {
         let world = played(300);
@@ -434,7 +458,11 @@ mod snapshots {
                 let buf = buffer(w, h, &app, &world);
                 let text = lines(&buf);
                 for wanted in ["Repaths/s", "Watching", "closed", "open", "SEEN", "silent"] {
-                    assert!(text.iter().any(|l| l.contains(wanted)), "{w}x{h} {mode}: no {wanted}:\n{}", text.join("\n"));
+                    assert!(
+                        text.iter().any(|l| l.contains(wanted)),
+                        "{w}x{h} {mode}: no {wanted}:\n{}",
+                        text.join("\n")
+                    );
                 }
                 insta::assert_snapshot!(format!("game_{w}x{h}_{mode}"), styled(&buf));
             }
