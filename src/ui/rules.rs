@@ -51,7 +51,10 @@ pub fn rules(world: &World) -> Vec<String> {
     let per_second = f64::from(TICKS_PER_SECOND) / step_ticks();
     let diagonal = step_time(1, 1) as f64 / step_time(1, 0) as f64;
     let doors = match world.doors() {
-        Some(d) => format!(" On this level the doors also open and close by themselves every {} s.", seconds(d.cycle().period.into())),
+        Some(d) => format!(
+            " On this level the doors also open and close by themselves every {} s.",
+            seconds(d.cycle().period.into())
+        ),
         None => String::new(),
     };
     let mud = |c| tile_glyph(Tile::Floor(c));
@@ -124,7 +127,7 @@ mod tests {
         assert_eq!(number(4.0), "4");
         assert_eq!(number(1.6), "1.6");
         assert_eq!(number(0.25), "0.25");
-        assert_eq!(number(1.4142), "1.41");
+        assert_eq!(number(std::f64::consts::SQRT_2), "1.41");
         assert_eq!(number(40.0), "40");
     }
 
