@@ -1,8 +1,8 @@
 //! `delve replay`: plays a recorded session in the terminal, or checks it
 //! headless.
 
-use super::{CliError, ColorArgs};
 use super::progress::Progress;
+use super::{CliError, ColorArgs};
 use crate::replay::feed::ReplayFeed;
 use crate::replay::{Replay, verify_watched};
 use crate::signals::Signals;

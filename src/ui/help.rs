@@ -189,11 +189,17 @@ fn legend(p: &Palette, width: usize) -> Vec<Line<'static>> {
     let creature = |k: Kind| bold(letter(k), p.creature(k));
     let shade = |s: Shade| p.swatch(s);
     let entry = |samples: Vec<Span<'static>>, what: &str| entry(samples, what, width);
-    let heading = |text: &str| wrap(text, width.saturating_sub(1).max(1)).into_iter().map(|r| Line::from(format!(" {r}"))).collect();
+    let heading = |text: &str| {
+        wrap(text, width.saturating_sub(1).max(1)).into_iter().map(|r| Line::from(format!(" {r}"))).collect()
+    };
     let groups: Vec<Vec<Line<'static>>> = vec![
         entry(vec![bold(marker::PLAYER, p.player)], "you"),
         entry(
-            vec![creature(Kind::Monster), gap(), Span::styled(letter(Kind::Monster).to_string(), p.highlight(p.player, p.watched))],
+            vec![
+                creature(Kind::Monster),
+                gap(),
+                Span::styled(letter(Kind::Monster).to_string(), p.highlight(p.player, p.watched)),
+            ],
             "a monster: it hunts you; highlighted, the one watched (Tab)",
         ),
         entry(
@@ -222,7 +228,11 @@ fn legend(p: &Palette, width: usize) -> Vec<Line<'static>> {
         vec![Line::default()],
         heading("O shows an overlay; a line under the map names its colours:"),
         entry(
-            vec![Span::styled(RAW_PATH.to_string(), raw_path_style(p)), gap(), Span::styled(WAYPOINT.to_string(), waypoint_style(p))],
+            vec![
+                Span::styled(RAW_PATH.to_string(), raw_path_style(p)),
+                gap(),
+                Span::styled(WAYPOINT.to_string(), waypoint_style(p)),
+            ],
             "paths: each monster's path and its waypoints",
         ),
         entry(

@@ -160,8 +160,11 @@ impl Widget for MapView<'_> {
         if let Some(pos) = camera.screen(world.player().cell) {
             // After a catch the player's cell flashes while the grace lasts.
             let flash = world.grace_ticks_left() > 0 && (world.ticks() / FLASH_TICKS).is_multiple_of(2);
-            let style =
-                if flash { p.highlight(p.player, p.monster) } else { Style::new().fg(p.player).add_modifier(Modifier::BOLD) };
+            let style = if flash {
+                p.highlight(p.player, p.monster)
+            } else {
+                Style::new().fg(p.player).add_modifier(Modifier::BOLD)
+            };
             buf[pos].set_char(marker::PLAYER).set_style(style);
         }
     }
@@ -294,8 +297,16 @@ mod tests {
         let draw = |focus| {
             let mut buf = Buffer::empty(Rect::new(0, 0, 10, 1));
             let markers = Markers::of(&level);
-            MapView { world: &world, overlay: Overlay::None, palette: &Palette::NAMED, markers, sight: None, eyes: None, focus }
-                .render(buf.area, &mut buf);
+            MapView {
+                world: &world,
+                overlay: Overlay::None,
+                palette: &Palette::NAMED,
+                markers,
+                sight: None,
+                eyes: None,
+                focus,
+            }
+            .render(buf.area, &mut buf);
             lines(&buf)[0].clone()
         };
         assert!(draw(None).starts_with('@'), "{}", draw(None));

@@ -2,6 +2,7 @@
 //! monsters think: their paths, one search's closed and open cells, and
 //! where boids crowd.
 
+use super::legend::Legend;
 use super::map::Camera;
 use super::palette::{Palette, Shade};
 use crate::grid::Cell;
@@ -9,7 +10,6 @@ use crate::search::GridFlow;
 use crate::sim::{Kind, Nav, World};
 use ratatui::buffer::Buffer;
 use ratatui::style::{Modifier, Style};
-use super::legend::Legend;
 use ratatui::text::Span;
 
 /// What is drawn over the map; `O` cycles them.
@@ -105,7 +105,9 @@ fn search_legend(world: &World, p: &Palette) -> Legend {
             .detail(format!("(quarters of {})", crate::ui::rules::number(key.limit)));
     }
     if world.settings().nav != Nav::Grid {
-        return legend.words(format!("{}: no cells to shade", world.settings().planner())).detail("(it searches portals or corners)");
+        return legend
+            .words(format!("{}: no cells to shade", world.settings().planner()))
+            .detail("(it searches portals or corners)");
     }
     let Some(report) = &world.stats().watched_search else {
         return legend.words(match world.watched() {
@@ -115,7 +117,8 @@ fn search_legend(world: &World, p: &Palette) -> Legend {
     };
     let legend = legend.detail("the watched monster's last search:");
     let repaired = !report.updated.is_empty();
-    let legend = if !repaired || !report.closed.is_empty() { legend.key(p.swatch(Shade::Closed), "closed") } else { legend };
+    let legend =
+        if !repaired || !report.closed.is_empty() { legend.key(p.swatch(Shade::Closed), "closed") } else { legend };
     let legend = if !repaired || !report.open.is_empty() { legend.key(p.swatch(Shade::Open), "open") } else { legend };
     if repaired { legend.key(p.swatch(Shade::Updated), "updated by its repair") } else { legend }
 }
@@ -166,7 +169,8 @@ fn search(world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
         return flow_field(field, world, camera, p, buf);
     }
     let Some(report) = &world.stats().watched_search else { return };
-    for (cells, shade) in [(&report.closed, Shade::Closed), (&report.open, Shade::Open), (&report.updated, Shade::Updated)]
+    for (cells, shade) in
+        [(&report.closed, Shade::Closed), (&report.open, Shade::Open), (&report.updated, Shade::Updated)]
     {
         for pos in cells.iter().filter_map(|&c| camera.screen(c)) {
             p.shade(&mut buf[pos], shade);

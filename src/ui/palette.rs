@@ -334,8 +334,14 @@ mod tests {
             assert_ne!(cell.bg, Color::Reset, "{shade:?}");
         }
         // Each overlay's shades are told apart without colour.
-        let distinct = |glyphs: Vec<char>| glyphs.iter().collect::<std::collections::BTreeSet<_>>().len() == glyphs.len();
-        assert!(distinct(vec![Shade::Closed.glyph(), Shade::Open.glyph(), Shade::Updated.glyph(), Shade::Current.glyph()]));
+        let distinct =
+            |glyphs: Vec<char>| glyphs.iter().collect::<std::collections::BTreeSet<_>>().len() == glyphs.len();
+        assert!(distinct(vec![
+            Shade::Closed.glyph(),
+            Shade::Open.glyph(),
+            Shade::Updated.glyph(),
+            Shade::Current.glyph()
+        ]));
         assert!(distinct((0..4).map(|b| Shade::Band(b).glyph()).collect()));
         assert!(distinct((0..3).map(|d| Shade::Density(d).glyph()).collect()));
         assert!(mono.marker(mono.goal).add_modifier.contains(Modifier::REVERSED));

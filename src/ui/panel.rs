@@ -84,7 +84,10 @@ impl<'a> Panel<'a> {
         let mut lines: Vec<Line<'static>> = Vec::new();
         let mut line: Vec<Span<'static>> = Vec::new();
         for (key, _, value, used) in self.setting_rows() {
-            let entry = [Span::styled(format!("{key} "), Style::new().fg(self.palette.key)), Span::styled(value, value_style(used))];
+            let entry = [
+                Span::styled(format!("{key} "), Style::new().fg(self.palette.key)),
+                Span::styled(value, value_style(used)),
+            ];
             let entry_width: usize = entry.iter().map(Span::width).sum();
             let used_width: usize = line.iter().map(Span::width).sum();
             if !line.is_empty() && used_width + 2 + entry_width > width {
@@ -109,17 +112,17 @@ impl<'a> Panel<'a> {
             let reopen = if q.reopen { reopen } else { "" };
             format!("{open}{reopen}")
         };
-        let short_open = if q.open == crate::search::OpenUpdate::DecreaseKey { "d-key".to_string() } else { q.open.to_string() };
+        let short_open =
+            if q.open == crate::search::OpenUpdate::DecreaseKey { "d-key".to_string() } else { q.open.to_string() };
         let candidates = match (s.nav, s.repath) {
             (crate::sim::Nav::Grid, RepathPolicy::Incremental) => vec!["MT-D* Lite, no P X".to_string()],
             (crate::sim::Nav::Grid, RepathPolicy::FlowField) => vec![
                 format!("field + A* {}", grid_search(q.open.to_string(), " · reopen")),
                 format!("field + A* {}", grid_search(short_open.clone(), "+reopen")),
             ],
-            (crate::sim::Nav::Grid, _) => vec![
-                grid_search(q.open.to_string(), " · reopen"),
-                grid_search(short_open, "+reopen"),
-            ],
+            (crate::sim::Nav::Grid, _) => {
+                vec![grid_search(q.open.to_string(), " · reopen"), grid_search(short_open, "+reopen")]
+            }
             _ => vec![format!("{}, no P X", s.planner())],
         };
         let fits = |t: &String| t.chars().count() + " Search ·  ".chars().count() <= width;
@@ -155,7 +158,13 @@ impl<'a> Panel<'a> {
                     0 => format!("{:<10}{:>5}  0 found", "Searches/s", 0),
                     _ => format!("{:<10}{:>5}  {} found, {micros}µs", "Searches/s", num(w.searches), num(w.found)),
                 },
-                format!("{:<10}{:>5}  stale {}, upd {}", "Expanded/s", num(w.expanded), num(w.stale_pops), num(w.cells_updated)),
+                format!(
+                    "{:<10}{:>5}  stale {}, upd {}",
+                    "Expanded/s",
+                    num(w.expanded),
+                    num(w.stale_pops),
+                    num(w.cells_updated)
+                ),
             ]
         } else {
             vec![
@@ -165,7 +174,11 @@ impl<'a> Panel<'a> {
             ]
         };
         let last_lines = [
-            format!("Last: expanded {} updated {}", last_stat(|r| r.stats.expanded), last_stat(|r| r.stats.cells_updated)),
+            format!(
+                "Last: expanded {} updated {}",
+                last_stat(|r| r.stats.expanded),
+                last_stat(|r| r.stats.cells_updated)
+            ),
             match last.filter(|r| r.stats.scanned > 0) {
                 // A jump point search also counts the cells it scanned.
                 Some(r) => format!(
@@ -174,7 +187,11 @@ impl<'a> Panel<'a> {
                     num(r.stats.max_open),
                     num(r.stats.scanned)
                 ),
-                None => format!("  stale {} max open {}", last_stat(|r| r.stats.stale_pops), last_stat(|r| r.stats.max_open)),
+                None => format!(
+                    "  stale {} max open {}",
+                    last_stat(|r| r.stats.stale_pops),
+                    last_stat(|r| r.stats.max_open)
+                ),
             },
             format!("  reopened {} violations {}", last_stat(|r| r.stats.reopened), last_stat(|r| r.stats.violations)),
             format!("  path {path}"),
@@ -319,7 +336,9 @@ fn path_words(r: &SearchReport, settings: &Settings) -> String {
         () if settings.nav != crate::sim::Nav::Grid => {
             format!("{}, {}", plural(r.waypoints, "point", "points"), plural(r.steps, "leg", "legs"))
         }
-        () if settings.smoothing => format!("{} → {}", plural(r.steps, "step", "steps"), plural(r.waypoints, "waypoint", "waypoints")),
+        () if settings.smoothing => {
+            format!("{} → {}", plural(r.steps, "step", "steps"), plural(r.waypoints, "waypoint", "waypoints"))
+        }
         () => format!("{}, not smoothed", plural(r.steps, "step", "steps")),
     }
 }
@@ -335,7 +354,11 @@ fn fold(text: &str, width: usize) -> Vec<String> {
     let (first, rest) = rows.split_first().expect("wrap gives a row");
     let rest = rest.join(" ");
     let mut out = vec![first.clone()];
-    out.extend(super::log::wrap(&rest, width.saturating_sub(indent).max(1)).into_iter().map(|r| format!("{}{r}", " ".repeat(indent))));
+    out.extend(
+        super::log::wrap(&rest, width.saturating_sub(indent).max(1))
+            .into_iter()
+            .map(|r| format!("{}{r}", " ".repeat(indent))),
+    );
     out
 }
 

@@ -34,13 +34,9 @@ const MIN_PANE_WIDTH: u16 = 40;
 /// Draws the whole lab.
 pub fn draw(frame: &mut Frame, lab: &Lab, palette: &Palette) {
     let area = frame.area();
-    let [main, legend, info, status] = Layout::vertical([
-        Constraint::Min(0),
-        Constraint::Length(1),
-        Constraint::Length(1),
-        Constraint::Length(1),
-    ])
-    .areas(area);
+    let [main, legend, info, status] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(1), Constraint::Length(1), Constraint::Length(1)])
+            .areas(area);
     let (panes, alone) = layout(lab, main);
     for (i, rect) in panes {
         pane(frame.buffer_mut(), rect, lab, i, palette, alone);
