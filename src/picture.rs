@@ -11,7 +11,9 @@
 //! A legend block across the bottom of the picture names what the maps
 //! draw: walls, each entry cost the level has (shaded darker for dearer
 //! cells), the closed and open cells, the path, the waypoints, the start
-//! and the goal, each sample drawn with the class the maps use.
+//! and the goal, each sample drawn with the class the maps use beside
+//! `sample` (`class="sample closed"`), so that counting a class counts the
+//! maps' shapes only.
 //!
 //! Every shape carries a class (`wall`, `cost`, `closed`, `open`,
 //! `current`, `path`, `smoothed`, `waypoint`, `start`, `goal`, `caption`;
@@ -302,20 +304,20 @@ impl Legend {
             for (x, sample, words) in entries {
                 match *sample {
                     Sample::Square(class) => {
-                        writeln!(out, r#"<rect class="{class}" x="{x}" y="{top}" width="10" height="10"/>"#)?
+                        writeln!(out, r#"<rect class="sample {class}" x="{x}" y="{top}" width="10" height="10"/>"#)?
                     }
                     // On the floor, as on the map.
                     Sample::Cost(c) => {
                         let square = format!(r#"x="{x}" y="{top}" width="10" height="10""#);
-                        writeln!(out, r#"<rect class="floor" {square}/>"#)?;
-                        writeln!(out, r#"<rect class="cost" {square} fill-opacity="{:.2}"/>"#, cost_opacity(c))?;
+                        writeln!(out, r#"<rect class="sample floor" {square}/>"#)?;
+                        writeln!(out, r#"<rect class="sample cost" {square} fill-opacity="{:.2}"/>"#, cost_opacity(c))?;
                     }
                     Sample::Line(class) => {
                         let end = x + 14;
-                        writeln!(out, r#"<polyline class="{class}" points="{x},{middle} {end},{middle}"/>"#)?
+                        writeln!(out, r#"<polyline class="sample {class}" points="{x},{middle} {end},{middle}"/>"#)?
                     }
                     Sample::Dot(class) => {
-                        writeln!(out, r#"<circle class="{class}" cx="{}" cy="{middle}" r="4"/>"#, x + 5)?
+                        writeln!(out, r#"<circle class="sample {class}" cx="{}" cy="{middle}" r="4"/>"#, x + 5)?
                     }
                 }
                 writeln!(

@@ -123,14 +123,17 @@ fn the_legend_names_the_cost_shading_and_the_search() {
     let doc = roxmltree::Document::parse(&text).expect("well-formed XML");
     let legend = doc.descendants().find(|n| n.attribute("class") == Some("legend")).expect("a legend block");
     let words: Vec<&str> = legend.descendants().filter(|n| n.has_tag_name("text")).filter_map(|n| n.text()).collect();
-    let opacities = |root: roxmltree::Node| -> std::collections::BTreeSet<String> {
-        let costs = root.descendants().filter(|n| n.attribute("class") == Some("cost"));
+    let opacities = |root: roxmltree::Node, class: &str| -> std::collections::BTreeSet<String> {
+        let costs = root.descendants().filter(|n| n.attribute("class") == Some(class));
         costs.filter_map(|n| n.attribute("fill-opacity").map(str::to_owned)).collect()
     };
     let on_maps: std::collections::BTreeSet<String> =
-        doc.root_element().children().filter(|n| n.has_tag_name("g")).flat_map(opacities).collect();
+        doc.root_element().children().filter(|n| n.has_tag_name("g")).flat_map(|g| opacities(g, "cost")).collect();
     assert!(!on_maps.is_empty(), "the dungeon has dearer cells");
-    assert_eq!(opacities(legend), on_maps, "a sample per shade on the map");
+    assert_eq!(opacities(legend, "sample cost"), on_maps, "a sample per shade on the map");
+    // The samples are told apart from the maps' shapes.
+    assert_eq!(per_group(&doc, "path"), [1], "{text}");
+    assert_eq!(count(&doc, "path"), 1, "the legend's sample is class `sample path`");
     assert_eq!(words.iter().filter(|w| w.starts_with("entry cost ")).count(), on_maps.len(), "{words:?}");
     for wanted in ["wall", "closed", "open", "path", "waypoint", "start", "goal"] {
         assert!(words.contains(&wanted), "no {wanted}: {words:?}");

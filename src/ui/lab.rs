@@ -273,6 +273,39 @@ mod tests {
         assert_eq!(lab.panes[1].planner, Planner::Grid(crate::search::Algorithm::ALL[0]));
     }
 
+    /// The default lab (A* beside greedy) at 80x24, 100x30 and 120x40, in
+    /// colour and without, twenty steps in: where two panes do not each
+    /// show the whole level the active one shows it alone and says so
+    /// (issue 27: at 120x40 each pane was 60 columns and the `G` was off
+    /// screen); the legend names closed, open, expanding now, path and
+    /// waypoints in the panes' own styles.
+    #[test]
+    fn the_lab_at_three_sizes_in_colour_and_without() {
+        let mut lab = Lab::new(Level::embedded_default(), PathBuf::from("unused.txt"));
+        for _ in 0..20 {
+            lab.handle(Action::Step);
+        }
+        for (mode, palette) in [("colour", Palette::NAMED), ("mono", Palette::MONO)] {
+            for (w, h) in [(80, 24), (100, 30), (120, 40)] {
+                let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+                terminal.draw(|frame| draw::draw(frame, &lab, &palette)).unwrap();
+                let buf = terminal.backend().buffer();
+                let text = lines(buf);
+                let legend = &text[h as usize - 3];
+                for wanted in ["closed", "open", "expanding now", "path", "waypoints"] {
+                    assert!(legend.contains(wanted), "{w}x{h} {mode}: no {wanted} in {legend:?}");
+                }
+                let all = text.join("\n");
+                assert!(all.contains('G') && all.contains('S'), "{w}x{h} {mode}: the ends are shown:\n{all}");
+                if (w, h) == (120, 40) {
+                    assert!(text[0].contains("one of two panes fits: Tab shows the other"), "{}", text[0]);
+                    assert!(!all.contains("2: greedy"), "one pane alone:\n{all}");
+                }
+                insta::assert_snapshot!(format!("lab_{w}x{h}_{mode}"), crate::ui::testing::styled(buf));
+            }
+        }
+    }
+
     #[test]
     fn tiny_terminals_draw_without_panicking() {
         for (w, h) in [(0, 0), (1, 1), (10, 3), (30, 8)] {
