@@ -580,7 +580,7 @@ const NARROW_PORTAL: f64 = 2.0;
 /// overestimate the pulled length (legs zig-zag between portal points)
 /// while the Euclidean heuristic is tight, so plain A* floods an ellipse
 /// around the straight line; w = 1.3 goes for the goal, many times faster
-/// on open 512×512 maps, and the funnel and [`straighten`] recover the
+/// on open 512×512 maps, and the funnel and its straightening recover the
 /// length (measured in the README's nav bench table).
 pub const SEARCH_WEIGHT: f64 = 1.3;
 
