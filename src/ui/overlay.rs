@@ -7,7 +7,7 @@ use super::map::Camera;
 use super::palette::{Palette, Shade};
 use crate::grid::Cell;
 use crate::search::GridFlow;
-use crate::sim::{Kind, Nav, World};
+use crate::sim::{Kind, World};
 use ratatui::buffer::Buffer;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Span;
@@ -104,7 +104,7 @@ fn search_legend(world: &World, p: &Palette) -> Legend {
             .words("far")
             .detail(format!("(quarters of {})", crate::ui::rules::number(key.limit)));
     }
-    if world.settings().nav != Nav::Grid {
+    if world.settings().planner().expansion().any_angle() {
         return legend
             .words(format!("{}: no cells to shade", world.settings().planner()))
             .detail("(it searches portals or corners)");
@@ -291,7 +291,7 @@ mod tests {
     /// points (the corner, offset from the wall, and the end) over them.
     #[test]
     fn paths_show_any_angle_paths_by_the_cells_they_cross() {
-        for planner in [crate::nav::Planner::Navmesh, crate::nav::Planner::Waypoints] {
+        for planner in [crate::search::Planner::NAVMESH, crate::search::Planner::WAYPOINTS] {
             let w = world_with(Settings::default().with_planner(planner));
             let buf = painted(Overlay::Paths, &w);
             let expected = ["          ", " o        ", " *        ", " o*****   ", "          "];

@@ -39,25 +39,27 @@ impl<'a> Panel<'a> {
         let s: &Settings = self.world.settings();
         let q = &s.search;
         let on_off = |b: bool| if b { "on" } else { "off" }.to_string();
-        let weighted = q.algorithm == crate::search::Algorithm::Weighted;
+        let planner = s.planner();
         // A jump point search that could not run (4 neighbours, weighted
-        // cells) says that A* answered.
-        let ran_astar = self.world.stats().last_search.as_ref().is_some_and(|r| r.stats.ran_astar);
-        // The any-angle planners (navmesh, waypoints) run A* with their
-        // own Euclidean heuristic on their own graphs, with their paths
-        // already taut: the grid search's settings do not apply.
-        let grid = s.nav == crate::sim::Nav::Grid;
-        let algorithm = if ran_astar && q.algorithm.jumps() && grid {
-            format!("{} (ran astar)", q.algorithm)
-        } else {
-            s.planner().to_string()
+        // cells) says which planner answered in its stead.
+        let fallback = self.world.stats().last_search.as_ref().and_then(|r| r.fallback);
+        // The any-angle planners (navmesh, waypoints) search their own
+        // graphs with their own straight-line heuristic, and their paths
+        // are already taut: the grid search's settings do not apply.
+        let grid = !planner.expansion().any_angle();
+        let algorithm = match fallback {
+            Some(ran) if planner.expansion().jumps() => format!("{planner} (ran {ran})"),
+            _ => planner.to_string(),
         };
+        // Under `incremental` each monster repairs its own D* Lite search
+        // on the grid: the grid planner is not what runs.
+        let planned = !grid || s.repath != RepathPolicy::Incremental;
         [
-            ("A", "Algorithm", algorithm, true),
-            ("E", "Heuristic", q.heuristic.name().to_string(), q.algorithm.uses_heuristic() && grid),
+            ("A", "Algorithm", algorithm, planned),
+            ("E", "Heuristic", q.heuristic.name().to_string(), planner.uses_heuristic()),
             ("T", "Tie-break", q.tie.name().to_string(), grid),
             ("D", "Neighbors", q.neighbors.to_string(), grid),
-            ("[]", "Weight", format!("{:.2}", q.weight), weighted && grid),
+            ("[]", "Weight", format!("{:.2}", q.weight), planner.uses_weight()),
             ("R", "Repath", s.repath.name().to_string(), true),
             ("S", "Smoothing", on_off(s.smoothing), grid),
         ]
@@ -114,16 +116,17 @@ impl<'a> Panel<'a> {
         };
         let short_open =
             if q.open == crate::search::OpenUpdate::DecreaseKey { "d-key".to_string() } else { q.open.to_string() };
-        let candidates = match (s.nav, s.repath) {
-            (crate::sim::Nav::Grid, RepathPolicy::Incremental) => vec!["MT-D* Lite, no P X".to_string()],
-            (crate::sim::Nav::Grid, RepathPolicy::FlowField) => vec![
+        let grid = !s.planner().expansion().any_angle();
+        let candidates = match (grid, s.repath) {
+            (true, RepathPolicy::Incremental) => vec!["MT-D* Lite, no P X".to_string()],
+            (true, RepathPolicy::FlowField) => vec![
                 format!("field + A* {}", grid_search(q.open.to_string(), " · reopen")),
                 format!("field + A* {}", grid_search(short_open.clone(), "+reopen")),
             ],
-            (crate::sim::Nav::Grid, _) => {
+            (true, _) => {
                 vec![grid_search(q.open.to_string(), " · reopen"), grid_search(short_open, "+reopen")]
             }
-            _ => vec![format!("{}, no P X", s.planner())],
+            (false, _) => vec![format!("{}, no P X", s.planner())],
         };
         let fits = |t: &String| t.chars().count() + " Search ·  ".chars().count() <= width;
         let text = candidates.iter().find(|t| fits(t)).unwrap_or(&candidates[candidates.len() - 1]);
@@ -310,7 +313,7 @@ impl<'a> Panel<'a> {
                 // Shorter than the search block's words, beside the count.
                 let outcome = match () {
                     () if !r.found => "no path".to_string(),
-                    () if world.settings().nav != crate::sim::Nav::Grid => format!("{} points", r.waypoints),
+                    () if world.settings().planner().expansion().any_angle() => format!("{} points", r.waypoints),
                     () => format!("path {} → {}", r.steps, r.waypoints),
                 };
                 [
@@ -333,7 +336,7 @@ fn path_words(r: &SearchReport, settings: &Settings) -> String {
     let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     match () {
         () if !r.found => "not found".to_string(),
-        () if settings.nav != crate::sim::Nav::Grid => {
+        () if settings.planner().expansion().any_angle() => {
             format!("{}, {}", plural(r.waypoints, "point", "points"), plural(r.steps, "leg", "legs"))
         }
         () if settings.smoothing => {
@@ -562,7 +565,7 @@ mod tests {
         assert!(buf[(15, 5)].modifier.contains(Modifier::DIM));
         assert!(!buf[(15, 1)].modifier.contains(Modifier::DIM));
 
-        world.apply(crate::sim::Command::Set(crate::sim::Setting::Algorithm(crate::search::Algorithm::Weighted)));
+        world.apply(crate::sim::Command::Set(crate::sim::Setting::Planner(crate::search::Planner::WEIGHTED)));
         world.apply(crate::sim::Command::Set(crate::sim::Setting::Repath(crate::sim::RepathPolicy::EveryTick)));
         world.apply(crate::sim::Command::Set(crate::sim::Setting::Open(crate::search::OpenUpdate::DecreaseKey)));
         let text = render(&world, &clock, 36);
@@ -585,7 +588,7 @@ mod tests {
     fn a_jump_point_search_shows_its_scans_and_says_when_astar_ran() {
         use crate::sim::{Command, Setting, Settings, World};
         let clock = Clock::default();
-        let jps = Command::Set(Setting::Algorithm(crate::search::Algorithm::Jps));
+        let jps = Command::Set(Setting::Planner(crate::search::Planner::JPS));
         // The room costs 1 everywhere: JPS runs, and counts its scans. Run
         // until a monster has noticed the player and searched.
         let room = crate::level::Level::parse(include_str!("../../levels/room.txt"), "room.txt").unwrap();
@@ -646,7 +649,7 @@ mod tests {
     #[test]
     fn an_any_angle_path_is_told_in_points_and_legs() {
         let level = crate::level::Level::parse("########\n#@....M#\n########\n", "t").unwrap();
-        for planner in [crate::nav::Planner::Navmesh, crate::nav::Planner::Waypoints] {
+        for planner in [crate::search::Planner::NAVMESH, crate::search::Planner::WAYPOINTS] {
             let mut world = World::new(&level, 1, Settings::default().with_planner(planner)).unwrap();
             world.watch(Some(0));
             while world.stats().watched_search.is_none() && world.ticks() < 40 {
@@ -673,19 +676,22 @@ mod tests {
     #[test]
     fn the_search_title_says_what_the_open_list_applies_to() {
         use crate::sim::{Command, RepathPolicy, Setting};
-        let title = |repath, planner: Option<crate::sim::Nav>| {
+        let title = |repath, planner: Option<crate::search::Planner>| {
             let mut world = played(0);
             world.apply(Command::Set(Setting::Open(crate::search::OpenUpdate::DecreaseKey)));
             world.apply(Command::Set(Setting::Repath(repath)));
-            if let Some(nav) = planner {
-                world.apply(Command::Set(Setting::Nav(nav)));
+            if let Some(planner) = planner {
+                world.apply(Command::Set(Setting::Planner(planner)));
             }
             render(&world, &Clock::default(), 40).into_iter().find(|l| l.contains("Search ·")).unwrap()
         };
         assert_eq!(title(RepathPolicy::Timer, None), "┌ Search · decrease-key ─────────┐");
         assert_eq!(title(RepathPolicy::Incremental, None), "┌ Search · MT-D* Lite, no P X ───┐");
         assert_eq!(title(RepathPolicy::FlowField, None), "┌ Search · field + A* d-key ─────┐");
-        assert_eq!(title(RepathPolicy::Timer, Some(crate::sim::Nav::Navmesh)), "┌ Search · navmesh, no P X ──────┐");
+        assert_eq!(
+            title(RepathPolicy::Timer, Some(crate::search::Planner::NAVMESH)),
+            "┌ Search · navmesh, no P X ──────┐"
+        );
     }
 
     /// Each settings row names the keys that change that very setting.
@@ -716,7 +722,7 @@ mod tests {
                     panic!("{k:?}, listed for {label}, sets nothing");
                 };
                 let right = match setting {
-                    Setting::Algorithm(_) | Setting::Nav(_) => label == "Algorithm",
+                    Setting::Planner(_) | Setting::GridPlanner => label == "Algorithm",
                     Setting::Heuristic(_) => label == "Heuristic",
                     Setting::Tie(_) => label == "Tie-break",
                     Setting::Neighbors(_) => label == "Neighbors",

@@ -125,8 +125,11 @@ fn map_title(app: &App, world: &World, room: u16) -> String {
             None => "camera: no monster watched (Tab)".to_string(),
         });
     }
-    if app.overlay != Overlay::None {
-        parts.push(format!("{} overlay", app.overlay.name()));
+    match app.overlay {
+        Overlay::None => {}
+        // The paths are the planner's: it is named.
+        Overlay::Paths => parts.push(format!("paths overlay ({})", world.settings().planner())),
+        o => parts.push(format!("{} overlay", o.name())),
     }
     if app.fov {
         parts.push(if app.follow && world.watched().is_some() { "what it sees" } else { "field of view" }.into());

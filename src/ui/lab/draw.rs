@@ -12,7 +12,7 @@
 use super::pane::Pane;
 use super::state::{Lab, PACES};
 use crate::grid::Cell;
-use crate::nav::Planner;
+use crate::search::{Expansion, Outcome, Planner};
 use crate::ui::legend::Legend;
 use crate::ui::map::{Camera, terrain};
 use crate::ui::palette::{Palette, Shade};
@@ -81,27 +81,27 @@ fn legend_of(lab: &Lab, p: &Palette) -> Legend {
     let path = Span::styled(RAW_PATH.to_string(), path_style(p));
     let waypoint = Span::styled(WAYPOINT.to_string(), waypoint_style(p));
     let ends = Span::styled("S G".to_string(), ends_style(p));
-    match pane.planner {
-        Planner::Grid(_) => Legend::default()
-            .key(p.swatch(Shade::Closed), "closed")
-            .key(p.swatch(Shade::Open), "open")
-            .key(p.swatch(Shade::Current), "expanding now")
-            .key(path, "path")
-            .key(waypoint, "waypoints")
-            .detail("(string-pulled)")
-            .key(ends, "start, goal"),
-        Planner::Navmesh => Legend::default()
+    match pane.planner().expansion() {
+        Expansion::Navmesh => Legend::default()
             .key(p.swatch(Shade::Closed), "polygons expanded")
             .key(p.swatch(Shade::Open), "reached")
             .detail("┃━ portals, A apex, L R funnel sides")
             .key(path, "path")
             .key(waypoint, "corners")
             .key(ends, "start, goal"),
-        Planner::Waypoints => Legend::default()
+        Expansion::Waypoints => Legend::default()
             .key(Span::styled("+".to_string(), Style::new().fg(p.waypoint)), "corner waypoints")
             .detail("(shaded as searched)")
             .key(path, "path")
             .key(waypoint, "its corners")
+            .key(ends, "start, goal"),
+        Expansion::Grid | Expansion::Jps | Expansion::JpsPlus | Expansion::Hpa => Legend::default()
+            .key(p.swatch(Shade::Closed), "closed")
+            .key(p.swatch(Shade::Open), "open")
+            .key(p.swatch(Shade::Current), "expanding now")
+            .key(path, "path")
+            .key(waypoint, "waypoints")
+            .detail("(string-pulled)")
             .key(ends, "start, goal"),
     }
 }
@@ -124,22 +124,23 @@ fn ends_style(p: &Palette) -> Style {
 /// What an any-angle planner runs, honestly named: the search and its
 /// graph.
 pub fn planner_words(planner: Planner) -> String {
-    match planner {
-        Planner::Grid(a) => a.to_string(),
-        Planner::Navmesh => format!("navmesh: weighted A* (w = {}) over portals", crate::nav::SEARCH_WEIGHT),
-        Planner::Waypoints => "waypoints: A* over corners".to_string(),
+    match planner.expansion() {
+        Expansion::Navmesh => format!("navmesh: weighted A* (w = {}) over portals", crate::nav::SEARCH_WEIGHT),
+        Expansion::Waypoints => "waypoints: A* over corners".to_string(),
+        Expansion::Grid | Expansion::Jps | Expansion::JpsPlus | Expansion::Hpa => planner.to_string(),
     }
 }
 
 /// Settings in a few words: `astar octile fifo 8n`, with the weight,
 /// reopening and decrease-key when they apply.
 fn settings(pane: &Pane) -> String {
-    if pane.planner.grid().is_none() {
-        return format!("{}, point agent", planner_words(pane.planner));
+    let planner = pane.planner();
+    if planner.expansion().any_angle() {
+        return format!("{}, point agent", planner_words(planner));
     }
     let s = &pane.settings;
-    let mut text = format!("{}", s.algorithm);
-    if s.algorithm == crate::search::Algorithm::Weighted {
+    let mut text = format!("{planner}");
+    if planner.uses_weight() {
         text += &format!(" w={}", s.weight);
     }
     text += &format!(" {} {} {}n", s.heuristic, s.tie, s.neighbors);
@@ -167,7 +168,7 @@ fn pane(buf: &mut Buffer, area: Rect, lab: &Lab, i: usize, palette: &Palette, al
     let counts = match &p.nav {
         Some(run) => {
             super::nav_map::map(buf, map_area, lab, p, run, palette);
-            format!("exp {} push {} | {}", s.expanded, s.pushed, super::pane::nav_counts(p.planner, run))
+            format!("exp {} push {} | {}", s.expanded, s.pushed, super::pane::nav_counts(p.planner(), run))
         }
         None => {
             map(buf, map_area, lab, p, palette);
@@ -178,15 +179,15 @@ fn pane(buf: &mut Buffer, area: Rect, lab: &Lab, i: usize, palette: &Palette, al
         (Err(e), _) => e.to_string(),
         (Ok(_), Some(run)) => nav_answer(lab, p, run),
         (Ok(_), None) if !p.done(lab.step) => format!("step {}/{}", lab.step.min(p.len()), p.len()),
-        (Ok(o), None) if o.found => {
-            format!("cost {:.2} steps {} waypoints {}", o.cost, p.path.len() - 1, p.smoothed.len())
+        (Ok(Outcome { cost: Some(cost), .. }), None) => {
+            format!("cost {cost:.2} steps {} waypoints {}", p.path.len() - 1, p.smoothed.len())
         }
         (Ok(_), None) => "no path".to_string(),
     };
     // A weighted search's heuristic (w·h) is inconsistent by design: its
     // violations are expected, and said to be.
-    let weighted = p.planner == Planner::Navmesh
-        || (p.planner.grid() == Some(crate::search::Algorithm::Weighted) && p.settings.weight > 1.0);
+    let planner = p.planner();
+    let weighted = planner.expansion() == Expansion::Navmesh || (planner.uses_weight() && p.settings.weight > 1.0);
     let extra = match (s.reopened + s.violations > 0, weighted) {
         (false, _) => String::new(),
         (true, false) => format!(" reopened {} violations {}", s.reopened, s.violations),
@@ -199,9 +200,6 @@ fn pane(buf: &mut Buffer, area: Rect, lab: &Lab, i: usize, palette: &Palette, al
 /// then the path's Euclidean length and what it crossed.
 fn nav_answer(lab: &Lab, p: &Pane, run: &super::nav::NavRun) -> String {
     let search = p.search_len();
-    if let Some(why) = &run.refused {
-        return why.clone();
-    }
     if !p.done(lab.step) {
         return match run.funnel_at(lab.step.saturating_sub(search)) {
             Some(f) => format!(
