@@ -4,6 +4,7 @@
 //! list of subcommands; everything a command does is library code that
 //! tests can call without a terminal or a process.
 
+mod color;
 mod r#gen;
 mod lab;
 mod options;
@@ -15,6 +16,7 @@ mod scen;
 mod session;
 mod sim;
 
+pub use color::ColorArgs;
 pub use r#gen::{GenArgs, GenLevelArgs, generate};
 pub use lab::{LabArgs, lab};
 pub use options::SearchArgs;

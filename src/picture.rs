@@ -8,6 +8,13 @@
 //! corridor's portals, the corner waypoints, and each planner's path in a
 //! colour of its own, named in a legend under the map.
 //!
+//! A legend block across the bottom of the picture names what the maps
+//! draw: walls, each entry cost the level has (shaded darker for dearer
+//! cells), the closed and open cells, the path, the waypoints, the start
+//! and the goal, each sample drawn with the class the maps use beside
+//! `sample` (`class="sample closed"`), so that counting a class counts the
+//! maps' shapes only.
+//!
 //! Every shape carries a class (`wall`, `cost`, `closed`, `open`,
 //! `current`, `path`, `smoothed`, `waypoint`, `start`, `goal`, `caption`;
 //! for the nav layer `mesh`, `portal`, `corner`, `key`, and the planner's
@@ -85,6 +92,9 @@ const GAP: usize = 16;
 const LINE: usize = 16;
 /// Caption lines under each map of a grid search.
 const CAPTION_LINES: usize = 3;
+/// Width of a monospace character of the picture's 12-pixel font, for
+/// laying out the legend's rows.
+const CHAR_PIXELS: f64 = 7.2;
 
 /// Most searches one picture draws side by side (`delve path --algo
 /// a,b,...`): a row of 16 is 8,000 pixels wide already.
@@ -164,7 +174,8 @@ impl<W: Write> Picture<W> {
         let (map_w, map_h) = (w * cell, h * cell);
         let n = panels.max(1);
         let width = GAP + n * (map_w + GAP);
-        let height = GAP + map_h + LINE * lines + GAP;
+        let legend = Legend::of(grid, width - 2 * GAP);
+        let height = GAP + map_h + LINE * lines + LINE * legend.rows() + GAP;
         writeln!(
             out,
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="monospace" font-size="12">"#
@@ -174,6 +185,7 @@ impl<W: Write> Picture<W> {
             writeln!(out, "<style>.{class}{{fill:none;stroke:{colour};{stroke}}}</style>")?;
         }
         writeln!(out, r#"<rect width="{width}" height="{height}" fill="white"/>"#)?;
+        legend.write(&mut out, GAP, GAP + map_h + LINE * lines)?;
         Ok(Picture { out, cell, drawn: 0 })
     }
 
@@ -210,6 +222,121 @@ const STYLE: &str = "<style>
 </style>
 ";
 
+/// What a legend sample is drawn as.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Sample {
+    /// A square of the class, as a cell is drawn.
+    Square(&'static str),
+    /// A square of entry cost `c`, shaded as the map shades it.
+    Cost(u8),
+    /// A short line of the class, as a path is drawn.
+    Line(&'static str),
+    /// A dot of the class, as a waypoint, the start or the goal is drawn.
+    Dot(&'static str),
+}
+
+/// The legend block: its samples and their words, laid out in rows of at
+/// most `width` pixels.
+#[derive(Debug)]
+struct Legend {
+    /// Each row's entries with their x offsets.
+    rows: Vec<Vec<(usize, Sample, String)>>,
+}
+
+/// Pixels a sample takes before its words.
+const SAMPLE_PIXELS: usize = 18;
+/// Pixels between two entries of a row.
+const ENTRY_GAP: usize = 14;
+
+impl Legend {
+    /// The legend of pictures on `grid`: walls, each entry cost above 1
+    /// that `grid` has, then the search's shapes.
+    fn of(grid: &Grid, width: usize) -> Legend {
+        let mut costs = [false; 10];
+        for y in 0..grid.height() as i32 {
+            for x in 0..grid.width() as i32 {
+                if let Some(c) = grid.entry_cost(Cell::new(x, y)) {
+                    costs[usize::from(c).min(9)] = true;
+                }
+            }
+        }
+        let mut entries = vec![(Sample::Square("wall"), "wall".to_string())];
+        entries
+            .extend((2..=9u8).filter(|&c| costs[usize::from(c)]).map(|c| (Sample::Cost(c), format!("entry cost {c}"))));
+        entries.extend([
+            (Sample::Square("closed"), "closed".to_string()),
+            (Sample::Square("open"), "open".to_string()),
+            (Sample::Line("path"), "path".to_string()),
+            (Sample::Line("smoothed"), "string-pulled".to_string()),
+            (Sample::Dot("waypoint"), "waypoint".to_string()),
+            (Sample::Dot("start"), "start".to_string()),
+            (Sample::Dot("goal"), "goal".to_string()),
+        ]);
+        let mut rows: Vec<Vec<(usize, Sample, String)>> = vec![Vec::new()];
+        let mut x = 0;
+        for (sample, words) in entries {
+            let w = SAMPLE_PIXELS + (words.chars().count() as f64 * CHAR_PIXELS).ceil() as usize;
+            if x > 0 && x + w > width {
+                rows.push(Vec::new());
+                x = 0;
+            }
+            if let Some(row) = rows.last_mut() {
+                row.push((x, sample, words));
+            }
+            x += w + ENTRY_GAP;
+        }
+        Legend { rows }
+    }
+
+    /// Rows the legend takes, a caption line each.
+    fn rows(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Writes the legend as a block (a nested `svg` of class `legend`)
+    /// whose top left corner is at `x`, `y`.
+    fn write(&self, out: &mut impl Write, x: usize, y: usize) -> io::Result<()> {
+        writeln!(out, r#"<svg class="legend" x="{x}" y="{y}" overflow="visible">"#)?;
+        for (row, entries) in self.rows.iter().enumerate() {
+            let base = LINE * (row + 1);
+            let middle = base - LINE / 2 + 2;
+            let top = middle - 5;
+            for (x, sample, words) in entries {
+                match *sample {
+                    Sample::Square(class) => {
+                        writeln!(out, r#"<rect class="sample {class}" x="{x}" y="{top}" width="10" height="10"/>"#)?
+                    }
+                    // On the floor, as on the map.
+                    Sample::Cost(c) => {
+                        let square = format!(r#"x="{x}" y="{top}" width="10" height="10""#);
+                        writeln!(out, r#"<rect class="sample floor" {square}/>"#)?;
+                        writeln!(out, r#"<rect class="sample cost" {square} fill-opacity="{:.2}"/>"#, cost_opacity(c))?;
+                    }
+                    Sample::Line(class) => {
+                        let end = x + 14;
+                        writeln!(out, r#"<polyline class="sample {class}" points="{x},{middle} {end},{middle}"/>"#)?
+                    }
+                    Sample::Dot(class) => {
+                        writeln!(out, r#"<circle class="sample {class}" cx="{}" cy="{middle}" r="4"/>"#, x + 5)?
+                    }
+                }
+                writeln!(
+                    out,
+                    r#"<text class="caption" x="{}" y="{base}">{}</text>"#,
+                    x + SAMPLE_PIXELS,
+                    escape(words)
+                )?;
+            }
+        }
+        writeln!(out, "</svg>")
+    }
+}
+
+/// How opaque a cell of entry cost `c` is shaded: darker for dearer cells.
+fn cost_opacity(c: u8) -> f64 {
+    f64::from(c) / 9.0
+}
+
 /// One cell's square.
 fn rect(out: &mut impl Write, class: &str, c: Cell, cell: usize) -> io::Result<()> {
     let (x, y) = (c.x as usize * cell, c.y as usize * cell);
@@ -235,7 +362,7 @@ fn map(out: &mut impl Write, grid: &Grid, cell: usize, search: &Drawn) -> io::Re
                 None => writeln!(out, "{}/>", shape("wall"))?,
                 Some(1) => {}
                 // Darker for dearer cells.
-                Some(c) => writeln!(out, r#"{} fill-opacity="{:.2}"/>"#, shape("cost"), f64::from(c) / 9.0)?,
+                Some(c) => writeln!(out, r#"{} fill-opacity="{:.2}"/>"#, shape("cost"), cost_opacity(c))?,
             }
             x = end;
         }

@@ -109,3 +109,33 @@ fn one_any_angle_planner_draws_its_mesh_or_corners_and_its_path() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("take one --algo"), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// The legend block names what the maps draw: each entry cost shaded on
+/// the map has a sample of the same shade and its words, and the search's
+/// shapes have theirs.
+#[test]
+fn the_legend_names_the_cost_shading_and_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("legend.svg");
+    let o = delve(&["path", "levels/dungeon.txt", "--svg", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("well-formed XML");
+    let legend = doc.descendants().find(|n| n.attribute("class") == Some("legend")).expect("a legend block");
+    let words: Vec<&str> = legend.descendants().filter(|n| n.has_tag_name("text")).filter_map(|n| n.text()).collect();
+    let opacities = |root: roxmltree::Node, class: &str| -> std::collections::BTreeSet<String> {
+        let costs = root.descendants().filter(|n| n.attribute("class") == Some(class));
+        costs.filter_map(|n| n.attribute("fill-opacity").map(str::to_owned)).collect()
+    };
+    let on_maps: std::collections::BTreeSet<String> =
+        doc.root_element().children().filter(|n| n.has_tag_name("g")).flat_map(|g| opacities(g, "cost")).collect();
+    assert!(!on_maps.is_empty(), "the dungeon has dearer cells");
+    assert_eq!(opacities(legend, "sample cost"), on_maps, "a sample per shade on the map");
+    // The samples are told apart from the maps' shapes.
+    assert_eq!(per_group(&doc, "path"), [1], "{text}");
+    assert_eq!(count(&doc, "path"), 1, "the legend's sample is class `sample path`");
+    assert_eq!(words.iter().filter(|w| w.starts_with("entry cost ")).count(), on_maps.len(), "{words:?}");
+    for wanted in ["wall", "closed", "open", "path", "waypoint", "start", "goal"] {
+        assert!(words.contains(&wanted), "no {wanted}: {words:?}");
+    }
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The search lab in a real terminal: tmux runs `delve lab LEVEL` on a copy
-# of the built-in level in a 120x40 pane; the script steps the search,
+# of the built-in level in a 150x40 pane (two panes side by side, each
+# showing the whole level); the script steps the search,
 # runs it to the end, reads g/h/f under the cursor, draws a wall, writes
 # the level (refused once, then overwritten) and the picture, quits with
 # q, and checks the shell got its terminal back in cooked mode and that
@@ -17,7 +18,7 @@ screen() { t capture-pane -p -t lab; }
 done_marker="finished-$$"
 
 
-t new-session -d -s lab -x 120 -y 40 "env PS1='$ ' sh"
+t new-session -d -s lab -x 150 -y 40 "env PS1='$ ' sh"
 t send-keys -t lab "cd '$dir' && '$bin' lab '$level'; echo \"exit=\$?\"; stty -a > '$dir/stty'; echo \"fini\"\"shed-$$\"" Enter
 
 wait_for "1: astar octile fifo 8n"

@@ -1,10 +1,10 @@
 //! `delve lab`: the search lab in the terminal.
 
 use super::options::whole_number;
-use super::{CliError, GenLevelArgs, level_or_generated};
+use super::{CliError, ColorArgs, GenLevelArgs, level_or_generated};
 use crate::level::DEFAULT_LEVEL_NAME;
 use crate::signals::Signals;
-use crate::ui::{self, Palette};
+use crate::ui;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -24,6 +24,9 @@ pub struct LabArgs {
     /// waypoints (default: astar and greedy)
     #[arg(long = "algo", value_name = "ALGO", value_delimiter = ',', num_args = 1)]
     pub algorithms: Vec<crate::search::Planner>,
+    /// Colour or not.
+    #[command(flatten)]
+    pub color: ColorArgs,
 }
 
 /// Runs `delve lab` until the user quits. A bad level is one line on a
@@ -43,7 +46,7 @@ pub fn lab(args: &LabArgs) -> Result<(), CliError> {
         (None, None) => PathBuf::from(format!("{DEFAULT_LEVEL_NAME}.txt")),
     };
     let signals = Signals::catch()?;
-    match ui::lab(level, save_to, &args.algorithms, Palette::detect(), signals)? {
+    match ui::lab(level, save_to, &args.algorithms, args.color.palette(), signals)? {
         Some(stop) => Err(CliError::stopped(stop, None)),
         None => Ok(()),
     }

@@ -7,10 +7,10 @@ mod course;
 mod recording;
 mod title;
 
-use super::{CliError, SessionArgs};
+use super::{CliError, ColorArgs, SessionArgs};
 use crate::shown::shown;
 use crate::signals::Signals;
-use crate::ui::{self, Palette};
+use crate::ui;
 use course::Course;
 use recording::Recording;
 use std::io::{IsTerminal, Write};
@@ -24,6 +24,9 @@ pub struct PlayArgs {
     /// The session: level, seed, spawns, settings, recording.
     #[command(flatten)]
     pub session: SessionArgs,
+    /// Colour or not.
+    #[command(flatten)]
+    pub color: ColorArgs,
 }
 
 /// Runs `delve play` until the user quits: one level, or the campaign
@@ -57,7 +60,7 @@ pub fn play(args: &PlayArgs) -> Result<(), CliError> {
     needs_a_terminal("delve play needs a terminal on stdout (try `delve sim` for a headless run)")?;
     let signals = Signals::catch()?;
     let first = session.feed(&start)?;
-    let mut sessions = ui::Sessions::open(Palette::detect(), 1.0, signals)?;
+    let mut sessions = ui::Sessions::open(args.color.palette(), 1.0, signals)?;
     let mut said = Said::default();
     let mut recording = Recording::new(session.record.as_deref(), session.force, Some(first));
     let result = course.run(session, &mut recording, &mut sessions, &mut said, "quit").map(|_| ());

@@ -1,12 +1,12 @@
 //! `delve replay`: plays a recorded session in the terminal, or checks it
 //! headless.
 
-use super::CliError;
 use super::progress::Progress;
+use super::{CliError, ColorArgs};
 use crate::replay::feed::ReplayFeed;
 use crate::replay::{Replay, verify_watched};
 use crate::signals::Signals;
-use crate::ui::{self, Exit, Palette, SPEED_RANGE};
+use crate::ui::{self, Exit, SPEED_RANGE};
 use std::io::IsTerminal;
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,6 +24,9 @@ pub struct ReplayArgs {
     /// nearest of ¼ ½ 1 2 4 8, which + and - then change)
     #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed, conflicts_with = "verify", allow_hyphen_values = true)]
     pub speed: f64,
+    /// Colour or not.
+    #[command(flatten)]
+    pub color: ColorArgs,
 }
 
 fn parse_speed(s: &str) -> Result<f64, String> {
@@ -56,7 +59,7 @@ pub fn replay(args: &ReplayArgs, out: &mut impl Write) -> Result<ExitCode, CliEr
             stakes: ui::Stakes { retry: false, ..ui::Stakes::default() },
             notes: Vec::new(),
         };
-        return match ui::play(session, Palette::detect(), args.speed, signals)?.exit? {
+        return match ui::play(session, args.color.palette(), args.speed, signals)?.exit? {
             Exit::Stopped(stop) => Err(CliError::stopped(stop, None)),
             Exit::Quit | Exit::Retry | Exit::Next => Ok(ExitCode::SUCCESS),
         };

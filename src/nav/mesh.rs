@@ -586,9 +586,9 @@ const NARROW_PORTAL: f64 = 2.0;
 /// overestimate the pulled length (legs zig-zag between portal points)
 /// while the Euclidean heuristic is tight, so plain A* floods an ellipse
 /// around the straight line; w = 1.3 goes for the goal, many times faster
-/// on open 512×512 maps, and the funnel and [`straighten`] recover the
+/// on open 512×512 maps, and the funnel and its straightening recover the
 /// length (measured in the README's nav bench table).
-const SEARCH_WEIGHT: f64 = 1.3;
+pub const SEARCH_WEIGHT: f64 = 1.3;
 
 /// What each leg of the portal search costs beyond its length.
 const LEG_COST: f64 = 1e-6;

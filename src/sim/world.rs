@@ -33,8 +33,8 @@ use super::Kind;
 use super::command::Command;
 use super::creature::Creature;
 use super::doors::Doors;
-use super::events::{Event, Stamped};
-use super::mind::Awareness;
+use super::events::{Event, Sense, Stamped};
+use super::mind::{Awareness, Reason};
 use super::pace::{Run, is_move};
 use super::rules::{Outcome, Rules};
 use super::settings::Settings;
@@ -269,6 +269,21 @@ impl World {
         Some(self.state.creatures.get(index)?.hunt.as_ref()?.mind.awareness())
     }
 
+    /// How monster `index` perceived the player in the last tick: by sight
+    /// (which wins when it could also hear), by hearing, or not at all
+    /// (`None`, also for a creature that is not a monster). Read from its
+    /// mind, for a front end that tells the player whether they are seen
+    /// or heard right now.
+    pub fn perceived(&self, index: usize) -> Option<Sense> {
+        let mind = &self.state.creatures.get(index)?.hunt.as_ref()?.mind;
+        let now = mind.last_perceived == self.state.tick;
+        match mind.reason {
+            Some(Reason::Saw) if now => Some(Sense::Sight),
+            Some(Reason::Heard) if now => Some(Sense::Hearing),
+            _ => None,
+        }
+    }
+
     /// The level's `G`, which [`Goal::Reach`](super::Goal::Reach) asks the
     /// player to stand on.
     pub fn goal_cell(&self) -> Option<Cell> {
@@ -347,8 +362,10 @@ impl World {
         }
     }
 
-    /// Whether the player stepped within the last few ticks.
-    fn player_moving(&self) -> bool {
+    /// Whether the player stepped within the last few ticks: seen to
+    /// move, and heard ([`HEARING_CELLS`](super::HEARING_CELLS) steps
+    /// round); standing still is silent.
+    pub fn player_moving(&self) -> bool {
         self.state.player.last_step.is_some_and(|(_, _, at)| self.state.tick - at <= PLAYER_MOVING_TICKS)
     }
 

@@ -6,6 +6,7 @@
 //! selected".
 
 use super::clock::Clock;
+use super::help::HelpView;
 use super::keys::{self, Action, Ui};
 use super::log::Log;
 use super::map::Markers;
@@ -17,6 +18,7 @@ use super::sight::Sight;
 use super::stakes::Stakes;
 use crate::sim::{Command, Goal, Kind, MonsterState, Outcome, World};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
+use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
 /// How a session ends in the terminal: chosen by the player, or stopped
@@ -84,6 +86,14 @@ pub struct App {
     /// Whether the camera follows the watched monster instead of the player.
     pub follow: bool,
     pub sight: Sight,
+    /// What the watched monster sees, for the camera on it under the
+    /// field of view: worked out when a frame shows it (a view, changed
+    /// while drawing).
+    pub eyes: RefCell<Sight>,
+    /// The help's page and scroll.
+    pub help: HelpView,
+    /// The level's description, for the help's rules page.
+    pub about: String,
     /// What the keys mean now.
     pub mode: Mode,
     /// The terminal's size, once known (until then it is taken to fit).
@@ -119,6 +129,9 @@ impl App {
             fov: false,
             follow: false,
             sight: Sight::default(),
+            eyes: RefCell::default(),
+            help: HelpView::default(),
+            about: String::new(),
             mode: Mode::Play,
             screen: None,
             recording_ended: false,
@@ -218,7 +231,7 @@ impl App {
         match self.mode {
             Mode::Play => self.play_key(key, world),
             Mode::Help => {
-                if matches!(key.code, KeyCode::Char('?') | KeyCode::Esc) {
+                if self.help.key(key.code) {
                     self.mode = Mode::Play;
                     self.settle(world);
                 }
@@ -329,7 +342,10 @@ impl App {
                 self.picked = true;
                 world.watch(previous_monster(world));
             }
-            Ui::Help => self.mode = Mode::Help,
+            Ui::Help => {
+                self.help.scroll = 0;
+                self.mode = Mode::Help;
+            }
             Ui::Quit => self.ask_quit(),
             Ui::Seek(seek) => self.seek = Some(seek),
         }

@@ -127,6 +127,7 @@ impl Sessions {
         app.fov = self.fov.unwrap_or(fov_default);
         app.markers = Markers::of(level);
         app.stakes = stakes;
+        app.about.clone_from(&level.description);
         for note in notes {
             app.log.note(world.ticks(), shown(&note).into_owned());
         }

@@ -237,8 +237,8 @@ mod tests {
     const TO_NAVMESH: usize = 5;
 
     /// The default level's lab with A* on the left and the navmesh on the
-    /// right, after `steps` steps, drawn on a 120×46 screen (the whole
-    /// level, in one pane).
+    /// right, after `steps` steps, drawn on a 150×46 screen (the whole
+    /// level, in one pane or two side by side).
     fn navmesh_screen(steps: usize, split: bool) -> String {
         let mut actions = vec![Action::SwapPane];
         actions.extend(vec![Action::Set(Setting::Algorithm); TO_NAVMESH]);
@@ -246,7 +246,7 @@ mod tests {
             actions.push(Action::Split);
         }
         actions.extend(vec![Action::Step; steps]);
-        screen(&actions, 120, 46)
+        screen(&actions, 150, 46)
     }
 
     #[test]
@@ -281,6 +281,39 @@ mod tests {
         assert!(lab.panes[1].outcome.as_ref().unwrap().found);
         lab.handle(Action::Set(Setting::Algorithm));
         assert_eq!(lab.panes[1].planner(), Planner::CYCLE[0]);
+    }
+
+    /// The default lab (A* beside greedy) at 80x24, 100x30 and 120x40, in
+    /// colour and without, twenty steps in: where two panes do not each
+    /// show the whole level the active one shows it alone and says so
+    /// (issue 27: at 120x40 each pane was 60 columns and the `G` was off
+    /// screen); the legend names closed, open, expanding now, path and
+    /// waypoints in the panes' own styles.
+    #[test]
+    fn the_lab_at_three_sizes_in_colour_and_without() {
+        let mut lab = Lab::new(Level::embedded_default(), PathBuf::from("unused.txt"));
+        for _ in 0..20 {
+            lab.handle(Action::Step);
+        }
+        for (mode, palette) in [("colour", Palette::NAMED), ("mono", Palette::MONO)] {
+            for (w, h) in [(80, 24), (100, 30), (120, 40)] {
+                let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+                terminal.draw(|frame| draw::draw(frame, &lab, &palette)).unwrap();
+                let buf = terminal.backend().buffer();
+                let text = lines(buf);
+                let legend = &text[h as usize - 3];
+                for wanted in ["closed", "open", "expanding now", "path", "waypoints"] {
+                    assert!(legend.contains(wanted), "{w}x{h} {mode}: no {wanted} in {legend:?}");
+                }
+                let all = text.join("\n");
+                assert!(all.contains('G') && all.contains('S'), "{w}x{h} {mode}: the ends are shown:\n{all}");
+                if (w, h) == (120, 40) {
+                    assert!(text[0].contains("one of two panes fits: Tab shows the other"), "{}", text[0]);
+                    assert!(!all.contains("2: greedy"), "one pane alone:\n{all}");
+                }
+                insta::assert_snapshot!(format!("lab_{w}x{h}_{mode}"), crate::ui::testing::styled(buf));
+            }
+        }
     }
 
     #[test]

@@ -178,7 +178,9 @@ impl Widget for LogView<'_> {
         let text_width = (area.width as usize).saturating_sub(STAMP_WIDTH).max(1);
         let rows = area.height as usize;
         // Newest first, each entry's rows wrapped at the width, until the
-        // area is full; then put back in reading order.
+        // area is full; then put back in reading order. Every entry shown
+        // starts at its beginning: one too long for the rows left shows
+        // its first rows, the last ending in `…`, and nothing older.
         let mut lines: Vec<Line> = Vec::new();
         for e in self.log.entries().rev() {
             let style = match e.tone {
@@ -189,7 +191,16 @@ impl Widget for LogView<'_> {
             };
             let stamp = Span::styled(format!(" {} ", game_time(e.tick)), Style::new().add_modifier(Modifier::DIM));
             let blank = Span::raw(" ".repeat(STAMP_WIDTH));
-            let rows_of_entry: Vec<Line> = wrap(&e.text, text_width)
+            let left = rows - lines.len();
+            let mut wrapped = wrap(&e.text, text_width);
+            if wrapped.len() > left {
+                // The rows that fit, the last one shortened for the `…`.
+                wrapped.truncate(left);
+                if let Some(last) = wrapped.last_mut() {
+                    *last = folded(last, text_width);
+                }
+            }
+            let rows_of_entry: Vec<Line> = wrapped
                 .into_iter()
                 .enumerate()
                 .map(|(i, row)| {
@@ -211,9 +222,23 @@ impl Widget for LogView<'_> {
     }
 }
 
+/// A row of at most `width` characters that ends in `…`: `row`, less
+/// its last words if they leave no room for it.
+fn folded(row: &str, width: usize) -> String {
+    let mut kept = row.trim_end().to_string();
+    while kept.chars().count() + 1 > width {
+        match kept.rfind(' ') {
+            Some(i) if i > 0 => kept.truncate(i),
+            _ => kept = kept.chars().take(width.saturating_sub(1)).collect(),
+        }
+        kept.truncate(kept.trim_end().len());
+    }
+    format!("{kept}…")
+}
+
 /// `text` in rows of at most `width` characters, broken at spaces where a
 /// row has one, else inside a word.
-fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut rows = Vec::new();
     let mut rest: Vec<char> = text.chars().collect();
     while rest.len() > width {
@@ -291,7 +316,9 @@ mod tests {
             crate::ui::testing::lines(&buf).into_iter().map(|l| l.trim_end().to_string()).collect::<Vec<_>>()
         };
         assert_eq!(render(4), ["", " 00:00 the first line, long", "       enough to wrap", " 00:02 second"]);
-        assert_eq!(render(2), ["       enough to wrap", " 00:02 second"]);
+        // Never from the middle of an entry: its first row, folded.
+        assert_eq!(render(2), [" 00:00 the first line,…", " 00:02 second"]);
+        assert_eq!(render(1), [" 00:02 second"]);
     }
 
     #[test]

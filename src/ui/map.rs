@@ -44,6 +44,17 @@ impl Camera {
         (on_map && in_view).then(|| Position::new(self.area.x + dx as u16, self.area.y + dy as u16))
     }
 
+    /// The screen area the view fills.
+    pub fn area(&self) -> Rect {
+        self.area
+    }
+
+    /// Where `cell` would be drawn, in view or not (screen columns and
+    /// rows, which may be off the area or negative).
+    pub fn toward(&self, cell: Cell) -> (i32, i32) {
+        (i32::from(self.area.x) + cell.x - self.origin.x, i32::from(self.area.y) + cell.y - self.origin.y)
+    }
+
     /// Every map cell in view, row by row, with where it is drawn.
     pub fn cells(&self) -> impl Iterator<Item = (Cell, Position)> + '_ {
         let (w, h) = (i32::from(self.area.width), i32::from(self.area.height));
@@ -68,6 +79,9 @@ pub struct MapView<'a> {
     pub markers: Markers,
     /// The fog of war, when the field of view is on.
     pub sight: Option<&'a Sight>,
+    /// What the watched monster sees, shown besides what the player sees
+    /// while the camera follows it under the field of view.
+    pub eyes: Option<&'a Sight>,
     /// The cell the camera follows instead of the player's (the watched
     /// monster's, on request).
     pub focus: Option<Cell>,
@@ -89,12 +103,22 @@ impl Markers {
 /// Ticks of each half of the player's flash during grace after a catch.
 const FLASH_TICKS: u64 = 3;
 
+/// Glyph of the cell where a monster now out of sight was last seen.
+pub const LAST_SEEN: char = 'm';
+
+/// The style of a monster's last-seen mark: the monsters' colour, not
+/// bold (the monsters themselves are).
+pub fn last_seen_style(p: &Palette) -> Style {
+    Style::new().fg(p.monster)
+}
+
 impl Widget for MapView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let (world, p) = (self.world, self.palette);
         let camera = Camera::new(area, world.grid(), self.focus.unwrap_or(world.player().cell));
-        let shown = |c: Cell| self.sight.is_none_or(|s| s.seen(c));
-        let in_sight = |c: Cell| self.sight.is_none_or(|s| s.visible(c));
+        let eyes = |c: Cell| self.eyes.is_some_and(|s| s.visible(c));
+        let shown = |c: Cell| self.sight.is_none_or(|s| s.seen(c)) || eyes(c);
+        let in_sight = |c: Cell| self.sight.is_none_or(|s| s.visible(c)) || eyes(c);
         for (cell, pos) in camera.cells().filter(|&(c, _)| shown(c)) {
             let (glyph, style) = terrain(world.grid().tile(cell), p);
             // Remembered, not seen: dimmed.
@@ -104,12 +128,19 @@ impl Widget for MapView<'_> {
         let markers = [(self.markers.start, marker::START, p.start), (self.markers.goal, marker::GOAL, p.goal)];
         for (cell, glyph, colour) in markers.into_iter().filter_map(|(c, g, k)| Some((c?, g, k))) {
             if let Some(pos) = camera.screen(cell).filter(|_| shown(cell)) {
-                buf[pos]
-                    .set_char(glyph)
-                    .set_style(Style::new().fg(p.marker_text).bg(colour).add_modifier(Modifier::BOLD));
+                buf[pos].set_char(glyph).set_style(p.marker(colour));
             }
         }
         overlay::paint(self.overlay, world, &camera, p, buf);
+        // Where monsters now out of sight were last seen.
+        if let Some(sight) = self.sight {
+            for (i, at) in sight.last_seen(world) {
+                let monster = world.creatures()[i].cell();
+                if let Some(pos) = camera.screen(at).filter(|_| !in_sight(monster) && !in_sight(at)) {
+                    buf[pos].set_char(LAST_SEEN).set_style(last_seen_style(p));
+                }
+            }
+        }
         // Back to front: flocks under prey under wanderers under monsters;
         // out of sight, nothing.
         for kind in Kind::ALL.iter().rev() {
@@ -124,13 +155,16 @@ impl Widget for MapView<'_> {
         if let Some(c) = world.watched().and_then(|i| world.creatures().get(i)).filter(|c| in_sight(c.cell()))
             && let Some(pos) = camera.screen(c.cell())
         {
-            buf[pos].set_char(glyph(c)).set_style(Style::new().fg(p.player).bg(p.watched).add_modifier(Modifier::BOLD));
+            buf[pos].set_char(glyph(c)).set_style(p.highlight(p.player, p.watched));
         }
         if let Some(pos) = camera.screen(world.player().cell) {
             // After a catch the player's cell flashes while the grace lasts.
             let flash = world.grace_ticks_left() > 0 && (world.ticks() / FLASH_TICKS).is_multiple_of(2);
-            let style = Style::new().fg(p.player).add_modifier(Modifier::BOLD);
-            let style = if flash { style.bg(p.monster) } else { style };
+            let style = if flash {
+                p.highlight(p.player, p.monster)
+            } else {
+                Style::new().fg(p.player).add_modifier(Modifier::BOLD)
+            };
             buf[pos].set_char(marker::PLAYER).set_style(style);
         }
     }
@@ -150,26 +184,17 @@ pub(super) fn terrain(tile: Tile, p: &Palette) -> (char, Style) {
     (glyph, style)
 }
 
+/// The arrows a flying boid is drawn as: east, west, south, north.
+pub const ARROWS: [char; 4] = ['>', '<', 'v', '^'];
+
 /// A creature's glyph: its level letter, or for a moving boid an arrow of
 /// its heading along the dominant axis, so that flocks show their flow.
 pub fn glyph(c: &Creature) -> char {
     let v = c.body.vel;
     match c.kind {
         Kind::Boid if v.length_squared() < BOID_STILL * BOID_STILL => letter(Kind::Boid),
-        Kind::Boid if v.x.abs() >= v.y.abs() => {
-            if v.x > 0.0 {
-                '>'
-            } else {
-                '<'
-            }
-        }
-        Kind::Boid => {
-            if v.y > 0.0 {
-                'v'
-            } else {
-                '^'
-            }
-        }
+        Kind::Boid if v.x.abs() >= v.y.abs() => ARROWS[usize::from(v.x <= 0.0)],
+        Kind::Boid => ARROWS[2 + usize::from(v.y <= 0.0)],
         kind => letter(kind),
     }
 }
@@ -252,6 +277,7 @@ mod tests {
             palette: &Palette::NAMED,
             markers: Markers::of(&level),
             sight: None,
+            eyes: None,
             focus: None,
         };
         view.render(buf.area, &mut buf);
@@ -271,8 +297,16 @@ mod tests {
         let draw = |focus| {
             let mut buf = Buffer::empty(Rect::new(0, 0, 10, 1));
             let markers = Markers::of(&level);
-            MapView { world: &world, overlay: Overlay::None, palette: &Palette::NAMED, markers, sight: None, focus }
-                .render(buf.area, &mut buf);
+            MapView {
+                world: &world,
+                overlay: Overlay::None,
+                palette: &Palette::NAMED,
+                markers,
+                sight: None,
+                eyes: None,
+                focus,
+            }
+            .render(buf.area, &mut buf);
             lines(&buf)[0].clone()
         };
         assert!(draw(None).starts_with('@'), "{}", draw(None));
@@ -283,7 +317,7 @@ mod tests {
         let area = Rect::new(0, 0, world.grid().width() as u16, world.grid().height() as u16);
         let mut buf = Buffer::empty(area);
         let markers = Markers::of(level);
-        MapView { world, overlay: Overlay::None, palette: &Palette::NAMED, markers, sight, focus: None }
+        MapView { world, overlay: Overlay::None, palette: &Palette::NAMED, markers, sight, eyes: None, focus: None }
             .render(area, &mut buf);
         buf
     }

@@ -2,13 +2,15 @@
 //! monsters think: their paths, one search's closed and open cells, and
 //! where boids crowd.
 
+use super::legend::Legend;
 use super::map::Camera;
-use super::palette::Palette;
+use super::palette::{Palette, Shade};
 use crate::grid::Cell;
 use crate::search::GridFlow;
 use crate::sim::{Kind, World};
 use ratatui::buffer::Buffer;
 use ratatui::style::{Modifier, Style};
+use ratatui::text::Span;
 
 /// What is drawn over the map; `O` cycles them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +53,16 @@ pub const RAW_PATH: char = '*';
 /// Glyph of a smoothed waypoint.
 pub const WAYPOINT: char = 'o';
 
+/// The style of a raw cell path: dim, under the waypoints.
+pub fn raw_path_style(p: &Palette) -> Style {
+    Style::new().fg(p.raw_path).add_modifier(Modifier::DIM)
+}
+
+/// The style of a waypoint ahead: bold.
+pub fn waypoint_style(p: &Palette) -> Style {
+    Style::new().fg(p.waypoint).add_modifier(Modifier::BOLD)
+}
+
 /// Draws `overlay` over the terrain already in `buf`.
 pub fn paint(overlay: Overlay, world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
     match overlay {
@@ -61,18 +73,93 @@ pub fn paint(overlay: Overlay, world: &World, camera: &Camera, p: &Palette, buf:
     }
 }
 
+/// The one-line legend under the map naming what `overlay` draws and in
+/// which colours (or glyphs): each sample is drawn as the map draws it.
+pub fn legend(overlay: Overlay, world: &World, p: &Palette) -> Legend {
+    let legend = Legend::default();
+    match overlay {
+        Overlay::None => legend,
+        Overlay::Paths => legend
+            .key(Span::styled(RAW_PATH.to_string(), raw_path_style(p)), "each monster's path")
+            .key(Span::styled(WAYPOINT.to_string(), waypoint_style(p)), "its waypoints ahead")
+            .detail(format!("({})", world.settings().planner())),
+        Overlay::Search => search_legend(world, p),
+        Overlay::Flock => {
+            let legend = legend.words("boids within a cell:");
+            crowd_ranges().iter().enumerate().fold(legend, |l, (d, range)| l.key(p.swatch(Shade::Density(d)), range))
+        }
+    }
+}
+
+/// The search overlay's legend: the flow field's bands, the watched
+/// monster's cells, or why there is nothing to shade.
+fn search_legend(world: &World, p: &Palette) -> Legend {
+    let legend = Legend::default();
+    if let Some(key) = world.flow_field().and_then(GridFlow::key) {
+        let bands = (0..BANDS).map(|b| p.swatch(Shade::Band(b))).collect();
+        return legend
+            .detail("flow field to you,")
+            .words("near")
+            .part(bands)
+            .words("far")
+            .detail(format!("(quarters of {})", crate::ui::rules::number(key.limit)));
+    }
+    if world.settings().planner().expansion().any_angle() {
+        return legend
+            .words(format!("{}: no cells to shade", world.settings().planner()))
+            .detail("(it searches portals or corners)");
+    }
+    let Some(report) = &world.stats().watched_search else {
+        return legend.words(match world.watched() {
+            Some(_) => "waiting for the watched monster to search",
+            None => "no monster watched (Tab picks one)",
+        });
+    };
+    let legend = legend.detail("the watched monster's last search:");
+    let repaired = !report.updated.is_empty();
+    let legend =
+        if !repaired || !report.closed.is_empty() { legend.key(p.swatch(Shade::Closed), "closed") } else { legend };
+    let legend = if !repaired || !report.open.is_empty() { legend.key(p.swatch(Shade::Open), "open") } else { legend };
+    if repaired { legend.key(p.swatch(Shade::Updated), "updated by its repair") } else { legend }
+}
+
+/// The boid counts of each density shade, as the flock legend words them:
+/// `1`, `2-3`, `4+`.
+fn crowd_ranges() -> Vec<String> {
+    /// Counts looked at; the last shade holds every count from some point on.
+    const UP_TO: u32 = 64;
+    let mut ranges: Vec<(u32, u32)> = Vec::new();
+    for n in 1..=UP_TO {
+        let d = crowd(n).expect("a count of one or more has a shade");
+        match ranges.get_mut(d) {
+            Some(r) => r.1 = n,
+            None => ranges.push((n, n)),
+        }
+    }
+    let last = ranges.len() - 1;
+    ranges
+        .iter()
+        .enumerate()
+        .map(|(i, &(a, b))| match () {
+            () if i == last => format!("{a}+"),
+            () if a == b => a.to_string(),
+            () => format!("{a}-{b}"),
+        })
+        .collect()
+}
+
 fn paths(world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
     let hunts = || world.creatures().iter().filter_map(|c| c.hunt.as_ref());
     for cell in hunts().flat_map(|h| h.path.iter().copied()) {
         if let Some(pos) = camera.screen(cell) {
-            buf[pos].set_char(RAW_PATH).set_style(Style::new().fg(p.raw_path).add_modifier(Modifier::DIM));
+            buf[pos].set_char(RAW_PATH).set_style(raw_path_style(p));
         }
     }
     let ahead = hunts().flat_map(|h| h.follower.waypoints.iter().skip(h.follower.index));
     for w in ahead {
         let cell = Cell::new(libm::floorf(w.x) as i32, libm::floorf(w.y) as i32);
         if let Some(pos) = camera.screen(cell) {
-            buf[pos].set_char(WAYPOINT).set_style(Style::new().fg(p.waypoint).add_modifier(Modifier::BOLD));
+            buf[pos].set_char(WAYPOINT).set_style(waypoint_style(p));
         }
     }
 }
@@ -82,9 +169,11 @@ fn search(world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
         return flow_field(field, world, camera, p, buf);
     }
     let Some(report) = &world.stats().watched_search else { return };
-    for (cells, bg) in [(&report.closed, p.closed), (&report.open, p.open), (&report.updated, p.updated)] {
+    for (cells, shade) in
+        [(&report.closed, Shade::Closed), (&report.open, Shade::Open), (&report.updated, Shade::Updated)]
+    {
         for pos in cells.iter().filter_map(|&c| camera.screen(c)) {
-            buf[pos].set_bg(bg);
+            p.shade(&mut buf[pos], shade);
         }
     }
 }
@@ -95,12 +184,25 @@ fn search(world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
 /// left as they are.
 fn flow_field(field: &GridFlow, world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
     let Some(key) = field.key() else { return };
-    let shades = [p.density[2], p.density[1], p.density[0], p.closed];
     for (cell, pos) in camera.cells() {
         if let Some(d) = field.distance(world.grid(), cell) {
-            let quarter = ((d / key.limit) * 4.0) as usize;
-            buf[pos].set_bg(shades[quarter.min(3)]);
+            let quarter = ((d / key.limit) * BANDS as f64) as usize;
+            p.shade(&mut buf[pos], Shade::Band(quarter.min(BANDS - 1)));
         }
+    }
+}
+
+/// Bands of the flow-field overlay: quarters of the field's bound.
+pub const BANDS: usize = 4;
+
+/// The density shade of a cell with `boids` boids within a cell of it:
+/// none, one, two or three, more.
+fn crowd(boids: u32) -> Option<usize> {
+    match boids {
+        0 => None,
+        1 => Some(0),
+        2 | 3 => Some(1),
+        _ => Some(2),
     }
 }
 
@@ -116,13 +218,8 @@ fn flock(world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
         }
     }
     for (_, pos) in camera.cells() {
-        let shade = match near[buf.index_of(pos.x, pos.y)] {
-            0 => continue,
-            1 => p.density[0],
-            2 | 3 => p.density[1],
-            _ => p.density[2],
-        };
-        buf[pos].set_bg(shade);
+        let Some(crowd) = crowd(near[buf.index_of(pos.x, pos.y)]) else { continue };
+        p.shade(&mut buf[pos], Shade::Density(crowd));
     }
 }
 
@@ -239,6 +336,7 @@ mod tests {
             palette: &palette,
             markers,
             sight: None,
+            eyes: None,
             focus: None,
         }
         .render(buf.area, &mut buf);

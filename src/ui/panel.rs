@@ -18,10 +18,6 @@ use ratatui::widgets::{Block, Gauge, Paragraph, Sparkline, Widget};
 /// Columns the panel takes, borders included.
 pub const WIDTH: u16 = 34;
 
-/// Lines of the world block kept on a short terminal: tick, creatures,
-/// catches.
-const WORLD_SHORT: usize = 4;
-
 /// The panel of one world.
 pub struct Panel<'a> {
     pub world: &'a World,
@@ -37,7 +33,9 @@ impl<'a> Panel<'a> {
         Panel { world, clock, palette, micros_per_search: world.stats().window.micros_per_search() }
     }
 
-    fn settings(&self) -> Vec<Line<'static>> {
+    /// Every setting: its key, its label, its value and whether the
+    /// current algorithm uses it.
+    fn setting_rows(&self) -> Vec<(&'static str, &'static str, String, bool)> {
         let s: &Settings = self.world.settings();
         let q = &s.search;
         let on_off = |b: bool| if b { "on" } else { "off" }.to_string();
@@ -65,20 +63,81 @@ impl<'a> Panel<'a> {
             ("R", "Repath", s.repath.name().to_string(), true),
             ("S", "Smoothing", on_off(s.smoothing), grid),
         ]
-        .into_iter()
-        .map(|(key, label, value, used)| {
-            // A setting the current algorithm ignores is dimmed.
-            let value_style = if used { Style::new().add_modifier(Modifier::BOLD) } else { Style::new().dim() };
-            Line::from(vec![
-                Span::styled(format!("{key:<3}"), Style::new().fg(self.palette.key)),
-                Span::raw(format!("{label:<11}")),
-                Span::styled(value, value_style),
-            ])
-        })
-        .collect()
+        .into()
     }
 
-    fn search(&self) -> Vec<Line<'static>> {
+    /// One line per setting: key, label, value (dimmed when unused).
+    fn settings(&self) -> Vec<Line<'static>> {
+        self.setting_rows()
+            .into_iter()
+            .map(|(key, label, value, used)| {
+                Line::from(vec![
+                    Span::styled(format!("{key:<3}"), Style::new().fg(self.palette.key)),
+                    Span::raw(format!("{label:<11}")),
+                    Span::styled(value, value_style(used)),
+                ])
+            })
+            .collect()
+    }
+
+    /// The settings packed several to a line, key and value (the labels are
+    /// in the help), for a short terminal: `A astar  E octile  T fifo`.
+    fn settings_packed(&self, width: usize) -> Vec<Line<'static>> {
+        let mut lines: Vec<Line<'static>> = Vec::new();
+        let mut line: Vec<Span<'static>> = Vec::new();
+        for (key, _, value, used) in self.setting_rows() {
+            let entry = [
+                Span::styled(format!("{key} "), Style::new().fg(self.palette.key)),
+                Span::styled(value, value_style(used)),
+            ];
+            let entry_width: usize = entry.iter().map(Span::width).sum();
+            let used_width: usize = line.iter().map(Span::width).sum();
+            if !line.is_empty() && used_width + 2 + entry_width > width {
+                lines.push(Line::from(std::mem::take(&mut line)));
+            }
+            if !line.is_empty() {
+                line.push(Span::raw("  "));
+            }
+            line.extend(entry);
+        }
+        lines.push(Line::from(line));
+        lines
+    }
+
+    /// The search block's title: the open list and reopening where the
+    /// grid search uses them, else what searches instead (keys P and X do
+    /// nothing there, and the title says so); as much as fits `width`.
+    fn search_title(&self, width: usize) -> String {
+        let s = self.world.settings();
+        let q = &s.search;
+        let grid_search = |open: String, reopen: &str| {
+            let reopen = if q.reopen { reopen } else { "" };
+            format!("{open}{reopen}")
+        };
+        let short_open =
+            if q.open == crate::search::OpenUpdate::DecreaseKey { "d-key".to_string() } else { q.open.to_string() };
+        let grid = !s.planner().expansion().any_angle();
+        let candidates = match (grid, s.repath) {
+            (true, RepathPolicy::Incremental) => vec!["MT-D* Lite, no P X".to_string()],
+            (true, RepathPolicy::FlowField) => vec![
+                format!("field + A* {}", grid_search(q.open.to_string(), " · reopen")),
+                format!("field + A* {}", grid_search(short_open.clone(), "+reopen")),
+            ],
+            (true, _) => {
+                vec![grid_search(q.open.to_string(), " · reopen"), grid_search(short_open, "+reopen")]
+            }
+            (false, _) => vec![format!("{}, no P X", s.planner())],
+        };
+        let fits = |t: &String| t.chars().count() + " Search ·  ".chars().count() <= width;
+        let text = candidates.iter().find(|t| fits(t)).unwrap_or(&candidates[candidates.len() - 1]);
+        format!(" Search · {text} ")
+    }
+
+    /// The search figures: per second, then the last search's, then the
+    /// repaths and the budget. `packed` (a short terminal) puts two
+    /// per-second figures to a line and lists only the repath reasons that
+    /// happened; a line too long for `width` folds onto the next.
+    fn search(&self, packed: bool, width: usize) -> Vec<Line<'static>> {
         let stats = self.world.stats();
         let (w, last) = (&stats.window, stats.last_search.as_ref());
         let last_stat = |f: fn(&SearchReport) -> u64| last.map_or("-".to_string(), |r| num(f(r)));
@@ -86,22 +145,38 @@ impl<'a> Panel<'a> {
             let cell = |&r: &RepathReason| format!("{:<10}{:>4}", r.name(), num(w.repaths(r)));
             format!("  {}", rs.iter().map(cell).collect::<Vec<_>>().join("  "))
         };
-        // Without smoothing the waypoints are the path's cells: say so
-        // rather than show "30 → 31 waypoints".
-        let smoothing = self.world.settings().smoothing;
         let path = match last {
-            Some(r) if r.found && smoothing => format!("{} steps → {} waypoints", r.steps, r.waypoints),
-            Some(r) if r.found => format!("{} steps, not smoothed", r.steps),
-            Some(_) => "not found".to_string(),
+            Some(r) => path_words(r, self.world.settings()),
             None => "-".to_string(),
         };
         // No time to show before a search in the window.
         let micros = if w.searches == 0 { "-".to_string() } else { format!("{:.1}", self.micros_per_search) };
+        // Under timer+threshold a repath needs both the monster's timer
+        // tick and the player K cells away: one alone does nothing.
+        let both = if self.world.settings().repath == RepathPolicy::TimerThreshold { "  needs both" } else { "" };
         // Per-second figures first, then the last search's, never mixed in a row.
-        [
-            format!("{:<11}{:>6}  {} found", "Searches/s", num(w.searches), num(w.found)),
-            format!("{:<11}{:>6}  stale {}/s", "Expanded/s", num(w.expanded), num(w.stale_pops)),
-            format!("{:<11}{:>6}  updated {}/s", "µs/search", micros, num(w.cells_updated)),
+        let per_second = if packed {
+            vec![
+                match w.searches {
+                    0 => format!("{:<10}{:>5}  0 found", "Searches/s", 0),
+                    _ => format!("{:<10}{:>5}  {} found, {micros}µs", "Searches/s", num(w.searches), num(w.found)),
+                },
+                format!(
+                    "{:<10}{:>5}  stale {}, upd {}",
+                    "Expanded/s",
+                    num(w.expanded),
+                    num(w.stale_pops),
+                    num(w.cells_updated)
+                ),
+            ]
+        } else {
+            vec![
+                format!("{:<11}{:>6}  {} found", "Searches/s", num(w.searches), num(w.found)),
+                format!("{:<11}{:>6}  stale {}/s", "Expanded/s", num(w.expanded), num(w.stale_pops)),
+                format!("{:<11}{:>6}  updated {}/s", "µs/search", micros, num(w.cells_updated)),
+            ]
+        };
+        let last_lines = [
             format!(
                 "Last: expanded {} updated {}",
                 last_stat(|r| r.stats.expanded),
@@ -123,24 +198,38 @@ impl<'a> Panel<'a> {
             },
             format!("  reopened {} violations {}", last_stat(|r| r.stats.reopened), last_stat(|r| r.stats.violations)),
             format!("  path {path}"),
-            // Under timer+threshold a repath needs both the monster's timer
-            // tick and the player K cells away: one alone does nothing.
-            match self.world.settings().repath {
-                RepathPolicy::TimerThreshold => {
-                    format!("{:<11}{:>6}  needs both", "Repaths/s", num(w.total_repaths()))
-                }
-                _ => format!("{:<11}{:>6}", "Repaths/s", num(w.total_repaths())),
-            },
-            reasons(&[RepathReason::Start, RepathReason::Timer]),
-            reasons(&[RepathReason::Threshold, RepathReason::Blocked]),
-            reasons(&[RepathReason::Version, RepathReason::Stuck]),
-            reasons(&[RepathReason::EveryTick, RepathReason::Settings]),
-            reasons(&[RepathReason::Moved]),
-            format!("{:<13}{:>4}/s  queued {:>3}", "Budget waits", num(w.budget_waits), stats.queued),
-        ]
-        .into_iter()
-        .map(Line::from)
-        .collect()
+        ];
+        let repaths = if packed {
+            let happened: Vec<String> = RepathReason::ALL
+                .iter()
+                .filter(|&&r| w.repaths(r) > 0)
+                .map(|&r| format!("{} {}", r.name(), num(w.repaths(r))))
+                .collect();
+            let reasons = if happened.is_empty() { String::new() } else { format!(": {}", happened.join(" ")) };
+            let line = format!("Repaths/s {}{reasons}", num(w.total_repaths()));
+            // "needs both" is a detail the R key's help also gives: kept
+            // only where it fits.
+            let with_both = format!("{line}{both}");
+            vec![if with_both.chars().count() <= width { with_both } else { line }]
+        } else {
+            vec![
+                format!("{:<11}{:>6}{both}", "Repaths/s", num(w.total_repaths())),
+                reasons(&[RepathReason::Start, RepathReason::Timer]),
+                reasons(&[RepathReason::Threshold, RepathReason::Blocked]),
+                reasons(&[RepathReason::Version, RepathReason::Stuck]),
+                reasons(&[RepathReason::EveryTick, RepathReason::Settings]),
+                reasons(&[RepathReason::Moved]),
+            ]
+        };
+        let budget = format!("{:<13}{:>4}/s  queued {:>3}", "Budget waits", num(w.budget_waits), stats.queued);
+        per_second
+            .into_iter()
+            .chain(last_lines)
+            .chain(repaths)
+            .chain([budget])
+            .flat_map(|text| fold(&text, width))
+            .map(Line::from)
+            .collect()
     }
 
     fn world_lines(&self) -> Vec<Line<'static>> {
@@ -221,7 +310,12 @@ impl<'a> Panel<'a> {
         match &world.stats().watched_search {
             Some(r) => {
                 let reason = r.reason.map_or("", |r| r.name());
-                let outcome = if r.found { format!("path {} → {}", r.steps, r.waypoints) } else { "no path".into() };
+                // Shorter than the search block's words, beside the count.
+                let outcome = match () {
+                    () if !r.found => "no path".to_string(),
+                    () if world.settings().planner().expansion().any_angle() => format!("{} points", r.waypoints),
+                    () => format!("path {} → {}", r.steps, r.waypoints),
+                };
                 [
                     head,
                     mind.into(),
@@ -232,6 +326,49 @@ impl<'a> Panel<'a> {
             None => [head, mind.into(), "  no search since selected".into(), "".into()],
         }
     }
+}
+
+/// A search's path as the panel words it: cell steps and the waypoints
+/// smoothed from them on the grid (or, unsmoothed, said so rather than
+/// "30 → 31 waypoints"); points and straight legs for an any-angle
+/// planner, whose path is points, not cells.
+fn path_words(r: &SearchReport, settings: &Settings) -> String {
+    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    match () {
+        () if !r.found => "not found".to_string(),
+        () if settings.planner().expansion().any_angle() => {
+            format!("{}, {}", plural(r.waypoints, "point", "points"), plural(r.steps, "leg", "legs"))
+        }
+        () if settings.smoothing => {
+            format!("{} → {}", plural(r.steps, "step", "steps"), plural(r.waypoints, "waypoint", "waypoints"))
+        }
+        () => format!("{}, not smoothed", plural(r.steps, "step", "steps")),
+    }
+}
+
+/// `text` folded into lines of at most `width` characters at its spaces,
+/// each line after the first indented by two: never cut.
+fn fold(text: &str, width: usize) -> Vec<String> {
+    if text.chars().count() <= width {
+        return vec![text.to_string()];
+    }
+    let indent = text.chars().take_while(|&c| c == ' ').count() + 2;
+    let rows = super::log::wrap(text, width);
+    let (first, rest) = rows.split_first().expect("wrap gives a row");
+    let rest = rest.join(" ");
+    let mut out = vec![first.clone()];
+    out.extend(
+        super::log::wrap(&rest, width.saturating_sub(indent).max(1))
+            .into_iter()
+            .map(|r| format!("{}{r}", " ".repeat(indent))),
+    );
+    out
+}
+
+/// The style of a setting's value: bold, or dimmed when the current
+/// algorithm ignores it.
+fn value_style(used: bool) -> Style {
+    if used { Style::new().add_modifier(Modifier::BOLD) } else { Style::new().dim() }
 }
 
 /// A kind's name in the panel's creature count.
@@ -258,34 +395,93 @@ fn block(title: String) -> Block<'static> {
     Block::bordered().title(title)
 }
 
+impl Panel<'_> {
+    /// The world block's title: the avoidance (key V) decides the overlaps
+    /// in it, so it is named there, as the open list is in the search's.
+    fn world_title(&self) -> String {
+        format!(" World: {} · {} ", shown(self.world.name()), self.world.settings().avoidance)
+    }
+
+    /// The panel on a terminal too short for its three blocks in full (an
+    /// 80x24 one): one box, its parts under rules that carry their titles;
+    /// the search figures and the repath reasons packed, the settings too
+    /// unless there is room for one a line. Below 80x24 the search figures
+    /// lose lines from their end, then the world its own.
+    fn render_packed(&self, area: Rect, buf: &mut Buffer, world: Vec<Line<'static>>) {
+        let width = usize::from(area.width.saturating_sub(2));
+        let rows = usize::from(area.height.saturating_sub(2));
+        let mut search = self.search(true, width);
+        let mut world = world;
+        let full = self.settings();
+        // Two rules between the three parts.
+        let fixed = 2 + search.len() + world.len();
+        let settings = if fixed + full.len() <= rows { full } else { self.settings_packed(width) };
+        // Below 80x24: a blank line goes first, then search figures from
+        // the end, then the world's lines from the end.
+        if settings.len() + 2 + search.len() + world.len() > rows && world.last().is_some_and(|l| l.width() == 0) {
+            world.pop();
+        }
+        while settings.len() + 2 + search.len() + world.len() > rows && search.len() > 3 {
+            search.pop();
+        }
+        while settings.len() + 2 + search.len() + world.len() > rows && !world.is_empty() {
+            world.pop();
+        }
+        let outer = block(" Settings ".into());
+        let inner = outer.inner(area);
+        outer.render(area, buf);
+        let sections = [(None, settings), (Some(self.search_title(width)), search), (Some(self.world_title()), world)];
+        let mut y = inner.y;
+        for (title, lines) in sections {
+            if let Some(title) = title {
+                if y >= inner.bottom() {
+                    break;
+                }
+                rule(buf, area, y, &title);
+                y += 1;
+            }
+            for line in lines {
+                if y >= inner.bottom() {
+                    break;
+                }
+                line.render(Rect { y, height: 1, ..inner }, buf);
+                y += 1;
+            }
+        }
+    }
+}
+
+/// A rule across the panel's box at row `y`, carrying `title` as a block's
+/// border does: `├ Search · lazy ───┤`.
+fn rule(buf: &mut Buffer, area: Rect, y: u16, title: &str) {
+    let width = usize::from(area.width.saturating_sub(2));
+    let title: String = title.chars().take(width).collect();
+    let fill = "─".repeat(width - title.chars().count());
+    buf.set_string(area.x, y, format!("├{title}{fill}┤"), Style::new());
+}
+
 impl Widget for Panel<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
+        let width = usize::from(area.width.saturating_sub(2));
         let settings = self.settings();
         let world = self.world_lines();
-        let search = self.search();
-        // Settings first; then the search figures before the watched
-        // monster, which a short terminal drops from the world block.
-        let below = area.height.saturating_sub(settings.len() as u16 + 2);
-        let world_rows = if below >= (world.len() + search.len()) as u16 + 4 { world.len() } else { WORLD_SHORT };
+        let search = self.search(false, width);
+        // Three blocks in full, or one packed box on a short terminal.
+        if usize::from(area.height) < settings.len() + search.len() + world.len() + 6 {
+            return self.render_packed(area, buf, world);
+        }
         let [top, middle, bottom] = Layout::vertical([
             Constraint::Length(settings.len() as u16 + 2),
             Constraint::Fill(1),
-            Constraint::Length(world_rows as u16 + 2),
+            Constraint::Length(world.len() as u16 + 2),
         ])
         .areas(area);
         Paragraph::new(settings).block(block(" Settings ".into())).render(top, buf);
-        // The avoidance (key V) decides the overlaps in this block, so it
-        // is named in its title, as the open list is in the search's.
-        let title = format!(" World: {} · {} ", shown(self.world.name()), self.world.settings().avoidance);
-        Paragraph::new(world).block(block(title)).render(bottom, buf);
+        Paragraph::new(world).block(block(self.world_title())).render(bottom, buf);
 
         // The open-list update decides the stale pops below, so it is
-        // named here rather than in a settings row of its own (one more
-        // row would push the figures off an 80x24 terminal).
-        let q = &self.world.settings().search;
-        // Short enough for the block's width beside `decrease-key`.
-        let reopening = if q.reopen { " · reopen" } else { "" };
-        let search_block = block(format!(" Search · {}{reopening} ", q.open));
+        // named here rather than in a settings row of its own.
+        let search_block = block(self.search_title(width));
         let inner = search_block.inner(middle);
         search_block.render(middle, buf);
         // The figures come first; the sparkline and the gauge follow when
@@ -447,6 +643,57 @@ mod tests {
         assert!(text.iter().any(|l| l.starts_with("│  hunting: saw you ")), "{text:#?}");
     }
 
+    /// An any-angle path is points, not cells: the panel says "2 points, 1
+    /// leg" where it said "1 steps → 2 waypoints" (issue 25), in the
+    /// search figures and in the watched monster's lines.
+    #[test]
+    fn an_any_angle_path_is_told_in_points_and_legs() {
+        let level = crate::level::Level::parse("########\n#@....M#\n########\n", "t").unwrap();
+        for planner in [crate::search::Planner::NAVMESH, crate::search::Planner::WAYPOINTS] {
+            let mut world = World::new(&level, 1, Settings::default().with_planner(planner)).unwrap();
+            world.watch(Some(0));
+            while world.stats().watched_search.is_none() && world.ticks() < 40 {
+                world.tick();
+            }
+            let text = render(&world, &Clock::default(), 40).join("\n");
+            assert!(text.contains("│  path 2 points, 1 leg "), "{planner}: {text}");
+            assert!(text.contains("│  1 expanded, 2 points "), "{planner}: {text}");
+            assert!(!text.contains(" → "), "{planner}: {text}");
+        }
+        let mut world = World::new(&level, 1, Settings::default()).unwrap();
+        world.watch(Some(0));
+        while world.stats().watched_search.is_none() && world.ticks() < 40 {
+            world.tick();
+        }
+        assert!(render(&world, &Clock::default(), 40).join("\n").contains(" steps → 2 waypoints "));
+    }
+
+    /// The search block's title names what searches and whether `P` and
+    /// `X` (the open list, reopening) apply: not under `incremental`, whose
+    /// MT-D* Lite keeps its own queue, nor for the any-angle planners;
+    /// under `flow-field` only the A* of monsters the field does not
+    /// serve uses them (issue 25: the title said decrease-key regardless).
+    #[test]
+    fn the_search_title_says_what_the_open_list_applies_to() {
+        use crate::sim::{Command, RepathPolicy, Setting};
+        let title = |repath, planner: Option<crate::search::Planner>| {
+            let mut world = played(0);
+            world.apply(Command::Set(Setting::Open(crate::search::OpenUpdate::DecreaseKey)));
+            world.apply(Command::Set(Setting::Repath(repath)));
+            if let Some(planner) = planner {
+                world.apply(Command::Set(Setting::Planner(planner)));
+            }
+            render(&world, &Clock::default(), 40).into_iter().find(|l| l.contains("Search ·")).unwrap()
+        };
+        assert_eq!(title(RepathPolicy::Timer, None), "┌ Search · decrease-key ─────────┐");
+        assert_eq!(title(RepathPolicy::Incremental, None), "┌ Search · MT-D* Lite, no P X ───┐");
+        assert_eq!(title(RepathPolicy::FlowField, None), "┌ Search · field + A* d-key ─────┐");
+        assert_eq!(
+            title(RepathPolicy::Timer, Some(crate::search::Planner::NAVMESH)),
+            "┌ Search · navmesh, no P X ──────┐"
+        );
+    }
+
     /// Each settings row names the keys that change that very setting.
     #[test]
     fn setting_rows_name_their_keys() {
@@ -495,29 +742,47 @@ mod tests {
         }
     }
 
+    /// An 80x24 terminal leaves the panel 23 rows: one box, the settings
+    /// packed, every figure, the repaths and the watched monster kept
+    /// (issue 27: they were lost); a 100x30 one, 29 rows, has room for the
+    /// settings one a line. Styles are in the snapshot, as the packed
+    /// settings are dimmed where unused.
     #[test]
-    fn a_short_panel_keeps_the_figures_and_never_panics() {
-        // An 80x24 terminal leaves 23 rows: every setting, the main
-        // figures, and the world without the watched monster.
-        let text = render(&played(300), &Clock::default(), 23);
-        assert_eq!(text[8], "└────────────────────────────────┘");
-        assert_eq!(text[9], "┌ Search · lazy ─────────────────┐");
-        assert_eq!(text[12], "│µs/search    12.5  updated 0/s  │");
-        assert_eq!(text[17], "┌ World: dungeon · separation ───┐");
-        let catches = format!("│Catches {:<8}seed 1          │", played(300).stats().total.catches);
-        assert_eq!(text[21], catches);
+    fn a_short_panel_folds_and_keeps_the_repaths_and_the_watched_monster() {
         let world = played(300);
-        // However short, the panel keeps the world block, closed at the
-        // bottom.
-        for height in 0..36 {
+        let styled = |height| {
+            let mut buf = Buffer::empty(Rect::new(0, 0, WIDTH, height));
+            Panel { micros_per_search: 12.5, ..Panel::new(&world, &Clock::default(), &Palette::NAMED) }
+                .render(buf.area, &mut buf);
+            crate::ui::testing::styled(&buf)
+        };
+        insta::assert_snapshot!("panel_at_80x24", styled(23));
+        insta::assert_snapshot!("panel_at_100x30", styled(29));
+        for height in [23, 29] {
+            let text = render(&world, &Clock::default(), height);
+            for wanted in ["Repaths/s", "Watching   M 1/4", "Budget waits", "Catches", "Overlaps", "  path "] {
+                assert!(text.iter().any(|l| l.contains(wanted)), "{height}: {wanted}: {text:#?}");
+            }
+        }
+        assert!(render(&world, &Clock::default(), 29).iter().any(|l| l.contains("A  Algorithm  astar")));
+    }
+
+    /// However short, the panel never panics and its box is closed at the
+    /// bottom; below 80x24 it keeps its world block's first lines.
+    #[test]
+    fn a_panel_of_any_height_is_closed_and_never_panics() {
+        let world = played(300);
+        for height in 0..40 {
             let text = render(&world, &Clock::default(), height);
             if height >= 2 {
-                assert!(text.iter().any(|l| l.starts_with("┌ World: dungeon ")), "{height}: {text:#?}");
                 assert_eq!(text[height as usize - 1], "└────────────────────────────────┘", "{height}");
+            }
+            if height >= 19 {
+                assert!(text.iter().any(|l| l.contains("World: dungeon")), "{height}: {text:#?}");
+                assert!(text.iter().any(|l| l.contains("Tick 300")), "{height}: {text:#?}");
             }
         }
         let text = render(&world, &Clock::default(), 30);
         assert!(text.iter().any(|l| l.contains("Searches/s")));
-        assert!(!text.iter().any(|l| l.contains("budget/tick")));
     }
 }

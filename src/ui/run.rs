@@ -110,6 +110,10 @@ impl Terminal {
     /// Takes over the terminal until this is dropped; `signals` stop any
     /// front it runs.
     pub fn open(palette: Palette, signals: Signals) -> io::Result<Terminal> {
+        // crossterm drops every colour when `NO_COLOR` is set; the palette
+        // has already decided (`--color` wins over the variable), so the
+        // terminal is told to follow it either way.
+        ratatui::crossterm::style::force_color_output(!palette.mono);
         let restore = Restore;
         let terminal = ratatui::try_init()?;
         let tty = Tty::open()?;

@@ -9,9 +9,10 @@ use super::help::{self, key_name};
 use super::keys::{self, Action, STATUS};
 use super::log::{LogView, game_time};
 use super::map::MapView;
-use super::overlay::Overlay;
+use super::overlay::{self, Overlay};
 use super::palette::Palette;
 use super::panel::{self, Panel};
+use super::senses::Senses;
 use crate::level::marker;
 use crate::shown::shown;
 use crate::sim::{Goal, Outcome, Settings, TICKS_PER_SECOND, World};
@@ -27,9 +28,15 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 pub const MIN_WIDTH: u16 = 60;
 pub const MIN_HEIGHT: u16 = 20;
 
-/// Lines of the message log on the smallest terminal, and at most.
+/// Lines of the message log on the smallest terminal, at 80x24, and at
+/// most.
 const LOG_MIN: u16 = 2;
+const LOG_AT_FLOOR: u16 = 3;
 const LOG_MAX: u16 = 8;
+
+/// The terminal every screen is laid out for in full (smaller ones still
+/// work, with less shown): 80x24.
+pub const FLOOR: (u16, u16) = (80, 24);
 
 /// Whether a terminal of `width` x `height` is too small for the game:
 /// the too-small message shows instead, and time stands still.
@@ -37,10 +44,13 @@ pub fn is_too_small(width: u16, height: u16) -> bool {
     width < MIN_WIDTH || height < MIN_HEIGHT
 }
 
-/// Lines of the message log on a terminal `height` rows tall: two, and
-/// one more for every six rows above the smallest.
+/// Lines of the message log on a terminal `height` rows tall: two below
+/// 80x24, three there, and one more for every six rows above.
 fn log_rows(height: u16) -> u16 {
-    (LOG_MIN + height.saturating_sub(MIN_HEIGHT) / 6).min(LOG_MAX)
+    match height.checked_sub(FLOOR.1) {
+        None => LOG_MIN,
+        Some(above) => (LOG_AT_FLOOR + above / 6).min(LOG_MAX),
+    }
 }
 
 /// Draws one frame.
@@ -53,50 +63,91 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
     let [main, status] = Layout::vertical([Constraint::Fill(1), Constraint::Length(1)]).areas(area);
     let [left, side] = Layout::horizontal([Constraint::Fill(1), Constraint::Length(panel::WIDTH)]).areas(main);
     let [map, log] = Layout::vertical([Constraint::Fill(1), Constraint::Length(log_rows(area.height))]).areas(left);
-    let mut title = match app.overlay {
-        Overlay::None => format!(" {} ", shown(world.name())),
-        Overlay::Search if world.flow_field().is_some() => {
-            format!(" {} · search overlay: flow field ", shown(world.name()))
-        }
-        // The watched monster's cells are kept from its next search on.
-        Overlay::Search if world.stats().watched_search.is_none() => {
-            format!(" {} · search overlay: waiting for the watched monster to search ", shown(world.name()))
-        }
-        // The any-angle planners search portals or corners, not cells: the
-        // overlay says so rather than show an empty map.
-        Overlay::Search if world.settings().planner().expansion().any_angle() => {
-            format!(" {} · search overlay: {} searches no cells ", shown(world.name()), world.settings().planner())
-        }
-        Overlay::Paths => format!(" {} · paths overlay ({}) ", shown(world.name()), world.settings().planner()),
-        o => format!(" {} · {} overlay ", shown(world.name()), o.name()),
-    };
-    if app.fov {
-        title.push_str("· field of view ");
-    }
-    let block = Block::bordered().title(title).title_bottom(goal_line(world));
+    let p = &app.palette;
+    // The bottom border: the goal on the left, the senses on the right,
+    // each as long as the room the other leaves.
+    let room = map.width.saturating_sub(2);
+    let goal = goal_line(world, room);
+    let senses = Senses::of(world).line(p, room.saturating_sub(goal.width() as u16 + 1));
+    let block = Block::bordered().title(map_title(app, world, room)).title_bottom(goal).title_bottom(senses);
     let inner = block.inner(map);
     frame.render_widget(block, map);
+    // An overlay names its colours on the map's last row.
+    let (view_area, legend_area) = match app.overlay {
+        Overlay::None => (inner, None),
+        _ if inner.height < 2 => (inner, None),
+        _ => {
+            let [view, legend] = Layout::vertical([Constraint::Fill(1), Constraint::Length(1)]).areas(inner);
+            (view, Some(legend))
+        }
+    };
     let sight = app.fov.then_some(&app.sight);
-    let focus = world.watched().filter(|_| app.follow).map(|i| world.creatures()[i].cell());
-    let view = MapView { world, overlay: app.overlay, palette: &app.palette, markers: app.markers, sight, focus };
-    frame.render_widget(view, inner);
-    frame.render_widget(LogView { log: &app.log, palette: &app.palette }, log);
-    frame.render_widget(Panel::new(world, &app.clock, &app.palette), side);
-    frame.render_widget(status_line(app, world), status);
+    let followed = world.watched().filter(|_| app.follow).and_then(|i| world.creatures().get(i));
+    let focus = followed.map(|c| c.cell());
+    // Under the field of view the camera on a monster shows what it sees.
+    let mut eyes = app.eyes.borrow_mut();
+    let eyes = match (sight, focus) {
+        (Some(_), Some(cell)) => {
+            let radius = libm::ceilf(world.settings().detection_radius.max(0.0)) as i32;
+            eyes.see(world.grid(), cell, radius);
+            Some(&*eyes)
+        }
+        _ => None,
+    };
+    let view = MapView { world, overlay: app.overlay, palette: p, markers: app.markers, sight, eyes, focus };
+    frame.render_widget(view, view_area);
+    if let Some(legend) = legend_area {
+        let line = overlay::legend(app.overlay, world, p).fit(legend.width);
+        frame.render_widget(Clear, legend);
+        frame.render_widget(line, legend);
+    }
+    frame.render_widget(LogView { log: &app.log, palette: p }, log);
+    frame.render_widget(Panel::new(world, &app.clock, p), side);
+    frame.render_widget(status_line(app, world, area.width), status);
     if world.outcome() != Outcome::Running {
         let waiting = app.live && app.end_guard_left().is_some();
-        let end = EndScreen { world, palette: &app.palette, live: app.live, stakes: &app.stakes, waiting };
+        let end = EndScreen { world, palette: p, live: app.live, stakes: &app.stakes, waiting };
         frame.render_widget(end, area);
     }
     match app.mode {
-        Mode::Help => help::render(frame, area, &app.palette),
-        Mode::Quitting => frame.render_widget(confirm(&app.palette, app.stakes.permadeath), area),
+        Mode::Help => help::render(frame, area, p, &app.help, world, &app.about),
+        Mode::Quitting => frame.render_widget(confirm(p, app.stakes.permadeath), area),
         Mode::Play | Mode::Ended | Mode::TooSmall | Mode::Seeking => {}
     }
 }
 
-/// The goal and the lives, under the map: what a new player needs to know.
-fn goal_line(world: &World) -> Line<'static> {
+/// The map's title: the level, then what the view shows, as much as fits
+/// in `room` columns, the camera first (the view is not of the player).
+fn map_title(app: &App, world: &World, room: u16) -> String {
+    let mut parts = vec![shown(world.name()).into_owned()];
+    if app.follow {
+        parts.push(match world.watched() {
+            Some(i) => format!("camera on M {} (C: back to you)", world.monster_ordinal(i)),
+            None => "camera: no monster watched (Tab)".to_string(),
+        });
+    }
+    match app.overlay {
+        Overlay::None => {}
+        // The paths are the planner's: it is named.
+        Overlay::Paths => parts.push(format!("paths overlay ({})", world.settings().planner())),
+        o => parts.push(format!("{} overlay", o.name())),
+    }
+    if app.fov {
+        parts.push(if app.follow && world.watched().is_some() { "what it sees" } else { "field of view" }.into());
+    }
+    let mut title = String::new();
+    for part in parts {
+        let next = if title.is_empty() { part } else { format!("{title} · {part}") };
+        if title.is_empty() || next.chars().count() + 2 <= usize::from(room) {
+            title = next;
+        }
+    }
+    format!(" {title} ")
+}
+
+/// The goal and the lives, under the map: what a new player needs to know
+/// (shorter when `room` columns do not hold it).
+fn goal_line(world: &World, room: u16) -> Line<'static> {
     let goal = match world.rules().goal {
         Goal::None => "no goal: a sandbox".to_string(),
         Goal::Reach => format!("goal: reach {}", marker::GOAL),
@@ -109,8 +160,17 @@ fn goal_line(world: &World) -> Line<'static> {
         Some(n) => format!("lives {n}"),
         None => "lives unlimited".to_string(),
     };
-    Line::from(format!(" {goal} · {lives} "))
+    let line = format!(" {goal} · {lives} ");
+    if line.chars().count() + SENSES_ROOM <= usize::from(room) {
+        Line::from(line)
+    } else {
+        Line::from(format!(" {goal} "))
+    }
 }
+
+/// Columns the goal line leaves for the senses before it shortens: the
+/// shortest indicator, `unseen · silent`, and its spaces.
+const SENSES_ROOM: usize = 18;
 
 /// The question `q` asks mid-session, centred over `area`; `permadeath`:
 /// quitting ends the run it is part of (the descent).
@@ -152,8 +212,9 @@ fn too_small(area: Rect, confirming: bool) -> Paragraph<'static> {
     Paragraph::new(lines).alignment(Alignment::Center).wrap(Wrap { trim: true })
 }
 
-/// Pace and mode, then the most useful keys.
-fn status_line(app: &App, world: &World) -> Line<'static> {
+/// Pace and mode, then the most useful keys: as many whole ones as fit in
+/// `width` columns (the help lists them all).
+fn status_line(app: &App, world: &World, width: u16) -> Line<'static> {
     let key = Style::new().fg(app.palette.key);
     let mode = match world.outcome() {
         Outcome::Won => " WON ".to_string(),
@@ -172,9 +233,12 @@ fn status_line(app: &App, world: &World) -> Line<'static> {
         }
         let names: Vec<String> = keys.iter().map(|&k| key_name(k)).collect();
         let sep = if names.iter().all(|n| n.chars().count() == 1) { "" } else { "/" };
-        spans.push(Span::raw("  "));
-        spans.push(Span::styled(names.join(sep), key));
-        spans.push(Span::raw(format!(" {name}")));
+        let entry = [Span::raw("  "), Span::styled(names.join(sep), key), Span::raw(format!(" {name}"))];
+        let used: usize = spans.iter().chain(&entry).map(Span::width).sum();
+        if used > usize::from(width) {
+            break;
+        }
+        spans.extend(entry);
     }
     Line::from(spans)
 }
@@ -227,7 +291,7 @@ mod tests {
         let mut app = App::new(Palette::NAMED, true);
         app.mode = Mode::Help;
         let text = screen(120, 40, &app, &world);
-        let top = text.iter().position(|l| l.contains("┌ Keys ")).expect("the popup's title");
+        let top = text.iter().position(|l| l.contains("┌ Help: KEYS · legend · rules ")).expect("the popup's title");
         let chars: Vec<Vec<char>> = text.iter().map(|l| l.chars().collect()).collect();
         let left = chars[top].iter().position(|&c| c == '┌').unwrap();
         let right = left + chars[top][left..].iter().position(|&c| c == '┐').unwrap();
@@ -279,9 +343,36 @@ mod tests {
         assert!(text[23].starts_with(" LOST "), "{}", text[23]);
         assert!(text.iter().any(|l| l.contains("You lost: caught with no life left")), "{}", text.join("\n"));
         assert!(text.iter().any(|l| l.contains("r retry (seed 1)")));
-        assert!(text[20].contains("goal: reach G · lives 0"), "{}", text[20]);
+        // At 80x24 the log has three lines.
+        assert!(text[19].starts_with("└ goal: reac"), "{}", text[19]);
+        assert!(text[20].contains("M 1 saw you"), "{}", text.join("\n"));
         assert!(text[21].contains("M 1 caught you: no lives left"), "{}", text.join("\n"));
         assert!(text[22].contains("you lost"), "{}", text.join("\n"));
+    }
+
+    /// Issue 25: under the field of view, the camera on a watched monster
+    /// out of the player's sight showed a blank map and nothing said the
+    /// camera had moved; now it shows what the monster sees, and the title
+    /// says whose eyes these are.
+    #[test]
+    fn the_camera_on_a_monster_under_the_field_of_view_shows_what_it_sees() {
+        let mut world = played(300);
+        let mut app = App::new(Palette::NAMED, true);
+        app.fov = true;
+        app.sight.update(&world);
+        let far =
+            world.creatures().iter().position(|c| c.kind == crate::sim::Kind::Monster && !app.sight.visible(c.cell()));
+        let far = far.expect("a monster out of the player's sight");
+        world.watch(Some(far));
+        app.follow = true;
+        let text = screen(120, 40, &app, &world);
+        assert!(text[0].contains(&format!("camera on M {}", world.monster_ordinal(far))), "{}", text[0]);
+        assert!(text[0].contains("what it sees"), "{}", text[0]);
+        // The view is centred on the monster: its row has terrain drawn.
+        let map_rows = &text[1..30];
+        let drawn = |row: &String| row.chars().skip(1).take(80).filter(|&c| c == '#' || c == '.').count();
+        assert!(map_rows.iter().map(drawn).sum::<usize>() > 100, "a blank map:\n{}", text.join("\n"));
+        assert!(map_rows.iter().any(|r| r.contains('M')), "the monster is drawn:\n{}", text.join("\n"));
     }
 
     #[test]
@@ -305,5 +396,150 @@ mod tests {
             text[39].trim_end(),
             " PAUSED  REPLAY   ? help  q quit  Space pause  . step  +- speed  O overlay  F sight  Tab monster"
         );
+    }
+}
+
+/// Snapshots of the styled screen (glyphs, colours and modifiers) at the
+/// sizes the layout is made for, 80x24 being the floor, in colour and
+/// without it.
+#[cfg(test)]
+mod snapshots {
+    use super::*;
+    use crate::level::Level;
+    use crate::ui::help::Page;
+    use crate::ui::map::Markers;
+    use crate::ui::palette::Palette;
+    use crate::ui::testing::{lines, played, styled};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    /// Both palettes, by the name the snapshots take.
+    const MODES: [(&str, Palette); 2] = [("colour", Palette::NAMED), ("mono", Palette::MONO)];
+
+    fn buffer(width: u16, height: u16, app: &App, world: &World) -> ratatui::buffer::Buffer {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+        terminal.draw(|frame| draw(frame, app, world)).unwrap();
+        let mut buf = terminal.backend().buffer().clone();
+        crate::ui::testing::mask_timing(&mut buf);
+        buf
+    }
+
+    /// The default level played for a while, its nearest hunting monster
+    /// watched once it has searched.
+    fn hunted() -> World {
+        let mut world = played(300);
+        world.watch(crate::ui::app::nearest_monster(&world));
+        while world.stats().watched_search.is_none() && world.ticks() < 1000 {
+            world.tick();
+        }
+        assert!(world.stats().watched_search.is_some(), "the watched monster searched");
+        world
+    }
+
+    /// The default level as a game shows it: its markers and its opening
+    /// line in the log, the watched monster's search overlaid.
+    fn app(palette: Palette, world: &World) -> App {
+        let level = Level::embedded_default();
+        let mut app = App::new(palette, true);
+        app.markers = Markers::of(&level);
+        app.about.clone_from(&level.description);
+        app.log.note(0, format!("{}: {}", level.name, level.description));
+        app.log.take(world);
+        app.overlay = Overlay::Search;
+        app
+    }
+
+    /// The game at 80x24, 100x30 and 120x40: at 80x24 the description
+    /// folds instead of starting mid-sentence, the panel packs and keeps
+    /// its repath and watching lines, the status line keeps whole entries
+    /// (issue 27); the search overlay names its shades under the map.
+    #[test]
+    fn the_game_at_three_sizes_in_colour_and_without() {
+        // At the start, the description is the log's one line: it folds,
+        // from its beginning.
+        let start = played(0);
+        for (w, h) in [(80, 24), (100, 30), (120, 40)] {
+            let text = lines(&buffer(w, h, &app(Palette::NAMED, &start), &start));
+            let log = &text[h as usize - 1 - log_rows(h) as usize..h as usize - 1];
+            let first = log.iter().position(|l| !l[..l.find('│').unwrap_or(l.len())].trim().is_empty()).unwrap();
+            assert!(log[first].starts_with(" 00:00 dungeon: The first level"), "{w}x{h}: {log:#?}");
+        }
+        let world = hunted();
+        for (mode, palette) in MODES {
+            let app = app(palette, &world);
+            for (w, h) in [(80, 24), (100, 30), (120, 40)] {
+                let buf = buffer(w, h, &app, &world);
+                let text = lines(&buf);
+                for wanted in ["Repaths/s", "Watching", "closed", "open", "SEEN", "silent"] {
+                    assert!(
+                        text.iter().any(|l| l.contains(wanted)),
+                        "{w}x{h} {mode}: no {wanted}:\n{}",
+                        text.join("\n")
+                    );
+                }
+                insta::assert_snapshot!(format!("game_{w}x{h}_{mode}"), styled(&buf));
+            }
+        }
+    }
+
+    /// Without colour the overlays, markers and the watched monster are
+    /// glyphs and reverse video (issue 27: under NO_COLOR they vanished).
+    #[test]
+    fn without_colour_the_overlays_and_markers_keep_their_meaning() {
+        let world = hunted();
+        let report = world.stats().watched_search.clone().expect("the watched monster searched");
+        for overlay in [Overlay::Paths, Overlay::Search, Overlay::Flock] {
+            for (mode, palette) in MODES {
+                let mut app = app(palette, &world);
+                app.overlay = overlay;
+                let buf = buffer(80, 24, &app, &world);
+                insta::assert_snapshot!(format!("overlay_{}_{mode}", overlay.name()), styled(&buf));
+            }
+        }
+        // The search overlay's closed cells, in view, are shaded `░` in
+        // monochrome, and the goal is in reverse video.
+        let mut app = app(Palette::MONO, &world);
+        app.overlay = Overlay::Search;
+        let buf = buffer(120, 40, &app, &world);
+        let shaded = buf.content().iter().filter(|c| c.symbol() == "░").count();
+        assert!(shaded > 0 && !report.closed.is_empty(), "no closed cell shaded");
+        let goal = buf.content().iter().find(|c| c.symbol() == "G").expect("the goal is in view");
+        assert!(goal.modifier.contains(ratatui::style::Modifier::REVERSED));
+    }
+
+    /// Under `flow-field` the search overlay shades the field in four
+    /// bands and the legend under the map names them, near to far.
+    #[test]
+    fn the_flow_field_bands_have_a_legend() {
+        let mut world = played(0);
+        world.apply(crate::sim::Command::Set(crate::sim::Setting::Repath(crate::sim::RepathPolicy::FlowField)));
+        world.apply(crate::sim::Command::Move { dx: 1, dy: 0 });
+        for _ in 0..40 {
+            world.tick();
+        }
+        assert!(world.flow_field().and_then(|f| f.key()).is_some(), "the field is up");
+        for (mode, palette) in MODES {
+            let app = app(palette, &world);
+            let buf = buffer(100, 30, &app, &world);
+            let text = lines(&buf);
+            assert!(text.iter().any(|l| l.contains(" near ") && l.contains(" far ")), "{}", text.join("\n"));
+            insta::assert_snapshot!(format!("flow_field_{mode}"), styled(&buf));
+        }
+    }
+
+    /// The help's three pages at 80x24: the keys, the glyph legend, and
+    /// the rules made from the simulation's constants.
+    #[test]
+    fn the_help_pages() {
+        let world = played(0);
+        for (mode, palette) in MODES {
+            let mut app = app(palette, &world);
+            app.mode = Mode::Help;
+            for page in [Page::Keys, Page::Legend, Page::Rules] {
+                app.help.page = page;
+                let buf = buffer(80, 24, &app, &world);
+                insta::assert_snapshot!(format!("help_{page:?}_{mode}").to_lowercase(), styled(&buf));
+            }
+        }
     }
 }

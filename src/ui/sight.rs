@@ -7,9 +7,13 @@
 //! radius: the player sees as far as it is seen. A wall or a closed door is
 //! in sight too when a walkable cell beside it is, so that rooms show their
 //! walls whole.
+//!
+//! It also remembers where each monster was last seen: a monster that
+//! walks out of sight is marked where it was, until the player sees that
+//! cell again without it there.
 
 use crate::grid::{Cell, Grid, supercover};
-use crate::sim::World;
+use crate::sim::{Kind, World};
 
 /// What the player sees and has seen on one grid.
 #[derive(Clone, Debug, Default)]
@@ -21,6 +25,8 @@ pub struct Sight {
     /// The eye, grid version and radius the cells were computed for:
     /// nothing changes until the player moves or a door opens or closes.
     from: Option<(Cell, u64, i32)>,
+    /// Where each monster (by creature index) was last seen.
+    last_seen: Vec<Option<Cell>>,
 }
 
 impl Sight {
@@ -29,6 +35,32 @@ impl Sight {
     pub fn update(&mut self, world: &World) {
         let radius = libm::ceilf(world.settings().detection_radius.max(0.0)) as i32;
         self.see(world.grid(), world.player().cell, radius);
+        self.remember(world);
+    }
+
+    /// Notes where the monsters in sight are, and forgets a monster's last
+    /// place once it is in sight and the monster is not there.
+    fn remember(&mut self, world: &World) {
+        let creatures = world.creatures();
+        self.last_seen.resize(creatures.len(), None);
+        for (i, c) in creatures.iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster) {
+            let here = c.cell();
+            if self.visible(here) {
+                self.last_seen[i] = Some(here);
+            } else if self.last_seen[i].is_some_and(|at| self.visible(at)) {
+                self.last_seen[i] = None;
+            }
+        }
+    }
+
+    /// Where the monsters out of sight in `world` were last seen, by
+    /// creature index.
+    pub fn last_seen<'a>(&'a self, world: &'a World) -> impl Iterator<Item = (usize, Cell)> + 'a {
+        let creatures = world.creatures();
+        self.last_seen.iter().enumerate().filter_map(move |(i, at)| {
+            let out_of_sight = creatures.get(i).is_some_and(|c| !self.visible(c.cell()));
+            at.filter(|_| out_of_sight).map(|at| (i, at))
+        })
     }
 
     /// Sees from `eye` on `grid` within `radius` cells.
@@ -41,6 +73,7 @@ impl Sight {
                 visible: vec![false; width * height],
                 seen: vec![false; width * height],
                 from: None,
+                last_seen: Vec::new(),
             };
         }
         if self.from == Some((eye, grid.version(), radius)) {
@@ -138,6 +171,37 @@ mod tests {
         let shown = fog(&sight, &grid);
         assert_eq!(shown[2], "----+...#");
         assert!(!sight.visible(Cell::new(2, 2)) && sight.seen(Cell::new(2, 2)));
+    }
+
+    /// A monster that walks out of sight is remembered where it was last
+    /// seen; once the player sees that cell without it, it is forgotten.
+    /// A view: the world is the same whatever is remembered.
+    #[test]
+    fn monsters_out_of_sight_are_remembered_where_last_seen() {
+        // The monster at 3,1 in the player's room; a door to the east.
+        let level = Level::parse("#########\n#@.M+...#\n#########\n", "t").unwrap();
+        let world = crate::sim::World::new(&level, 1, crate::sim::Settings::default()).unwrap();
+        let mut sight = Sight::default();
+        sight.update(&world);
+        assert_eq!(sight.last_seen(&world).count(), 0, "in sight: nothing to remember");
+        let hash = world.hash();
+        // Shut the player in: the monster is out of sight, remembered at 3,1.
+        let mut walled = level.clone();
+        walled.grid.set_tile(Cell::new(2, 1), crate::grid::Tile::Wall);
+        let shut = crate::sim::World::new(&walled, 1, crate::sim::Settings::default()).unwrap();
+        sight.update(&shut);
+        assert_eq!(sight.last_seen(&shut).collect::<Vec<_>>(), [(0, Cell::new(3, 1))]);
+        assert_eq!(world.hash(), hash, "remembering changes nothing in the world");
+        // Seen again where it is: no marker while in sight.
+        sight.update(&world);
+        assert_eq!(sight.last_seen(&world).count(), 0);
+        // Out of sight again, then its cell seen empty: forgotten.
+        sight.update(&shut);
+        assert_eq!(sight.last_seen(&shut).count(), 1);
+        let elsewhere = Level::parse("#########\n#@..+M..#\n#########\n", "t").unwrap();
+        let gone = crate::sim::World::new(&elsewhere, 1, crate::sim::Settings::default()).unwrap();
+        sight.update(&gone);
+        assert_eq!(sight.last_seen(&gone).count(), 0, "3,1 is in sight and the monster not there");
     }
 
     #[test]

@@ -48,3 +48,74 @@ pub fn game_won() -> World {
     assert_eq!(w.outcome(), Outcome::Won);
     w
 }
+
+/// The buffer with its machine-dependent timings blanked to `~` in the
+/// plain style, so that a snapshot of a whole screen does not depend on how
+/// fast the tests run: a figure just before `µs` up to the next border, and
+/// the six-column field after a `µs/search` label.
+pub fn mask_timing(buf: &mut Buffer) {
+    use ratatui::style::Style;
+    let area = buf.area;
+    let digit = |s: &str| s.chars().all(|c| c.is_ascii_digit() || c == '.');
+    for y in area.top()..area.bottom() {
+        let mus: Vec<u16> = (area.left() + 1..area.right()).filter(|&x| buf[(x, y)].symbol() == "µ").collect();
+        for mu in mus {
+            let (start, end) = if digit(buf[(mu - 1, y)].symbol()) {
+                let mut start = mu - 1;
+                while start > area.left() && digit(buf[(start - 1, y)].symbol()) {
+                    start -= 1;
+                }
+                (start, (mu..area.right()).find(|&x| buf[(x, y)].symbol() == "│").unwrap_or(area.right()))
+            } else if buf[(mu + 1, y)].symbol() == "s" && buf[(mu + 2, y)].symbol() == "/" {
+                ((mu + 11).min(area.right()), (mu + 17).min(area.right()))
+            } else {
+                continue;
+            };
+            for x in start..end {
+                buf[(x, y)].set_symbol("~").set_style(Style::reset());
+            }
+        }
+    }
+}
+
+/// The buffer's text, then its styles: the same rows with one letter per
+/// distinct style (a space for the plain one), then what each letter is,
+/// so that a snapshot shows colours and modifiers as well as glyphs.
+pub fn styled(buf: &Buffer) -> String {
+    use ratatui::style::{Color, Modifier};
+    const LETTERS: &str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    let area = buf.area;
+    let mut styles: Vec<(Color, Color, Modifier)> = Vec::new();
+    let mut rows = Vec::new();
+    for y in area.top()..area.bottom() {
+        let mut row = String::new();
+        for x in area.left()..area.right() {
+            let cell = &buf[(x, y)];
+            let style = (cell.fg, cell.bg, cell.modifier);
+            if style == (Color::Reset, Color::Reset, Modifier::empty()) {
+                row.push(' ');
+                continue;
+            }
+            let i = styles.iter().position(|&s| s == style).unwrap_or_else(|| {
+                styles.push(style);
+                styles.len() - 1
+            });
+            row.push(LETTERS.chars().nth(i).unwrap_or('?'));
+        }
+        rows.push(row.trim_end().to_string());
+    }
+    let key = styles.iter().zip(LETTERS.chars()).map(|(&(fg, bg, m), letter)| {
+        let mut parts = Vec::new();
+        if fg != Color::Reset {
+            parts.push(format!("fg {fg}"));
+        }
+        if bg != Color::Reset {
+            parts.push(format!("bg {bg}"));
+        }
+        if !m.is_empty() {
+            parts.push(format!("{m:?}").to_lowercase());
+        }
+        format!("{letter}: {}", parts.join(", "))
+    });
+    format!("{}\n\nstyles:\n{}\n\n{}", lines(buf).join("\n"), rows.join("\n"), key.collect::<Vec<_>>().join("\n"))
+}

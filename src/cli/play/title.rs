@@ -9,7 +9,7 @@ use crate::level::{DEFAULT_LEVEL_NAME, Level};
 use crate::scores::{End, Score, Table, today};
 use crate::signals::{self, Signals};
 use crate::sim::Outcome;
-use crate::ui::{self, Choice, Palette, Title, totals};
+use crate::ui::{self, Choice, Title, totals};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -52,7 +52,7 @@ pub fn title(args: &PlayArgs, seed: Option<u64>) -> Result<(), CliError> {
         signals::survive_file_size_limit()?;
     }
     let mut table = Table::open();
-    let mut sessions = ui::Sessions::open(Palette::detect(), 1.0, signals)?;
+    let mut sessions = ui::Sessions::open(args.color.palette(), 1.0, signals)?;
     let mut said = Said::default();
     let mut recording = Recording::new(session.record.as_deref(), session.force, None);
     let mut run = TitleRun { session, seed, table: &mut table, recording: &mut recording, said: &mut said };

@@ -142,7 +142,11 @@ impl Pane {
         let mesh = self.planner().expansion() == Expansion::Navmesh;
         let inner = |c: &[(Vec2, Vec2)]| if c.len() > 2 { c[1..c.len() - 1].to_vec() } else { Vec::new() };
         let nav = NavDrawn {
-            title: format!("{} (point agent): {}", self.planner(), nav_counts(self.planner(), run)),
+            title: format!(
+                "{}, point agent: {}",
+                super::draw::planner_words(self.planner()),
+                nav_counts(self.planner(), run)
+            ),
             polygons: run.polygons.clone(),
             portals: if step > self.search_len() || done { inner(&run.corridor) } else { Vec::new() },
             corners: run.corners.clone(),
