@@ -21,6 +21,10 @@ pub struct PlayArgs {
     /// The session: level, seed, spawns, settings, recording.
     #[command(flatten)]
     pub session: SessionArgs,
+    /// Play in turn mode: the world moves only while your step, wait or
+    /// run lasts, not on the clock (`t` switches during play)
+    #[arg(long)]
+    pub turns: bool,
 }
 
 /// Names tried for one later session's recording before giving up.
@@ -56,6 +60,7 @@ pub fn play(args: &PlayArgs) -> Result<(), CliError> {
     let signals = Signals::catch()?;
     let first = args.session.feed(&start)?;
     let mut sessions = ui::Sessions::open(Palette::detect(), 1.0, signals)?;
+    sessions.set_turns(args.turns);
     let mut said = Said::default();
     let result = run(args, &levels, first, &mut sessions, &mut said);
     // The terminal is restored before anything is said on stderr.

@@ -114,7 +114,7 @@ mod tests {
         let mut buf = Buffer::empty(Rect::new(0, 0, 60, 20));
         let palette = Palette::NAMED;
         let markers = Markers::of(&level);
-        MapView { world, overlay: Overlay::None, palette: &palette, markers, sight: None, focus: None }
+        MapView { world, overlay: Overlay::None, palette: &palette, markers, sight: None, focus: None, cursor: None }
             .render(buf.area, &mut buf);
         EndScreen { world, palette: &palette, live, next_level }.render(buf.area, &mut buf);
         lines(&buf).join("\n")

@@ -34,6 +34,7 @@ use super::run::{FRAME, Front, Terminal};
 use super::screen;
 use super::sight::Sight;
 use super::worker::Worker;
+use crate::grid::Cell;
 use crate::level::Level;
 use crate::replay::feed::{self, Feed};
 use crate::shown::shown;
@@ -95,6 +96,8 @@ pub struct Sessions {
     /// The field of view as the player last set it; until then each
     /// session starts with it on in a game with a goal, off in a sandbox.
     fov: Option<bool>,
+    /// Whether live sessions play in turn mode (`--turns`, or `t`).
+    turns: bool,
 }
 
 impl Sessions {
@@ -104,7 +107,14 @@ impl Sessions {
         let terminal = Terminal::open(palette, signals)?;
         let mut clock = Clock::default();
         clock.set_nearest_speed(speed);
-        Ok(Sessions { terminal, palette, clock, overlay: Overlay::None, fov: None })
+        Ok(Sessions { terminal, palette, clock, overlay: Overlay::None, fov: None, turns: false })
+    }
+
+    /// Plays the live sessions from now on in turn mode, or in real time;
+    /// `t` changes it during a session, and the choice carries over to the
+    /// next one.
+    pub fn set_turns(&mut self, turns: bool) {
+        self.turns = turns;
     }
 
     /// Plays `session` until the player quits, retries or asks for the
@@ -117,6 +127,7 @@ impl Sessions {
             app.clock.toggle_pause();
         }
         app.overlay = self.overlay;
+        app.turns = self.turns && app.live;
         let fov_default = app::fov_by_default(&world);
         app.fov = self.fov.unwrap_or(fov_default);
         app.markers = Markers::of(level);
@@ -132,6 +143,9 @@ impl Sessions {
         let Game { mut view, world } = game;
         self.clock = view.app.clock.clone();
         self.overlay = view.app.overlay;
+        if view.app.live {
+            self.turns = view.app.turns;
+        }
         if view.app.fov != fov_default || self.fov.is_some() {
             self.fov = Some(view.app.fov);
         }
@@ -171,13 +185,16 @@ struct View<'a> {
     drawn: Option<Instant>,
     /// A feed's error, for the next [`Front::work`] to return.
     error: Option<io::Error>,
+    /// In turn mode, an errand's step not shown yet: the next tick waits
+    /// for a frame, so that a run or a travel is seen step by step.
+    unshown_step: bool,
 }
 
 /// Why the world is on its worker.
 enum Job {
     /// One tick, from `tick`, begun at `began`, with monsters planning as
-    /// `planner` says.
-    Tick { tick: u64, began: Instant, planner: String },
+    /// `planner` says, the player standing on `player`.
+    Tick { tick: u64, began: Instant, planner: String, player: Cell },
     /// A slice of a seek from tick `from`, with the commands due in it
     /// (`(tick, command)`, applied up to where it got).
     Slice { from: u64, commands: Vec<(u64, Command)> },
@@ -224,6 +241,7 @@ impl<'a> Game<'a> {
             dirty: true,
             drawn: None,
             error: None,
+            unshown_step: false,
         };
         Game { view, world: Worker::new(move || world, terminal.map(Terminal::waker)) }
     }
@@ -275,6 +293,7 @@ impl Front for Game<'_> {
             frame.render_widget(SeekBar { to: &s.to, done, palette: &view.app.palette }, frame.area());
         }
         view.dirty = false;
+        view.unshown_step = false;
         view.drawn = Some(Instant::now());
     }
 
@@ -364,7 +383,10 @@ impl View<'_> {
     /// next job.
     fn work(&mut self, world: &mut World) -> io::Result<Next> {
         match self.job.take() {
-            Some(Job::Tick { tick, began, planner }) => self.ticked(world, tick, began, &planner)?,
+            Some(Job::Tick { tick, began, planner, player }) => {
+                self.ticked(world, tick, began, &planner)?;
+                self.unshown_step = self.app.turns && world.errand().is_some() && world.player().cell != player;
+            }
             Some(Job::Slice { from, commands }) => self.sliced(world, from, &commands)?,
             None => {}
         }
@@ -383,27 +405,40 @@ impl View<'_> {
         let elapsed = now.duration_since(self.last);
         self.last = now;
         // Held time (help, a question, a tiny terminal, the end) is never
-        // made up, as paused time is not.
+        // made up, as paused time is not. In turn mode the clock gives no
+        // ticks: the world runs while the player's act lasts, as fast as it
+        // goes, and waits for the player otherwise.
         if self.app.held() {
             self.owed = 0;
+        } else if self.app.turns {
+            self.owed = u32::from(!world.ready() && !self.app.clock.paused());
         } else {
             self.owed = (self.owed + self.app.clock.advance(elapsed) + self.app.clock.take_steps()).min(MAX_CATCH_UP);
         }
         let at_end = self.feed.end().is_some_and(|end| world.ticks() >= end);
         if self.owed == 0 || at_end || world.outcome() != Outcome::Running {
             self.owed = 0;
-            let next = (!self.app.held()).then(|| self.app.clock.until_next_tick()).flatten();
+            let clocked = !self.app.held() && !self.app.turns;
+            let next = clocked.then(|| self.app.clock.until_next_tick()).flatten();
             return Ok(Next::Wait(next));
         }
         if frame_due {
             return Ok(Next::Wait(Some(Duration::ZERO)));
         }
+        if self.unshown_step {
+            let gap = self.drawn.map_or(Duration::ZERO, |t| self.frame_gap().saturating_sub(t.elapsed()));
+            return Ok(Next::Wait(Some(gap)));
+        }
         if !feed::before_tick(world, self.feed)? {
             return Ok(Next::Wait(None));
         }
         self.owed -= 1;
-        let job =
-            Job::Tick { tick: world.ticks(), began: Instant::now(), planner: world.settings().planner().to_string() };
+        let job = Job::Tick {
+            tick: world.ticks(),
+            began: Instant::now(),
+            planner: world.settings().planner().to_string(),
+            player: world.player().cell,
+        };
         Ok(Next::Start(job, Box::new(World::tick)))
     }
 
@@ -833,7 +868,7 @@ mod tests {
         let mut g = game(world(), &mut feed);
         let (release, gate) = std::sync::mpsc::channel::<()>();
         // A tick that takes until released, as a planner's build would.
-        g.view.job = Some(Job::Tick { tick: 0, began: Instant::now(), planner: "hpa".into() });
+        g.view.job = Some(Job::Tick { tick: 0, began: Instant::now(), planner: "hpa".into(), player: Cell::default() });
         g.world.start(move |w: &mut World| {
             let _ = gate.recv();
             w.tick();
@@ -858,7 +893,7 @@ mod tests {
         g.event(key('n'));
         // Held again, past the popup's delay: q quits at once.
         let (_release, gate) = std::sync::mpsc::channel::<()>();
-        g.view.job = Some(Job::Tick { tick: 1, began: Instant::now(), planner: "hpa".into() });
+        g.view.job = Some(Job::Tick { tick: 1, began: Instant::now(), planner: "hpa".into(), player: Cell::default() });
         g.world.start(move |_: &mut World| {
             let _ = gate.recv();
         });

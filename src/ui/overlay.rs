@@ -240,6 +240,7 @@ mod tests {
             markers,
             sight: None,
             focus: None,
+            cursor: None,
         }
         .render(buf.area, &mut buf);
         let p = Palette::NAMED;

@@ -6,12 +6,13 @@
 use super::app::{App, Mode};
 use super::end::EndScreen;
 use super::help::{self, key_name};
-use super::keys::{self, Action, STATUS};
+use super::keys::{self, Action, STATUS, Ui};
 use super::log::{LogView, game_time};
 use super::map::MapView;
 use super::overlay::Overlay;
 use super::palette::Palette;
 use super::panel::{self, Panel};
+use crate::grid::{Tile, WATER_COST};
 use crate::level::marker;
 use crate::shown::shown;
 use crate::sim::{Goal, Nav, Outcome, Settings, TICKS_PER_SECOND, World};
@@ -77,12 +78,15 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
     let inner = block.inner(map);
     frame.render_widget(block, map);
     let sight = app.fov.then_some(&app.sight);
-    let focus = world.watched().filter(|_| app.follow).map(|i| world.creatures()[i].cell());
-    let view = MapView { world, overlay: app.overlay, palette: &app.palette, markers: app.markers, sight, focus };
+    let cursor = (app.mode == Mode::Cursor).then_some(app.cursor);
+    let focus = cursor.or_else(|| world.watched().filter(|_| app.follow).map(|i| world.creatures()[i].cell()));
+    let view =
+        MapView { world, overlay: app.overlay, palette: &app.palette, markers: app.markers, sight, focus, cursor };
     frame.render_widget(view, inner);
     frame.render_widget(LogView { log: &app.log, palette: &app.palette }, log);
-    frame.render_widget(Panel::new(world, &app.clock, &app.palette), side);
-    frame.render_widget(status_line(app, world), status);
+    frame.render_widget(Panel { turns: app.turns, ..Panel::new(world, &app.clock, &app.palette) }, side);
+    let status_line = if app.mode == Mode::Cursor { cursor_line(app, world) } else { status_line(app, world) };
+    frame.render_widget(status_line, status);
     if world.outcome() != Outcome::Running {
         let end = EndScreen { world, palette: &app.palette, live: app.live, next_level: app.next_level };
         frame.render_widget(end, area);
@@ -90,7 +94,7 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
     match app.mode {
         Mode::Help => help::render(frame, area, &app.palette),
         Mode::Quitting => frame.render_widget(confirm(&app.palette), area),
-        Mode::Play | Mode::Ended | Mode::TooSmall | Mode::Seeking => {}
+        Mode::Play | Mode::Ended | Mode::TooSmall | Mode::Seeking | Mode::Cursor => {}
     }
 }
 
@@ -150,6 +154,7 @@ fn status_line(app: &App, world: &World) -> Line<'static> {
         Outcome::Lost => " LOST ".to_string(),
         Outcome::Running if app.mode == Mode::Seeking => " SEEKING ".to_string(),
         Outcome::Running if app.clock.paused() || app.held() => " PAUSED ".to_string(),
+        Outcome::Running if app.turns => " TURNS ".to_string(),
         Outcome::Running => format!(" {} ", app.clock.speed_label()),
     };
     let mut spans = vec![Span::raw(mode).reversed()];
@@ -169,10 +174,42 @@ fn status_line(app: &App, world: &World) -> Line<'static> {
     Line::from(spans)
 }
 
-/// Whether `key` asks for a change to the world, which a replay ignores.
+/// The status line while the travel cursor is open: where it is, what is
+/// there, and the keys.
+fn cursor_line(app: &App, world: &World) -> Line<'static> {
+    let key = Style::new().fg(app.palette.key);
+    let c = app.cursor;
+    let known = !app.fov || world.memory().seen(c);
+    let what = match world.grid().tile(c) {
+        _ if !known => "not seen".to_string(),
+        _ if c == world.player().cell => "you".to_string(),
+        _ if Some(c) == world.goal_cell() => "the goal".to_string(),
+        Tile::Wall => "wall".to_string(),
+        Tile::Floor(1) => "floor".to_string(),
+        Tile::Floor(cost) => format!("mud, cost {cost}"),
+        Tile::Water => format!("water, cost {WATER_COST}"),
+        Tile::DoorClosed => "closed door".to_string(),
+        Tile::DoorOpen => "open door".to_string(),
+    };
+    let mut spans = vec![Span::raw(format!(" TRAVEL {c} ({what}) ")).reversed()];
+    for (keys, name) in
+        [("hjklyubn", "move"), ("HJKL", "8 cells"), (">", "goal"), ("Enter", "travel"), ("Esc", "cancel")]
+    {
+        spans.push(Span::raw("  "));
+        spans.push(Span::styled(keys, key));
+        spans.push(Span::raw(format!(" {name}")));
+    }
+    Line::from(spans)
+}
+
+/// Whether `key` asks for a change to the world (or leads to one, as the
+/// travel keys and turn mode do), which a replay ignores.
 fn changes_world(key: KeyCode) -> bool {
     let press = KeyEvent::new(key, KeyModifiers::NONE);
-    matches!(keys::action(press, &Settings::default()), Some(Action::World(_)))
+    matches!(
+        keys::action(press, &Settings::default()),
+        Some(Action::World(_) | Action::Ui(Ui::Travel | Ui::TravelGoal | Ui::Turns))
+    )
 }
 
 #[cfg(test)]
