@@ -18,6 +18,7 @@ mod incremental;
 mod jps_movingai;
 mod layers;
 mod levels;
+mod moves;
 mod movingai;
 mod nav;
 mod nav_cli;

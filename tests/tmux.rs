@@ -51,3 +51,10 @@ fn long_work_never_holds_the_keys_or_the_signals() {
 fn the_lab_steps_edits_saves_and_restores_the_terminal() {
     run_script("tmux_lab.sh");
 }
+
+/// Turn mode (`play --turns`): time stands still until a key, a step and a
+/// wait each advance 4 ticks, a run wins, waits let a monster catch.
+#[test]
+fn turn_mode_plays_to_a_win_and_a_loss() {
+    run_script("tmux_turns.sh");
+}

@@ -32,6 +32,20 @@ fn a_monster_caught_lands_on_its_post_when_it_is_clear() {
     assert_eq!(caught(&mut w), home);
 }
 
+/// Issue 25: "Shift-run continues ... on through the catch". A catch ends
+/// the run and drops the acts typed ahead.
+#[test]
+fn a_catch_ends_the_run_and_the_acts_that_wait() {
+    let mut w = world();
+    let run = Run::start(&w.state.grid, w.state.player.cell, 1, 0).unwrap();
+    w.state.walk.errand = Some(Errand { task: Task::Run(run), goal_in_view: false });
+    w.state.walk.push(Act::Step(1, 0));
+    w.state.walk.push(Act::Step(1, 0));
+    caught(&mut w);
+    assert_eq!(w.state.walk.errand, None);
+    assert_eq!((w.state.walk.queued, w.state.walk.ahead), (None, None));
+}
+
 #[test]
 fn a_catch_whose_home_is_occupied_does_not_produce_an_overlap() {
     let mut w = world();
