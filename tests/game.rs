@@ -152,6 +152,17 @@ fn a_run_stops_at_a_junction_a_door_beside_and_a_wall() {
     assert_eq!(w.player().cell, Cell::new(12, 2), "stops at the wall");
 }
 
+/// A hall with a wall that hides a monster from the player's corner.
+pub const HALL: &str = "\
+#####################
+#@..................#
+#...................#
+#.........#.........#
+#.........#M........#
+#.........#.........#
+#####################
+";
+
 #[test]
 fn a_run_stops_on_any_other_command_and_when_a_monster_comes_into_view() {
     let mut w = sandbox(CORRIDOR);
@@ -161,19 +172,9 @@ fn a_run_stops_on_any_other_command_and_when_a_monster_comes_into_view() {
     let at = w.player().cell;
     ticks(&mut w, 20);
     assert_eq!(w.player().cell, at, "the door command ended the run");
-    // Along the top of a hall, past a wall that hides a monster from the
-    // west: the run ends when the monster comes into view, short of the
-    // far wall.
-    let hall = "\
-#####################
-#@..................#
-#...................#
-#.........#.........#
-#.........#M........#
-#.........#.........#
-#####################
-";
-    let mut w = sandbox(hall);
+    // Along the top of the hall: the run ends when the monster comes into
+    // view, short of the far wall.
+    let mut w = sandbox(HALL);
     w.apply(Command::Run { dx: 1, dy: 0 });
     ticks(&mut w, 200);
     let p = w.player().cell;

@@ -102,20 +102,11 @@ fn no_run_travel_or_exploration_starts_with_a_monster_in_view() {
     assert_eq!(w.player().cell, Cell::new(1, 1), "nothing moved the player");
 }
 
-/// A hall with a monster behind a wall: a travel across it stops when the
-/// monster comes into view.
+/// A travel across the hall stops when the monster behind the wall comes
+/// into view.
 #[test]
 fn a_travel_stops_when_a_monster_comes_into_view() {
-    let hall = "\
-#####################
-#@..................#
-#...................#
-#.........#.........#
-#.........#M........#
-#.........#.........#
-#####################
-";
-    let mut w = world(hall);
+    let mut w = world(crate::game::HALL);
     w.apply(Command::Travel { x: 19, y: 1 });
     assert_eq!(w.errand(), Some(ErrandKind::Travel));
     until_idle(&mut w, 500);

@@ -85,13 +85,11 @@ pub fn field_of_view(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Tile;
+    use crate::level::Level;
 
     /// A grid from rows of `#` and `.`.
     fn grid(rows: &[&str]) -> Grid {
-        let tiles: Vec<Tile> =
-            rows.iter().flat_map(|r| r.chars()).map(|c| if c == '#' { Tile::Wall } else { Tile::Floor(1) }).collect();
-        Grid::new(rows[0].len(), rows.len(), &tiles)
+        Level::parse(&rows.join("\n"), "t").unwrap().grid
     }
 
     fn seen(grid: &Grid, eye: Cell, radius: i32) -> Vec<String> {

@@ -64,7 +64,7 @@ impl Memory {
     }
 
     /// Adds what the eye at `eye` sees on `grid` within `radius` cells
-    /// (`hidden`: [`hidden_cells`] of the grid); nothing when that is what
+    /// (`hidden`: `hidden_cells` of the grid); nothing when that is what
     /// it last looked from.
     pub fn look(&mut self, grid: &Grid, eye: Cell, radius: i32, hidden: &[bool]) {
         let key = (eye, grid.version(), radius);

@@ -88,8 +88,8 @@ impl Run {
             _ => {
                 let walled = self.sides_walled(grid, at);
                 let opening = (0..2).any(|i| !walled[i] && self.walls[i] >= 2);
-                for i in 0..2 {
-                    self.walls[i] = if walled[i] { (self.walls[i] + 1).min(2) } else { 0 };
+                for (walls, &walled) in self.walls.iter_mut().zip(&walled) {
+                    *walls = if walled { (*walls + 1).min(2) } else { 0 };
                 }
                 !opening && grid.can_step(at, i32::from(self.dx), i32::from(self.dy))
             }
