@@ -425,9 +425,15 @@ fn jump_point_searches_answer_as_astar_or_say_why_not() {
     }
     assert!(cost("jps")["scanned"].as_u64().unwrap() > 0);
     let o = delve(&["path", "levels/maze.txt", "--algo", "jps", "--neighbors", "4"]);
-    assert!(
-        stdout(&o).contains("jps: needs 8 neighbours and one entry cost on every walkable cell; ran astar instead")
-    );
+    assert!(stdout(&o).contains("jps needs 8 neighbours and one entry cost on every walkable cell; ran astar instead"));
+    // An ordering over jump points runs as that ordering does on cells.
+    let v = cost("jps:dijkstra");
+    assert_eq!((&v["cost"], &v["ran"], &v["ran_astar"]), (&astar["cost"], &"jps:dijkstra".into(), &false.into()));
+    let o = delve(&["path", "levels/maze.txt", "--algo", "jps:dijkstra", "--neighbors", "4", "--json"]);
+    assert_eq!((&json(&o)["ran"], &json(&o)["ran_astar"]), (&"dijkstra".into(), &true.into()));
+    let o = delve(&["path", "levels/maze.txt", "--algo", "jps:bfs"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("jps cannot order by bfs"), "{}", stderr(&o));
 }
 
 /// A level file written for one test, removed when dropped.

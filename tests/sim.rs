@@ -225,12 +225,12 @@ fn settings_commands_change_the_next_search() {
     // The arena is open: its monsters see the player at once.
     let l = level("arena");
     // The same five ticks of every-tick repathing, with A* and with Dijkstra.
-    let expanded = |algorithm: Option<delve::search::Algorithm>| {
+    let expanded = |algorithm: Option<delve::search::Planner>| {
         let mut w = World::new(&l, 1, Settings::default()).unwrap();
         w.apply(Command::Set(Setting::Repath(RepathPolicy::EveryTick)));
         if let Some(a) = algorithm {
-            w.apply(Command::Set(Setting::Algorithm(a)));
-            assert_eq!(w.settings().search.algorithm, a);
+            w.apply(Command::Set(Setting::Planner(a)));
+            assert_eq!(w.settings().search.planner, a);
         }
         for _ in 0..5 {
             w.tick();
@@ -238,7 +238,7 @@ fn settings_commands_change_the_next_search() {
         assert!(w.stats().total.searches >= 5);
         w.stats().total.expanded
     };
-    let (astar, dijkstra) = (expanded(None), expanded(Some(delve::search::Algorithm::Dijkstra)));
+    let (astar, dijkstra) = (expanded(None), expanded(Some(delve::search::Planner::DIJKSTRA)));
     assert!(dijkstra > astar, "Dijkstra expanded {dijkstra}, A* {astar}: the setting did not reach the searches");
 }
 

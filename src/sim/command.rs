@@ -89,7 +89,6 @@ fn step_problem(what: &str, dx: i8, dy: i8) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Algorithm;
 
     #[test]
     fn commands_read_as_json_lines() {
@@ -102,7 +101,7 @@ mod tests {
             (Command::Travel { x: 12, y: 5 }, r#"{"cmd":"travel","x":12,"y":5}"#),
             (Command::Explore, r#"{"cmd":"explore"}"#),
             (
-                Command::Set(Setting::Algorithm(Algorithm::Greedy)),
+                Command::Set(Setting::Planner(crate::search::Planner::GREEDY)),
                 r#"{"cmd":"set","setting":"algorithm","value":"greedy"}"#,
             ),
             (Command::Spawn { kind: Kind::Boid, count: 3 }, r#"{"cmd":"spawn","kind":"boid","count":3}"#),

@@ -104,8 +104,8 @@ pub struct PlayerSearch {
     pub errand: ErrandKind,
     /// The cell searched for.
     pub to: Cell,
-    /// The grid algorithm that planned the route (the monsters').
-    pub algorithm: crate::search::Algorithm,
+    /// The planner that planned the route (the monsters', on the grid).
+    pub planner: crate::search::Planner,
     /// Whether a route was found.
     pub found: bool,
     /// The route's steps (0 when none was found).

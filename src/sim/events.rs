@@ -91,6 +91,14 @@ pub enum Event {
     NoRoute(Cell),
     /// An exploration found no cell left unseen within reach.
     Explored,
+    /// A planner chosen could not run on the level (the corner graph
+    /// beyond its cap): the world went on to the next of the cycle.
+    PlannerSkipped {
+        /// The planner passed over.
+        planner: crate::search::Planner,
+        /// Why it cannot run.
+        why: crate::search::PlanError,
+    },
 }
 
 /// An event and the tick it happened in.

@@ -8,34 +8,48 @@
 //! old path, up to the first door that closed across it (see
 //! [`Hunt::cut_at_closed_doors`]).
 
-use super::any_angle::AnyAngle;
 use super::creature::{Creature, Hunt};
 use super::flow::Flow;
 use super::incremental::Incremental;
-use super::settings::{Nav, RepathPolicy, Settings};
+use super::settings::{RepathPolicy, Settings};
+use super::species::BODY_RADIUS;
 use super::stats::{RepathReason, SearchReport, Stats};
 use crate::grid::{Cell, Grid};
 use crate::hash::{StateHash, StateHasher};
-use crate::search::{GridPlanner, Visit};
+use crate::nav::{Ends, Navigator};
+use crate::search::{Fallback, Visit};
 use crate::steer::{Vec2, cell_at, cell_center};
 use std::collections::VecDeque;
 
 /// The world's repath machinery: the queue and the budget are state (they
-/// decide future plans); the planner and buffers are scratch.
-#[derive(Debug, Default)]
+/// decide future plans); the navigator and buffers are scratch.
+#[derive(Debug)]
 pub struct Hunter {
     /// Monsters waiting for a plan, oldest request first.
     pub(super) queue: VecDeque<u32>,
     /// Expansions left for this tick; negative after an overspend.
     pub(super) allowance: i64,
-    planner: GridPlanner,
+    /// Every planner, with the structures it keeps (jump tables, the
+    /// navigation mesh, the corner graph), for the monsters' radius.
+    navigator: Navigator,
     /// The monsters' searches under the `incremental` policy.
     pub(super) incremental: Incremental,
     smoothed: Vec<Cell>,
     /// The shared field of the `flow-field` policy.
     pub(super) flow: Flow,
-    /// The navigation mesh and waypoint graph, for the any-angle planners.
-    any_angle: AnyAngle,
+}
+
+impl Default for Hunter {
+    fn default() -> Self {
+        Hunter {
+            queue: VecDeque::new(),
+            allowance: 0,
+            navigator: Navigator::new(f64::from(BODY_RADIUS)),
+            incremental: Incremental::default(),
+            smoothed: Vec::new(),
+            flow: Flow::default(),
+        }
+    }
 }
 
 impl StateHash for Hunter {
@@ -43,14 +57,13 @@ impl StateHash for Hunter {
         let Hunter {
             queue,
             allowance,
-            // The engine and its buffers, reset by every search.
-            planner: _,
+            // Every planner's engine, buffers and structures derived from
+            // the grid (jump tables, the mesh, the corner graph), reset by
+            // every search or rebuilt when the grid changes: a cache.
+            navigator: _,
             incremental,
             smoothed: _,
             flow,
-            // Derived from the grid and rebuilt when it changes (see
-            // `sim::any_angle`): a cache, like the ORCA walls.
-            any_angle: _,
         } = self;
         h.add(queue);
         h.add(allowance);
@@ -140,7 +153,9 @@ impl Hunter {
     /// Plans a path for monster `i` at `pos`, in cell `from`, to `to`: a
     /// fresh search, under `incremental` a repair of its own, or with an
     /// any-angle planner a query on its structure; returns the work it cost
-    /// (expansions plus cells updated).
+    /// (expansions plus cells updated). A jump point search that cannot
+    /// run on the level (4 neighbours, weighted cells) runs its ordering
+    /// on the grid instead, and the report says so.
     #[allow(clippy::too_many_arguments)]
     fn plan(
         &mut self,
@@ -155,21 +170,24 @@ impl Hunter {
     ) -> u64 {
         let grid = scene.grid;
         hunt.restart(to, grid.version(), scene.settings.plan_key(), scene.tick);
-        if scene.settings.nav != Nav::Grid {
-            return self.any_angle.plan(scene, hunt, pos, to, i, reason, stats);
+        if scene.settings.planner().expansion().any_angle() {
+            return super::any_angle::plan(&mut self.navigator, scene, hunt, pos, to, i, reason, stats);
         }
         let incremental = scene.settings.repath == RepathPolicy::Incremental;
         let outcome = if incremental {
             self.incremental.repair(i, grid, from, to, &scene.settings.search, scene.watched == Some(i))
         } else {
-            self.planner.plan(grid, from, to, &scene.settings.search)
+            let ends = Ends::cells(from, to);
+            self.navigator.plan_observed(grid, ends, &scene.settings.search, Fallback::Grid, &mut ())
         };
         let Ok(outcome) = outcome else {
             // The monster stands where no plan can start (pushed into a
             // door as it closed): it waits for its next turn.
             return 0;
         };
-        let path = if incremental { self.incremental.path() } else { self.planner.path() };
+        let path = if incremental { self.incremental.path() } else { self.navigator.path() };
+        let asked = scene.settings.planner();
+        let fallback = (!incremental && self.navigator.ran() != asked).then(|| self.navigator.ran());
         hunt.follow_cells(grid, path, scene.settings.smoothing, &mut self.smoothed);
         let mut report = SearchReport {
             creature: i,
@@ -179,9 +197,8 @@ impl Hunter {
             stats: outcome.stats,
             steps: path.len().saturating_sub(1),
             waypoints: self.smoothed.len(),
-            closed: Vec::new(),
-            open: Vec::new(),
-            updated: Vec::new(),
+            fallback,
+            ..SearchReport::default()
         };
         stats.record_search(&report);
         stats.last_search = Some(report.clone());
@@ -189,7 +206,7 @@ impl Hunter {
             report.updated = self.incremental.updated(i, grid);
             stats.watched_search = Some(report);
         } else if scene.watched == Some(i) {
-            for (cell, visit) in self.planner.visited(grid) {
+            for (cell, visit) in self.navigator.visited(grid) {
                 match visit {
                     Visit::Closed => report.closed.push(cell),
                     Visit::Open => report.open.push(cell),

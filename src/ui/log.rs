@@ -131,6 +131,7 @@ pub fn describe(event: &Event) -> (String, Tone) {
         Event::GoalInView(errand) => (format!("the goal is in view: {} stopped", errand_text(*errand)), Good),
         Event::NoRoute(to) => (format!("no way to {to}"), Plain),
         Event::Explored => ("nothing left to explore within reach".into(), Plain),
+        Event::PlannerSkipped { planner, why } => (format!("{planner} skipped: {why}"), Plain),
     }
 }
 
@@ -285,6 +286,13 @@ mod tests {
         assert_eq!(said(Event::GoalInView(ErrandKind::Run)), "the goal is in view: run stopped");
         assert_eq!(said(Event::NoRoute(Cell::new(3, 9))), "no way to 3,9");
         assert_eq!(said(Event::Explored), "nothing left to explore within reach");
+        let planner = crate::search::Planner::WAYPOINTS;
+        assert_eq!(said(Event::SettingChanged(Setting::Planner(planner))), "nav: waypoints");
+        let why = crate::search::PlanError::TooManyCorners { corners: 76173, cap: 10000 };
+        assert_eq!(
+            said(Event::PlannerSkipped { planner, why }),
+            "waypoints skipped: the level has 76173 wall corners, more than the 10000 the corner waypoint graph takes"
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 use super::World;
 use crate::grid::{Cell, DIRECTIONS, Tile, in_view};
+use crate::search::{Fallback, Planner};
 use crate::sim::Kind;
 use crate::sim::errand::{Errand, ErrandKind, PlayerSearch, Route, Task, nearest_unseen};
 use crate::sim::events::Event;
@@ -184,18 +185,24 @@ impl World {
         }
     }
 
-    /// Plans the player's way to `to` with the monsters' grid search and
+    /// Plans the player's way to `to` with the monsters' search and
     /// settings, and keeps its figures for the panel; `None` when there is
-    /// none.
+    /// none. The player walks cells: under an any-angle planner it plans
+    /// with that planner's ordering on the grid, and jump points that
+    /// cannot run on the level fall back to the grid as the monsters' do.
     fn plan_route(&mut self, errand: ErrandKind, to: Cell, picked: Option<u64>) -> Option<Route> {
         let (s, planner) = (&self.state, &mut self.scratch.planner);
-        let outcome = planner.plan(&s.grid, s.player.cell, to, &s.settings.search).ok()?;
+        let mut settings = s.settings.search;
+        if settings.planner.expansion().any_angle() {
+            settings.planner = Planner::grid(settings.planner.order());
+        }
+        let outcome = planner.plan_observed(&s.grid, s.player.cell, to, &settings, Fallback::Grid, &mut ()).ok()?;
         let path = planner.path();
         self.session.player_search = Some(PlayerSearch {
             tick: s.tick,
             errand,
             to,
-            algorithm: s.settings.search.algorithm,
+            planner: planner.ran(),
             found: outcome.found,
             steps: path.len().saturating_sub(1),
             expanded: outcome.stats.expanded,
