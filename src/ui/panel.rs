@@ -186,17 +186,15 @@ impl<'a> Panel<'a> {
     /// The player's own last search, for a travel or an exploration: what
     /// for, and what it cost (for an exploration, the search for the
     /// nearest unseen cell, then the route's).
-    fn player_search(&self) -> [Line<'static>; 2] {
-        let Some(r) = self.world.player_search() else {
-            return ["You        no travel yet (_ > o)".into(), "".into()];
-        };
+    fn player_search(&self) -> Vec<Line<'static>> {
+        let Some(r) = self.world.player_search() else { return Vec::new() };
         let head = format!("You        {} → {}", r.errand, r.to);
         let expanded = match r.picked {
             Some(picked) => format!("{} + {}", num(picked), num(r.expanded)),
             None => num(r.expanded),
         };
         let outcome = if r.found { format!("path {}", r.steps) } else { "no path".into() };
-        [head.into(), format!("  {expanded} expanded, {outcome}").into()]
+        vec![head.into(), format!("  {expanded} expanded, {outcome}").into()]
     }
 
     /// Over the last second, among monsters and wanderers: overlapping

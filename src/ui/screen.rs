@@ -263,17 +263,17 @@ mod tests {
             .map(|row| row[left + 1..right].iter().collect::<String>().trim_end().to_string())
             .collect();
         let body = [
-            "← ↓ ↑ →   move west, south, north, east",
-            "h j k l   the same, roguelike",
+            "hjkl ←↓↑→ move west, south, north, east",
             "y u b n   move diagonally: NW, NE, SW, SE",
             "Shift     + a move key: run until something happens",
-            "e         open or close an adjacent door",
+            "t s       turn mode on/off; wait a step (. too in turns)",
+            "_ >       travel: pick a cell; to the goal G once seen",
+            "o e       explore the unseen; open or close a door",
             "A         next planner (grid, navmesh, waypoints)",
             "E         next heuristic (the estimate)",
             "T         next tie-break among equal f",
             "P X       open list: lazy or decrease-key; reopening",
-            "D         4 or 8 neighbours",
-            "[ ]       weight of weighted A* -/+ 0.25 (1 to 10)",
+            "D [ ]     4 or 8 neighbours; weight -/+ 0.25 (1 to 10)",
             "R         repath policy (timer+threshold needs both)",
             "S V       smoothing on/off; avoidance separation/orca",
             "O F       next overlay; field of view (fog) on or off",
