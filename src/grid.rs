@@ -8,8 +8,10 @@
 //! graph ([`Grid::node`], [`Grid::cell_of`]).
 
 mod sight;
+mod view;
 
 pub use sight::{first_blocked, line_of_sight, supercover};
+pub use view::{field_of_view, in_view, radius_on};
 
 use crate::hash::{StateHash, StateHasher};
 use crate::named::named_enum;

@@ -95,23 +95,38 @@ proptest! {
     }
 }
 
+/// Issue 25: "ten `l` presses in a burst move one cell". One act waits for
+/// the pace and one is typed ahead of it; a newer one replaces the one
+/// typed ahead.
 #[test]
-fn one_move_waits_and_a_newer_one_replaces_it() {
+fn one_move_waits_and_one_is_typed_ahead() {
     let mut w = sandbox(ROOM);
     let start = w.player().cell;
     w.apply(Command::Move { dx: 1, dy: 0 });
     assert_eq!(w.player().cell, start, "a move waits for the tick");
     w.tick();
     assert_eq!(w.player().cell, Cell::new(start.x + 1, start.y));
-    w.apply(Command::Move { dx: 1, dy: 0 });
+    // A burst of ten presses mid-step: the first waits, the last typed
+    // ahead replaced the eight between.
+    for _ in 0..9 {
+        w.apply(Command::Move { dx: 1, dy: 0 });
+    }
     w.apply(Command::Move { dx: 0, dy: 1 });
-    assert_eq!(w.queued_move(), Some((0, 1)));
+    use delve::sim::Act::Step;
+    assert_eq!(w.queued(), [Some(Step(1, 0)), Some(Step(0, 1))]);
     ticks(&mut w, 3);
     assert_eq!(w.player().cell, Cell::new(start.x + 1, start.y), "the pace holds the next step");
     w.tick();
-    assert_eq!(w.player().cell, Cell::new(start.x + 1, start.y + 1), "the newer move was taken, once");
+    assert_eq!(w.player().cell, Cell::new(start.x + 2, start.y), "the move that waited");
+    ticks(&mut w, 4);
+    assert_eq!(w.player().cell, Cell::new(start.x + 2, start.y + 1), "then the one typed ahead");
     ticks(&mut w, 10);
-    assert_eq!(w.player().cell, Cell::new(start.x + 1, start.y + 1));
+    assert_eq!(w.player().cell, Cell::new(start.x + 2, start.y + 1), "and no more");
+    // Stop drops both.
+    w.apply(Command::Move { dx: -1, dy: 0 });
+    w.apply(Command::Move { dx: -1, dy: 0 });
+    w.apply(Command::Stop);
+    assert_eq!(w.queued(), [None, None]);
 }
 
 /// A corridor with a side passage at x = 6 and a door beside x = 10.
@@ -128,7 +143,7 @@ fn a_run_stops_at_a_junction_a_door_beside_and_a_wall() {
     w.apply(Command::Run { dx: 1, dy: 0 });
     ticks(&mut w, 100);
     assert_eq!(w.player().cell, Cell::new(6, 2), "stops where the side passage opens");
-    assert_eq!(w.running(), None);
+    assert_eq!(w.errand(), None);
     w.apply(Command::Run { dx: 1, dy: 0 });
     ticks(&mut w, 100);
     assert_eq!(w.player().cell, Cell::new(10, 2), "stops beside the door");
@@ -136,6 +151,17 @@ fn a_run_stops_at_a_junction_a_door_beside_and_a_wall() {
     ticks(&mut w, 100);
     assert_eq!(w.player().cell, Cell::new(12, 2), "stops at the wall");
 }
+
+/// A hall with a wall that hides a monster from the player's corner.
+pub const HALL: &str = "\
+#####################
+#@..................#
+#...................#
+#.........#.........#
+#.........#M........#
+#.........#.........#
+#####################
+";
 
 #[test]
 fn a_run_stops_on_any_other_command_and_when_a_monster_comes_into_view() {
@@ -146,19 +172,9 @@ fn a_run_stops_on_any_other_command_and_when_a_monster_comes_into_view() {
     let at = w.player().cell;
     ticks(&mut w, 20);
     assert_eq!(w.player().cell, at, "the door command ended the run");
-    // Along the top of a hall, past a wall that hides a monster from the
-    // west: the run ends when the monster comes into view, short of the
-    // far wall.
-    let hall = "\
-#####################
-#@..................#
-#...................#
-#.........#.........#
-#.........#M........#
-#.........#.........#
-#####################
-";
-    let mut w = sandbox(hall);
+    // Along the top of the hall: the run ends when the monster comes into
+    // view, short of the far wall.
+    let mut w = sandbox(HALL);
     w.apply(Command::Run { dx: 1, dy: 0 });
     ticks(&mut w, 200);
     let p = w.player().cell;

@@ -35,6 +35,9 @@ enum Step {
     Door,
     /// Stand still for this many ticks.
     Wait(u64),
+    /// Give the command as soon as the player is ready (in turn mode, the
+    /// world then runs until the act or errand is over).
+    Act(Command),
 }
 
 /// One golden session.
@@ -63,6 +66,10 @@ struct Golden {
     /// toggled.
     settings_changed: usize,
     doors: usize,
+    /// Played as turn mode plays: the world ticks only while the player's
+    /// act lasts, and a command refused (an errand with a monster in
+    /// view) is followed by a wait.
+    turns: bool,
 }
 
 const fn set(tick: u64, setting: Setting) -> (u64, Command) {
@@ -99,6 +106,7 @@ const MAZE: Golden = Golden {
     route: &[],
     settings_changed: 8,
     doors: 0,
+    turns: false,
 };
 
 /// An ordering over jump points (the `A` key's cycle has only A* over
@@ -160,6 +168,7 @@ const ARENA: Golden = Golden {
     route: &[],
     settings_changed: 7,
     doors: 0,
+    turns: false,
 };
 
 /// The player walks through the keep, closing and opening doors on the
@@ -224,6 +233,7 @@ const KEEP: Golden = Golden {
     ],
     settings_changed: 7,
     doors: 12,
+    turns: false,
 };
 
 /// The keep's walk among its doors with monsters planning on the
@@ -247,6 +257,7 @@ const KEEP_NAVMESH: Golden = Golden {
     route: KEEP.route,
     settings_changed: 2,
     doors: 12,
+    turns: false,
 };
 
 /// The goal bot crosses the default level to the treasury under the rules
@@ -265,6 +276,7 @@ const DUNGEON_WON: Golden = Golden {
     route: &[],
     settings_changed: 0,
     doors: 0,
+    turns: false,
 };
 
 /// The random bot in the open arena with six more monsters and two lives:
@@ -283,6 +295,7 @@ const ARENA_LOST: Golden = Golden {
     route: &[],
     settings_changed: 1,
     doors: 0,
+    turns: false,
 };
 
 /// The random bot among a crowd of monsters in the gates, whose doors all
@@ -302,6 +315,7 @@ const GATES: Golden = Golden {
     route: &[],
     settings_changed: 0,
     doors: 0,
+    turns: false,
 };
 
 /// The gates under `incremental`: each monster's MT-D* Lite search
@@ -340,6 +354,41 @@ const DESCENT: Golden = Golden {
     route: &[],
     settings_changed: 0,
     doors: 0,
+    turns: false,
+};
+
+/// A turn-mode game of the default level, the world ticking only while the
+/// player acts: an exploration (to the entrance hall's door), then a
+/// travel to the goal, stopped
+/// when a monster comes into view in the great hall; travels and a run
+/// refused while it is in view (the player waits instead), caught three
+/// times, lost.
+const DUNGEON_TURNS: Golden = Golden {
+    file: "dungeon-turns.jsonl",
+    level: "dungeon",
+    descent: None,
+    seed: 2,
+    spawns: Spawns { monster: 0, wanderer: 0, fleeing: 0, boid: 0 },
+    rules: Rules { goal: Goal::Reach, lives: Some(3) },
+    bot: BotKind::Random,
+    outcome: Outcome::Lost,
+    ticks: 3000,
+    changes: &[],
+    route: &[
+        Step::Act(Command::Explore),
+        Step::Act(Command::Wait),
+        Step::Act(Command::Travel { x: 66, y: 27 }),
+        Step::Act(Command::Wait),
+        Step::Act(Command::Travel { x: 66, y: 27 }),
+        Step::Act(Command::Run { dx: 0, dy: 1 }),
+        Step::Act(Command::Travel { x: 66, y: 27 }),
+        Step::Act(Command::Travel { x: 66, y: 27 }),
+        Step::Act(Command::Travel { x: 66, y: 27 }),
+        Step::Act(Command::Travel { x: 66, y: 27 }),
+    ],
+    settings_changed: 0,
+    doors: 0,
+    turns: true,
 };
 
 /// Ticks between the scripted player's steps at least, as for the bot.
@@ -382,6 +431,10 @@ impl Walker {
                 self.next += 1;
                 self.rest_until = tick + ticks;
                 None
+            }
+            Step::Act(command) => {
+                self.next += 1;
+                Some(command)
             }
         }
     }
@@ -435,6 +488,9 @@ fn bless(golden: &Golden) {
                 assert_ne!(world.grid().version(), version, "no door toggled at tick {tick}");
             }
         }
+        if golden.turns && world.ready() {
+            feed::apply(&mut world, &mut recording, Command::Wait).unwrap();
+        }
         feed::tick(&mut world, &mut recording).unwrap();
     }
     assert_eq!(walker.next, golden.route.len(), "the route did not end within {} ticks", golden.ticks);
@@ -472,8 +528,16 @@ fn check(golden: &Golden) {
     assert!(settings.len() >= golden.settings_changed, "{}: {} settings changed", golden.file, settings.len());
     let doors = commands.iter().filter(|&&c| c == Command::Door).count();
     assert_eq!(doors, golden.doors, "{}", golden.file);
-    let steps = commands.iter().filter(|c| matches!(c, Command::Move { .. })).count();
-    assert!(steps >= 50, "{}: the player took only {steps} steps", golden.file);
+    if golden.turns {
+        // Every kind of act and errand, each taken at least once.
+        let kinds = [Command::Wait, Command::Explore, Command::Run { dx: 1, dy: 0 }, Command::Travel { x: 0, y: 0 }];
+        for kind in kinds {
+            assert!(commands.iter().any(|c| discriminant(c) == discriminant(&kind)), "{}: no {kind:?}", golden.file);
+        }
+    } else {
+        let steps = commands.iter().filter(|c| matches!(c, Command::Move { .. })).count();
+        assert!(steps >= 50, "{}: the player took only {steps} steps", golden.file);
+    }
 }
 
 /// The final world of a replay.
@@ -557,6 +621,24 @@ fn gates_flow_field() {
     let total = world.stats().total;
     assert!(total.cells_updated > 0, "no door change repaired the field");
     assert!(world.flow_field().is_some(), "no field");
+}
+
+/// A turn-mode session records and replays like any other; the script
+/// came from turn mode's rule that the world ticks only while the player
+/// acts, so no recorded tick has the player idle before it.
+#[test]
+fn dungeon_turns() {
+    check(&DUNGEON_TURNS);
+    let replay = Replay::load(&path(&DUNGEON_TURNS)).unwrap_or_else(|e| panic!("{e}"));
+    let mut world = replay.start().world().unwrap();
+    while !world.outcome().is_over() {
+        for &c in replay.commands_due(world.ticks()) {
+            world.apply(c);
+        }
+        assert!(!world.ready(), "the player is idle at tick {}: turn mode would not tick", world.ticks());
+        world.tick();
+    }
+    assert_eq!(world.outcome(), Outcome::Lost);
 }
 
 #[test]

@@ -19,6 +19,7 @@ mod incremental;
 mod jps_movingai;
 mod layers;
 mod levels;
+mod moves;
 mod movingai;
 mod nav;
 mod nav_cli;

@@ -472,7 +472,7 @@ fn damaged_files_are_refused_with_their_own_message() {
         (
             "unknown command",
             with_line(&good, 2, r#"{"tick":3,"cmd":"jump"}"#),
-            "2: bad command: unknown variant `jump`, expected one of `move`, `run`, `stop`, `door`, `set`, `spawn`"
+            "2: bad command: unknown variant `jump`, expected one of `move`, `wait`, `run`, `travel`, `explore`, `stop`, `door`, `set`, `spawn`"
                 .into(),
         ),
         (

@@ -58,3 +58,10 @@ fn the_lab_steps_edits_saves_and_restores_the_terminal() {
 fn the_title_screen_starts_a_descent_and_keeps_its_score() {
     run_script("tmux_title.sh");
 }
+
+/// Turn mode (`play --turns`): time stands still until a key, a step and a
+/// wait each advance 4 ticks, a run wins, waits let a monster catch.
+#[test]
+fn turn_mode_plays_to_a_win_and_a_loss() {
+    run_script("tmux_turns.sh");
+}

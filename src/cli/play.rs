@@ -27,6 +27,10 @@ pub struct PlayArgs {
     /// Colour or not.
     #[command(flatten)]
     pub color: ColorArgs,
+    /// Play in turn mode: the world moves only while your step, wait or
+    /// run lasts, not on the clock (`t` switches during play)
+    #[arg(long)]
+    pub turns: bool,
 }
 
 /// Runs `delve play` until the user quits: one level, or the campaign
@@ -61,6 +65,7 @@ pub fn play(args: &PlayArgs) -> Result<(), CliError> {
     let signals = Signals::catch()?;
     let first = session.feed(&start)?;
     let mut sessions = ui::Sessions::open(args.color.palette(), 1.0, signals)?;
+    sessions.set_turns(args.turns);
     let mut said = Said::default();
     let mut recording = Recording::new(session.record.as_deref(), session.force, Some(first));
     let result = course.run(session, &mut recording, &mut sessions, &mut said, "quit").map(|_| ());

@@ -7,6 +7,7 @@
 use super::Kind;
 use super::settings::Setting;
 use super::world::MAX_CREATURES;
+use crate::grid::MAX_SIDE;
 use serde::{Deserialize, Serialize};
 
 /// One change to the world.
@@ -15,15 +16,30 @@ use serde::{Deserialize, Serialize};
 #[allow(missing_docs, reason = "each variant's doc describes its fields")]
 pub enum Command {
     /// Step the player one cell by (dx, dy), each −1, 0 or 1, as soon as
-    /// its pace allows (4 ticks a step, 4·√2 diagonally). One move waits;
-    /// a newer one replaces it. Ignored when the step is not legal (a wall,
-    /// a cut corner) when its time comes.
+    /// its pace allows (4 ticks a step, 4·√2 diagonally, the cell's entry
+    /// cost times that). One act waits for the pace and one more is typed
+    /// ahead of it; a newer one replaces the one typed ahead. Ignored when
+    /// the step is not legal (a wall, a cut corner) when its time comes,
+    /// and at once when the player could take it now.
     Move { dx: i8, dy: i8 },
-    /// Keep stepping by (dx, dy) at the pace until a wall is ahead, a side
-    /// opens (a junction, a door beside), a monster comes into view, or
-    /// another command comes.
+    /// Stand still for one orthogonal step's time (4 ticks), queued like a
+    /// move: the wait of turn mode.
+    Wait,
+    /// Keep stepping by (dx, dy) at the pace, along a corridor or straight
+    /// across the open, until the way ends or opens, a door comes beside,
+    /// a monster or the goal comes into view, or another command comes.
+    /// Refused while a monster is in view.
     Run { dx: i8, dy: i8 },
-    /// Drop the waiting move and end a run.
+    /// Walk to the cell (x, y) by a route planned with the monsters' grid
+    /// search, stopping as a run does (the goal excepted). Refused while a
+    /// monster is in view.
+    Travel { x: i32, y: i32 },
+    /// Walk to the nearest cell the player has not seen, again and again,
+    /// until none is left within reach, stopping as a run does. Refused
+    /// while a monster is in view.
+    Explore,
+    /// Drop the acts that wait and end an errand (a run, a travel, an
+    /// exploration).
     Stop,
     /// Open or close the first door next to the player (in neighbour
     /// order). A door with a creature in it stays open.
@@ -46,6 +62,9 @@ impl Command {
         match *self {
             Command::Move { dx, dy } => step_problem("move", dx, dy),
             Command::Run { dx, dy } => step_problem("run", dx, dy),
+            Command::Travel { x, y } if !(0..MAX_SIDE as i32).contains(&x) || !(0..MAX_SIDE as i32).contains(&y) => {
+                Some(format!("travel to {x},{y} is off any map (cells are from 0 to {})", MAX_SIDE - 1))
+            }
             Command::Spawn { count: 0, .. } => Some("spawn of 0 creatures".to_string()),
             Command::Spawn { count, .. } if count as usize > MAX_CREATURES => {
                 Some(format!("spawn of {count} creatures is above the cap of {MAX_CREATURES} creatures"))
@@ -78,6 +97,9 @@ mod tests {
             (Command::Door, r#"{"cmd":"door"}"#),
             (Command::Run { dx: 0, dy: 1 }, r#"{"cmd":"run","dx":0,"dy":1}"#),
             (Command::Stop, r#"{"cmd":"stop"}"#),
+            (Command::Wait, r#"{"cmd":"wait"}"#),
+            (Command::Travel { x: 12, y: 5 }, r#"{"cmd":"travel","x":12,"y":5}"#),
+            (Command::Explore, r#"{"cmd":"explore"}"#),
             (
                 Command::Set(Setting::Planner(crate::search::Planner::GREEDY)),
                 r#"{"cmd":"set","setting":"algorithm","value":"greedy"}"#,
@@ -97,6 +119,9 @@ mod tests {
             Command::Move { dx: 0, dy: -1 },
             Command::Run { dx: 1, dy: 1 },
             Command::Stop,
+            Command::Wait,
+            Command::Travel { x: 0, y: 2047 },
+            Command::Explore,
             Command::Door,
             Command::Spawn { kind: Kind::Boid, count: 1 },
             Command::Spawn { kind: Kind::Monster, count: MAX_CREATURES as u32 },
@@ -111,6 +136,8 @@ mod tests {
             (Command::Move { dx: 0, dy: 0 }, "move (0, 0) is not a step"),
             (Command::Run { dx: 0, dy: 0 }, "run (0, 0) is not a step"),
             (Command::Run { dx: -3, dy: 1 }, "run (-3, 1) is not a step: dx and dy are each -1, 0 or 1"),
+            (Command::Travel { x: -1, y: 3 }, "travel to -1,3 is off any map (cells are from 0 to 2047)"),
+            (Command::Travel { x: 4, y: 2048 }, "travel to 4,2048 is off any map (cells are from 0 to 2047)"),
             (Command::Spawn { kind: Kind::Boid, count: 0 }, "spawn of 0 creatures"),
             (
                 Command::Spawn { kind: Kind::Boid, count: u32::MAX },

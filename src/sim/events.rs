@@ -6,6 +6,7 @@
 //! so a front end that remembers the count it last saw shows each once.
 
 use super::doors::Changed;
+use super::errand::ErrandKind;
 use super::settings::Setting;
 use crate::grid::Cell;
 /// Events the log keeps.
@@ -69,6 +70,27 @@ pub enum Event {
     },
     /// A setting was changed (by a key or a replayed command).
     SettingChanged(Setting),
+    /// A run, travel or exploration was not started: a monster is in view.
+    Refused {
+        /// The errand asked for.
+        errand: ErrandKind,
+        /// The first monster in view (its ordinal, from 1).
+        monster: usize,
+    },
+    /// A run, travel or exploration stopped: a monster came into view.
+    Interrupted {
+        /// The errand that stopped.
+        errand: ErrandKind,
+        /// The first monster in view (its ordinal, from 1).
+        monster: usize,
+    },
+    /// A run or an exploration stopped: the goal came into view.
+    GoalInView(ErrandKind),
+    /// A travel or exploration found no way to its cell (from the start,
+    /// or once a door closed across it).
+    NoRoute(Cell),
+    /// An exploration found no cell left unseen within reach.
+    Explored,
     /// A planner chosen could not run on the level (the corner graph
     /// beyond its cap): the world went on to the next of the cycle.
     PlannerSkipped {

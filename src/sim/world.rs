@@ -33,9 +33,11 @@ use super::Kind;
 use super::command::Command;
 use super::creature::Creature;
 use super::doors::Doors;
+use super::errand::{ErrandKind, PlayerSearch, Route};
 use super::events::{Event, Sense, Stamped};
+use super::memory::{Memory, sight_radius};
 use super::mind::{Awareness, Reason};
-use super::pace::{Run, is_move};
+use super::pace::{Act, SUBTICKS, is_move, step_duration, step_time};
 use super::rules::{Outcome, Rules};
 use super::settings::Settings;
 use super::stats::Stats;
@@ -59,12 +61,14 @@ pub const DT: f32 = 1.0 / TICKS_PER_SECOND as f32;
 /// [`World::apply`] itself, which cannot fail, cuts a spawn short at the
 /// capacity.
 pub const MAX_CREATURES: usize = 100_000;
-/// Speed the player's steps are taken to have, for creatures that predict
-/// where the player goes (cells per second).
+/// Speed the player's steps onto plain floor are taken to have, for
+/// creatures that predict where the player goes (cells per second); a
+/// step into a costly cell is that many times slower.
 const PLAYER_SPEED: f32 = 5.0;
-/// Ticks after a step during which the player counts as moving (seen to
-/// move, heard): longer than a diagonal step, so a walking player is heard
-/// without a gap.
+/// Ticks after a step onto plain floor during which the player counts as
+/// moving (seen to move, heard): longer than a diagonal step, so a walking
+/// player is heard without a gap. A slower step (mud, water) counts for as
+/// much longer as it lasts.
 const PLAYER_MOVING_TICKS: u64 = 6;
 
 /// A level that cannot hold a world.
@@ -115,26 +119,33 @@ type System = fn(&mut World) -> ControlFlow<()>;
 ///    the tick).
 /// 4. `doors`: cycling doors open and close, before anyone perceives or
 ///    plans, so that this tick's plans see them.
-/// 5. `perceive`: every monster's sight and hearing of the player moves its
+/// 5. `sight`: what the player sees from where it stands now joins what it
+///    has seen.
+/// 6. `perceive`: every monster's sight and hearing of the player moves its
 ///    mind on.
-/// 6. `request`: monsters heading somewhere queue their requests for a plan.
-/// 7. `serve`: the flow field is brought up to date and the queue served
+/// 7. `request`: monsters heading somewhere queue their requests for a plan.
+/// 8. `serve`: the flow field is brought up to date and the queue served
 ///    while the tick's budget of expansions lasts.
-/// 8. `steer`: every creature's steering force (one wander draw each),
+/// 9. `steer`: every creature's steering force (one wander draw each),
 ///    smoothed and integrated, or, under ORCA, its preferred velocity.
-/// 9. `avoid`: under ORCA, the velocities chosen for the crowd, and moves.
-/// 10. `crowd`: the crowd's overlaps and nearest time to collision
+/// 10. `avoid`: under ORCA, the velocities chosen for the crowd, and moves.
+/// 11. `crowd`: the crowd's overlaps and nearest time to collision
 ///     (statistics only).
-/// 11. `catch`: the first monster touching the player catches it.
-/// 12. `survive`: staying uncaught long enough wins.
+/// 12. `catch`: the first monster touching the player catches it (and
+///     ends whatever the player was doing).
+/// 13. `heed`: an errand stops when a monster (or for a run or an
+///     exploration, the goal) comes into view; an exploration that has
+///     seen its cell heads for the next.
+/// 14. `survive`: staying uncaught long enough wins.
 ///
 /// Then, whether the tick ran to the end or not, the tally closes the
 /// tick's statistics.
-const SYSTEMS: [(&str, System); 12] = [
+const SYSTEMS: [(&str, System); 14] = [
     ("walk", player::walk),
     ("clock", systems::clock),
     ("goal", systems::goal),
     ("doors", systems::doors),
+    ("sight", player::sight),
     ("perceive", systems::perceive),
     ("request", systems::request),
     ("serve", systems::serve),
@@ -142,6 +153,7 @@ const SYSTEMS: [(&str, System); 12] = [
     ("avoid", movement::avoid),
     ("crowd", movement::crowd),
     ("catch", systems::catch),
+    ("heed", player::heed),
     ("survive", systems::survive),
 ];
 
@@ -176,6 +188,7 @@ impl World {
                 world.add(kind, c);
             }
         }
+        world.look();
         Ok(world)
     }
 
@@ -295,21 +308,43 @@ impl World {
         self.state.doors.as_ref()
     }
 
-    /// The move waiting for the player's pace, if any.
-    pub fn queued_move(&self) -> Option<(i8, i8)> {
-        self.state.walk.queued
+    /// The acts that wait for the player's pace: the next one, and the one
+    /// typed ahead of it.
+    pub fn queued(&self) -> [Option<Act>; 2] {
+        [self.state.walk.queued, self.state.walk.ahead]
     }
 
-    /// The direction the player is running in, if running.
-    pub fn running(&self) -> Option<(i8, i8)> {
-        self.state.walk.run.as_ref().map(|r| (r.dx, r.dy))
+    /// The errand the player is on (a run, a travel, an exploration), if any.
+    pub fn errand(&self) -> Option<ErrandKind> {
+        self.state.walk.errand.as_ref().map(|e| e.kind())
     }
 
-    /// Whether a move given now would be taken at the coming tick: nothing
-    /// waits and the pace allows a step.
+    /// The route a travel or an exploration walks, if one is under way.
+    pub fn route(&self) -> Option<&Route> {
+        self.state.walk.errand.as_ref()?.route()
+    }
+
+    /// Whether the player is doing nothing: no act waits, no errand, and
+    /// the pace allows an act at the coming tick. A move given now would be
+    /// taken then; in turn mode the world waits for the player while this
+    /// holds, and runs while it does not.
     pub fn ready(&self) -> bool {
-        let walk = &self.state.walk;
-        walk.queued.is_none() && walk.run.is_none() && walk.is_free(self.state.tick)
+        self.state.walk.is_idle(self.state.tick)
+    }
+
+    /// What the player has seen: auto-explore's map, and the fog of war's.
+    pub fn memory(&self) -> &Memory {
+        &self.state.memory
+    }
+
+    /// How far the player sees, in cells: as far as monsters see it.
+    pub fn sight_radius(&self) -> i32 {
+        sight_radius(self.state.settings.detection_radius)
+    }
+
+    /// The player's last search for a travel or an exploration.
+    pub fn player_search(&self) -> Option<&PlayerSearch> {
+        self.session.player_search.as_ref()
     }
 
     /// The 1-based ordinal of creature `index` among the monsters, as the
@@ -352,50 +387,57 @@ impl World {
     }
 
     /// The player's velocity as creatures perceive it: the last step's
-    /// direction at walking speed for a few ticks after the step.
+    /// direction at its speed (walking speed over its cell's entry cost)
+    /// for as long as the player counts as moving after it.
     pub fn player_velocity(&self) -> Vec2 {
         match self.state.player.last_step {
             Some((dx, dy, _)) if self.player_moving() => {
-                Vec2::new(f32::from(dx), f32::from(dy)).normalized() * PLAYER_SPEED
+                let cost = f32::from(self.state.grid.entry_cost(self.state.player.cell).unwrap_or(1));
+                Vec2::new(f32::from(dx), f32::from(dy)).normalized() * (PLAYER_SPEED / cost)
             }
             _ => Vec2::ZERO,
         }
     }
 
-    /// Whether the player stepped within the last few ticks: seen to
-    /// move, and heard ([`HEARING_CELLS`](super::HEARING_CELLS) steps
-    /// round); standing still is silent.
+    /// Whether the player stepped within the last few ticks: within
+    /// [`PLAYER_MOVING_TICKS`] of a step onto plain floor, and as many
+    /// ticks longer as a slower step (into the cell it stands on) lasted.
     pub fn player_moving(&self) -> bool {
-        self.state.player.last_step.is_some_and(|(_, _, at)| self.state.tick - at <= PLAYER_MOVING_TICKS)
+        self.state.player.last_step.is_some_and(|(dx, dy, at)| {
+            let cost = self.state.grid.entry_cost(self.state.player.cell).unwrap_or(1);
+            let slower = (step_duration(dx, dy, cost) - step_time(dx, dy)) / SUBTICKS;
+            self.state.tick - at <= PLAYER_MOVING_TICKS + slower
+        })
     }
 
     /// Applies one command. Commands that cannot apply (no door nearby, a
-    /// move that is not one cell) change nothing; every command but a run
-    /// ends a run; a won or lost world takes no commands.
+    /// move that is not one cell, a move into a wall when the player could
+    /// take it now) change nothing; every command ends an errand, and a
+    /// run, travel or explore starts another unless a monster is in view;
+    /// a won or lost world takes no commands. What the player sees is
+    /// brought up to date (a door opened shows what is behind it at once).
     pub fn apply(&mut self, command: Command) {
         if self.state.outcome.is_over() {
             return;
         }
-        let walk = &mut self.state.walk;
-        if !matches!(command, Command::Run { .. }) {
-            walk.run = None;
-        }
+        self.state.walk.errand = None;
         match command {
             Command::Move { dx, dy } => {
-                if is_move(dx, dy) {
-                    walk.queued = Some((dx, dy));
+                let s = &mut self.state;
+                let idle = s.walk.is_idle(s.tick);
+                if is_move(dx, dy) && (!idle || s.grid.can_step(s.player.cell, i32::from(dx), i32::from(dy))) {
+                    s.walk.push(Act::Step(dx, dy));
                 }
             }
+            Command::Wait => self.state.walk.push(Act::Rest),
             Command::Run { dx, dy } => {
                 if is_move(dx, dy) {
-                    walk.queued = None;
-                    let mut run = Run { dx, dy, sides: [false; 2], seen: Vec::new() };
-                    run.sides = run.sides_at(&self.state.grid, self.state.player.cell);
-                    self.monsters_in_view(&mut run.seen);
-                    self.state.walk.run = Some(run);
+                    self.start_run(dx, dy);
                 }
             }
-            Command::Stop => walk.queued = None,
+            Command::Travel { x, y } => self.start_travel(Cell::new(x, y)),
+            Command::Explore => self.start_explore(),
+            Command::Stop => self.state.walk.clear(),
             Command::Door => self.toggle_door(),
             Command::Set(setting) => {
                 // A planner that cannot run on the level is passed over.
@@ -407,12 +449,13 @@ impl World {
             }
             Command::Spawn { kind, count } => self.spawn(kind, count),
         }
+        self.look();
     }
 
     /// Advances the world by one tick of [`DT`] seconds: its systems in
-    /// one fixed order (walk, clock, goal, doors, perceive, request, serve,
-    /// steer, avoid, crowd, catch, survive; see docs/world.md), then the
-    /// tally of its statistics. A won or lost world does not change.
+    /// one fixed order (walk, clock, goal, doors, sight, perceive, request,
+    /// serve, steer, avoid, crowd, catch, heed, survive; see
+    /// docs/world.md), then the tally of its statistics. A won or lost world does not change.
     pub fn tick(&mut self) {
         if self.state.outcome.is_over() {
             return;

@@ -16,8 +16,9 @@ use super::run::Stop;
 use super::screen;
 use super::sight::Sight;
 use super::stakes::Stakes;
+use crate::grid::Cell;
 use crate::sim::{Command, Goal, Kind, MonsterState, Outcome, World};
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
@@ -58,6 +59,10 @@ pub enum Mode {
     /// A replay is seeking: `q` or Esc stops it where it got to (the loop
     /// reads these keys itself, the world being busy).
     Seeking,
+    /// The travel cursor is open (`_`): the move keys move it (with Shift
+    /// eight cells), `>` puts it on the goal, Enter, `.` or `_` travels
+    /// there, Esc or `q` puts it away. Time stands still.
+    Cursor,
 }
 
 /// How long a live game's end screen ignores every key (but Ctrl-C) after
@@ -67,8 +72,19 @@ pub enum Mode {
 /// for.
 pub const END_GUARD: Duration = Duration::from_secs(1);
 
-/// What the log says when a key that moves the player is refused.
+/// What the log says when a move, a run, a travel or an exploration is
+/// given while paused: it waits for time to run.
 pub const PAUSED_MOVE: &str = "paused: moves wait (Space resumes, . steps one tick)";
+/// What the log says when a door key is refused while paused.
+pub const PAUSED_DOOR: &str = "paused: doors wait for time to run (Space resumes)";
+/// What the log says when turn mode goes on, and off.
+pub const TURNS_ON: &str = "turn mode: the world moves only while you act (t: real time)";
+pub const TURNS_OFF: &str = "real time: the world moves on its own (t: turn mode)";
+/// What the log says when `>` finds no goal to travel to.
+pub const NO_GOAL: &str = "this level has no goal G to travel to";
+pub const GOAL_UNSEEN: &str = "you have not seen the goal yet (o explores, _ picks a cell)";
+/// What the log says when the cursor picks a cell the fog hides.
+pub const CELL_UNSEEN: &str = "you have not seen that cell: travel goes where you have seen";
 
 /// What the log says when a replay reaches its last tick still running.
 pub const RECORDING_ENDS: &str = "the recording ends here (q quits)";
@@ -119,6 +135,11 @@ pub struct App {
     pub seek: Option<keys::Seek>,
     /// The replay's recording was interrupted: its end says so.
     pub incomplete: bool,
+    /// Turn mode: the world moves only while the player's act lasts (a
+    /// step, a wait, a run, a travel), not on the clock.
+    pub turns: bool,
+    /// The travel cursor's cell, while [`Mode::Cursor`] is open.
+    pub cursor: Cell,
 }
 
 impl App {
@@ -145,6 +166,8 @@ impl App {
             picked: false,
             seek: None,
             incomplete: false,
+            turns: false,
+            cursor: Cell::default(),
         }
     }
 
@@ -257,38 +280,106 @@ impl App {
             }
             // The loop reads a seek's keys itself, the world being away.
             Mode::Seeking => None,
+            Mode::Cursor => self.cursor_key(key, world),
         }
     }
 
     /// A key in play.
     fn play_key(&mut self, key: KeyEvent, world: &mut World) -> Option<Command> {
         let command = match keys::action(key, world.settings()) {
+            // In turn mode `.` waits, as `s` does.
+            Some(Action::Ui(Ui::Step)) if self.turns => self.world_key(Command::Wait, world),
             Some(Action::World(command)) => self.world_key(command, world),
-            Some(Action::Ui(action)) => {
-                self.handle(action, world);
-                None
-            }
+            Some(Action::Ui(action)) => self.handle(action, world),
             None => None,
         };
-        // A run ends at any key, and pausing drops the move waiting for the
-        // pace, so that nothing moves the player while paused: keys that
-        // give the world nothing else tell it so.
-        let pending = world.running().is_some() || (self.clock.paused() && world.queued_move().is_some());
+        // An errand (a run, a travel, an exploration) ends at any key: keys
+        // that give the world nothing else tell it so.
+        let pending = world.errand().is_some();
         command.or_else(|| (self.live && self.exit.is_none() && pending).then_some(Command::Stop))
     }
 
-    /// A key that would change the world: refused in replay, and moves are
-    /// refused while paused (with a line in the log saying why).
+    /// A key that would change the world: refused in replay. While paused
+    /// the acts wait for time to run, as the log says, and a door is
+    /// refused (it would open or close with time standing still).
     fn world_key(&mut self, command: Command, world: &World) -> Option<Command> {
         if !self.live {
             return None;
         }
-        let moves = matches!(command, Command::Move { .. } | Command::Run { .. } | Command::Door);
-        if moves && self.clock.paused() {
-            self.log.note(world.ticks(), PAUSED_MOVE);
-            return None;
+        if self.clock.paused() {
+            match command {
+                Command::Door => {
+                    self.log.note(world.ticks(), PAUSED_DOOR);
+                    return None;
+                }
+                Command::Move { .. }
+                | Command::Wait
+                | Command::Run { .. }
+                | Command::Travel { .. }
+                | Command::Explore => self.log.note(world.ticks(), PAUSED_MOVE),
+                _ => {}
+            }
         }
         Some(command)
+    }
+
+    /// `>`: a travel to the level's goal, once the player has seen it (with
+    /// the field of view off, the whole map is in view).
+    fn travel_to_goal(&mut self, world: &World) -> Option<Command> {
+        let Some(goal) = world.goal_cell() else {
+            self.log.note(world.ticks(), NO_GOAL);
+            return None;
+        };
+        if self.fov && !world.memory().seen(goal) {
+            self.log.note(world.ticks(), GOAL_UNSEEN);
+            return None;
+        }
+        self.world_key(Command::Travel { x: goal.x, y: goal.y }, world)
+    }
+
+    /// A key while the travel cursor is open.
+    fn cursor_key(&mut self, key: KeyEvent, world: &mut World) -> Option<Command> {
+        if let Some((dx, dy)) = keys::direction(key.code) {
+            let shifted = key.modifiers.contains(KeyModifiers::SHIFT)
+                || matches!(key.code, KeyCode::Char(c) if c.is_ascii_uppercase());
+            let n = if shifted { 8 } else { 1 };
+            let (w, h) = (world.grid().width() as i32, world.grid().height() as i32);
+            let c = self.cursor;
+            self.cursor =
+                Cell::new((c.x + n * i32::from(dx)).clamp(0, w - 1), (c.y + n * i32::from(dy)).clamp(0, h - 1));
+            return None;
+        }
+        match key.code {
+            KeyCode::Char('>') => {
+                if let Some(goal) = world.goal_cell().filter(|&g| !self.fov || world.memory().seen(g)) {
+                    self.cursor = goal;
+                }
+                None
+            }
+            KeyCode::Enter | KeyCode::Char('.' | '_' | ',') => {
+                self.mode = Mode::Play;
+                self.settle(world);
+                let to = self.cursor;
+                if self.fov && !world.memory().seen(to) {
+                    self.log.note(world.ticks(), CELL_UNSEEN);
+                    return None;
+                }
+                self.world_key(Command::Travel { x: to.x, y: to.y }, world)
+            }
+            KeyCode::Esc | KeyCode::Char('q') => {
+                self.mode = Mode::Play;
+                self.settle(world);
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// Opens the travel cursor: on the goal once seen, else on the player.
+    fn open_cursor(&mut self, world: &World) {
+        let goal = world.goal_cell().filter(|&g| !self.fov || world.memory().seen(g));
+        self.cursor = goal.unwrap_or(world.player().cell);
+        self.mode = Mode::Cursor;
     }
 
     /// The end screen's keys: retry, the next level once won, quit; in a
@@ -323,10 +414,19 @@ impl App {
         }
     }
 
-    /// Carries out a view action. The world is borrowed only to choose the
-    /// monster to watch, which is observation and changes no decision.
-    pub fn handle(&mut self, action: Ui, world: &mut World) {
+    /// Carries out a view action; the travel keys give the command they
+    /// lead to, if any. The world is borrowed only to choose the monster to
+    /// watch, which is observation and changes no decision.
+    pub fn handle(&mut self, action: Ui, world: &mut World) -> Option<Command> {
         match action {
+            Ui::TravelGoal => return self.travel_to_goal(world),
+            Ui::Travel if self.live => self.open_cursor(world),
+            Ui::Travel => {}
+            Ui::Turns if self.live => {
+                self.turns = !self.turns;
+                self.log.note(world.ticks(), if self.turns { TURNS_ON } else { TURNS_OFF });
+            }
+            Ui::Turns => {}
             Ui::Pause => self.clock.toggle_pause(),
             Ui::Step => self.clock.step(),
             Ui::Faster => self.clock.faster(),
@@ -349,6 +449,7 @@ impl App {
             Ui::Quit => self.ask_quit(),
             Ui::Seek(seek) => self.seek = Some(seek),
         }
+        None
     }
 }
 
@@ -557,24 +658,103 @@ mod tests {
         }
     }
 
+    /// Issue 25: "the pause message says moves wait but they are dropped",
+    /// and "`.` advances the world without letting the player act".
     #[test]
-    fn moves_are_refused_while_paused_with_a_message() {
+    fn moves_wait_while_paused_and_the_stepped_tick_takes_them() {
         let mut w = world();
+        let start = w.player().cell;
         let mut app = App::new(Palette::NAMED, true);
         app.key(char_key(' '), &mut w);
         assert!(app.clock.paused());
-        for c in ['l', 'L', 'e', 'n'] {
-            assert_eq!(app.key(char_key(c), &mut w), None, "{c}");
-        }
+        let moved = app.key(char_key('l'), &mut w);
+        assert_eq!(moved, Some(Command::Move { dx: 1, dy: 0 }), "the move is given, to wait");
+        w.apply(moved.unwrap());
+        // Other keys keep it waiting, and the door waits for time to run.
+        assert_eq!(app.key(char_key('O'), &mut w), None);
+        assert_eq!(app.key(char_key('e'), &mut w), None);
         let said: Vec<&str> = app.log.entries().map(|e| e.text.as_str()).collect();
-        // One line, however many keys were refused.
-        assert_eq!(said, [PAUSED_MOVE]);
-        // Settings still change, and `.` still steps.
-        assert!(matches!(app.key(char_key('E'), &mut w), Some(Command::Set(_))));
+        assert_eq!(said, [PAUSED_MOVE, PAUSED_DOOR]);
+        assert_eq!(w.queued()[0], Some(crate::sim::Act::Step(1, 0)));
+        assert_eq!(w.player().cell, start, "nothing moves while paused");
+        // `.` steps one tick, and the player acts on it.
         app.key(char_key('.'), &mut w);
         assert_eq!(app.clock.take_steps(), 1);
-        app.key(char_key(' '), &mut w);
-        assert_eq!(app.key(char_key('l'), &mut w), Some(Command::Move { dx: 1, dy: 0 }));
+        w.tick();
+        assert_eq!(w.player().cell, Cell::new(start.x + 1, start.y));
+        // Settings still change.
+        assert!(matches!(app.key(char_key('E'), &mut w), Some(Command::Set(_))));
+    }
+
+    #[test]
+    fn turn_mode_waits_on_dot_and_s_and_is_for_live_play() {
+        let mut w = world();
+        let mut app = App::new(Palette::NAMED, true);
+        assert!(!app.turns);
+        assert_eq!(app.key(char_key('t'), &mut w), None);
+        assert!(app.turns);
+        assert_eq!(app.log.entries().last().map(|e| e.text.as_str()), Some(TURNS_ON));
+        assert_eq!(app.key(char_key('.'), &mut w), Some(Command::Wait));
+        assert_eq!(app.key(char_key('s'), &mut w), Some(Command::Wait));
+        app.key(char_key('t'), &mut w);
+        assert!(!app.turns);
+        assert_eq!(app.key(char_key('.'), &mut w), None, "in real time `.` steps a tick while paused, no more");
+        let mut replay = App::new(Palette::NAMED, false);
+        replay.key(char_key('t'), &mut w);
+        assert!(!replay.turns, "a replay plays its ticks as recorded");
+    }
+
+    #[test]
+    fn the_travel_cursor_holds_time_moves_and_travels() {
+        let mut w = world();
+        let p = w.player().cell;
+        let mut app = App { fov: true, ..App::new(Palette::NAMED, true) };
+        assert_eq!(app.key(char_key('_'), &mut w), None);
+        assert!(app.mode == Mode::Cursor && app.held());
+        assert_eq!(app.cursor, p, "the goal is not seen yet: the cursor starts on the player");
+        for c in ['l', 'l', 'j', 'j', 'H'] {
+            assert_eq!(app.key(char_key(c), &mut w), None);
+        }
+        assert_eq!(app.cursor, Cell::new(0, p.y + 2), "Shift moves eight cells, within the map");
+        app.key(char_key('L'), &mut w);
+        assert_eq!(app.key(press(KeyCode::Enter), &mut w), Some(Command::Travel { x: 8, y: p.y + 2 }));
+        assert_eq!(app.mode, Mode::Play);
+        // Esc puts it away; the cursor never leaves the map.
+        app.key(char_key('_'), &mut w);
+        for _ in 0..50 {
+            app.key(char_key('Y'), &mut w);
+        }
+        assert_eq!(app.cursor, Cell::new(0, 0));
+        assert_eq!(app.key(press(KeyCode::Esc), &mut w), None);
+        assert!(app.mode == Mode::Play && app.exit.is_none());
+        // With the fog on, an unseen cell is refused, and so is `>` to an
+        // unseen goal; with it off the whole map is in view.
+        app.key(char_key('_'), &mut w);
+        app.cursor = w.goal_cell().unwrap();
+        assert_eq!(app.key(char_key('.'), &mut w), None);
+        assert_eq!(app.key(char_key('>'), &mut w), None);
+        let said: Vec<&str> = app.log.entries().map(|e| e.text.as_str()).collect();
+        assert_eq!(said, [CELL_UNSEEN, GOAL_UNSEEN]);
+        app.fov = false;
+        let g = w.goal_cell().unwrap();
+        assert_eq!(app.key(char_key('>'), &mut w), Some(Command::Travel { x: g.x, y: g.y }));
+        // A replay opens no cursor.
+        let mut replay = App::new(Palette::NAMED, false);
+        replay.key(char_key('_'), &mut w);
+        assert_eq!(replay.mode, Mode::Play);
+    }
+
+    /// A key ends an errand under way; keys giving a command give that.
+    #[test]
+    fn any_key_stops_an_errand() {
+        let level = Level::parse("##########\n#@.......#\n##########\n", "t").unwrap();
+        let mut w = World::new(&level, 1, Settings::default()).unwrap();
+        let mut app = App::new(Palette::NAMED, true);
+        let run = app.key(KeyEvent::new(KeyCode::Char('L'), KeyModifiers::NONE), &mut w).unwrap();
+        w.apply(run);
+        assert_eq!(w.errand(), Some(crate::sim::ErrandKind::Run));
+        assert_eq!(app.key(char_key('O'), &mut w), Some(Command::Stop));
+        assert_eq!(app.key(char_key('j'), &mut w), Some(Command::Move { dx: 0, dy: 1 }));
     }
 
     #[test]
@@ -743,9 +923,9 @@ mod tests {
     proptest::proptest! {
         /// Over random streams of move, run, pause and step keys and ticks
         /// (driven as the terminal loop drives them), the player never
-        /// moves while paused, and never takes a step sooner after the last
-        /// than that step's time (4 ticks, 4·√2 after a diagonal one, so at
-        /// least 5 whole ticks).
+        /// moves while paused but on a tick `.` steps, and never takes a
+        /// step sooner after the last than that step's time (4 ticks, 4·√2
+        /// after a diagonal one, so at least 5 whole ticks).
         #[test]
         fn the_player_never_moves_while_paused_nor_faster_than_the_pace(
             ops in proptest::collection::vec(op(), 1..400)
@@ -756,22 +936,22 @@ mod tests {
             // The tick of the last step, and whether it was diagonal.
             let mut last_step: Option<(u64, bool)> = None;
             for op in ops {
-                let ticks = match op {
+                let (ticks, stepped) = match op {
                     Op::Key(c) => {
                         if let Some(command) = app.key(char_key(c), &mut w) {
                             w.apply(command);
                         }
-                        app.clock.take_steps()
+                        (app.clock.take_steps(), true)
                     }
-                    Op::Tick if app.clock.paused() => 0,
-                    Op::Tick => 1,
+                    Op::Tick if app.clock.paused() => (0, false),
+                    Op::Tick => (1, false),
                 };
                 for _ in 0..ticks {
                     let (before, paused) = (w.player().cell, app.clock.paused());
                     w.tick();
                     let after = w.player().cell;
                     if after != before {
-                        proptest::prop_assert!(!paused, "moved while paused at tick {}", w.ticks());
+                        proptest::prop_assert!(!paused || stepped, "moved while paused at tick {}", w.ticks());
                         let diagonal = after.x != before.x && after.y != before.y;
                         if let Some((t, was_diagonal)) = last_step {
                             let least = if was_diagonal { 5 } else { 4 };
@@ -789,16 +969,25 @@ mod tests {
         let mut w = world();
         let hash = w.hash();
         let mut app = App::new(Palette::NAMED, true);
-        for a in
-            [Ui::Pause, Ui::Step, Ui::Faster, Ui::Slower, Ui::Overlay, Ui::Fov, Ui::Follow, Ui::NextMonster, Ui::Help]
-        {
+        for a in [
+            Ui::Pause,
+            Ui::Step,
+            Ui::Faster,
+            Ui::Slower,
+            Ui::Overlay,
+            Ui::Fov,
+            Ui::Follow,
+            Ui::NextMonster,
+            Ui::Turns,
+            Ui::Help,
+        ] {
             app.handle(a, &mut w);
         }
         assert_eq!(w.hash(), hash);
         assert!(app.clock.paused());
         assert_eq!(app.clock.take_steps(), 1);
         assert_eq!(app.overlay, Overlay::Paths);
-        assert!(app.fov && app.follow);
+        assert!(app.fov && app.follow && app.turns);
         assert!(app.mode == Mode::Help && app.exit.is_none());
     }
 }

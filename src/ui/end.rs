@@ -203,8 +203,17 @@ mod tests {
         let mut buf = Buffer::empty(Rect::new(0, 0, 60, 20));
         let palette = Palette::NAMED;
         let markers = Markers::of(&level);
-        MapView { world, overlay: Overlay::None, palette: &palette, markers, sight: None, eyes: None, focus: None }
-            .render(buf.area, &mut buf);
+        MapView {
+            world,
+            overlay: Overlay::None,
+            palette: &palette,
+            markers,
+            sight: None,
+            eyes: None,
+            focus: None,
+            cursor: None,
+        }
+        .render(buf.area, &mut buf);
         EndScreen { world, palette: &palette, live, stakes, waiting }.render(buf.area, &mut buf);
         let text = lines(&buf);
         let keys = text.iter().rposition(|l| l.contains(" quit") || l.contains(" title")).unwrap_or(0);

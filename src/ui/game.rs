@@ -38,6 +38,7 @@ use super::sight::Sight;
 use super::stakes::Stakes;
 use super::title::{Choice, Title, TitleFront};
 use super::worker::Worker;
+use crate::grid::Cell;
 use crate::level::Level;
 use crate::replay::feed::{self, Feed};
 use crate::search::Planner;
@@ -101,6 +102,8 @@ pub struct Sessions {
     /// The field of view as the player last set it; until then each
     /// session starts with it on in a game with a goal, off in a sandbox.
     fov: Option<bool>,
+    /// Whether live sessions play in turn mode (`--turns`, or `t`).
+    turns: bool,
 }
 
 impl Sessions {
@@ -110,7 +113,14 @@ impl Sessions {
         let terminal = Terminal::open(palette, signals)?;
         let mut clock = Clock::default();
         clock.set_nearest_speed(speed);
-        Ok(Sessions { terminal, palette, clock, overlay: Overlay::None, fov: None })
+        Ok(Sessions { terminal, palette, clock, overlay: Overlay::None, fov: None, turns: false })
+    }
+
+    /// Plays the live sessions from now on in turn mode, or in real time;
+    /// `t` changes it during a session, and the choice carries over to the
+    /// next one.
+    pub fn set_turns(&mut self, turns: bool) {
+        self.turns = turns;
     }
 
     /// Plays `session` until the player quits, retries or asks for the
@@ -123,6 +133,7 @@ impl Sessions {
             app.clock.toggle_pause();
         }
         app.overlay = self.overlay;
+        app.turns = self.turns && app.live;
         let fov_default = app::fov_by_default(&world);
         app.fov = self.fov.unwrap_or(fov_default);
         app.markers = Markers::of(level);
@@ -139,6 +150,9 @@ impl Sessions {
         let Game { mut view, world } = game;
         self.clock = view.app.clock.clone();
         self.overlay = view.app.overlay;
+        if view.app.live {
+            self.turns = view.app.turns;
+        }
         if view.app.fov != fov_default || self.fov.is_some() {
             self.fov = Some(view.app.fov);
         }
@@ -198,13 +212,16 @@ struct View<'a> {
     waiting: bool,
     /// A feed's error, for the next [`Front::work`] to return.
     error: Option<io::Error>,
+    /// In turn mode, an errand's step not shown yet: the next tick waits
+    /// for a frame, so that a run or a travel is seen step by step.
+    unshown_step: bool,
 }
 
 /// Why the world is on its worker.
 enum Job {
     /// One tick, from `tick`, begun at `began`, with monsters planning as
-    /// `planner` says.
-    Tick { tick: u64, began: Instant, planner: String },
+    /// `planner` says, the player standing on `player`.
+    Tick { tick: u64, began: Instant, planner: String, player: Cell },
     /// A slice of a seek from tick `from`, with the commands due in it
     /// (`(tick, command)`, applied up to where it got).
     Slice { from: u64, commands: Vec<(u64, Command)> },
@@ -252,6 +269,7 @@ impl<'a> Game<'a> {
             drawn: None,
             waiting: false,
             error: None,
+            unshown_step: false,
         };
         Game { view, world: Worker::new(move || world, terminal.map(Terminal::waker)) }
     }
@@ -303,6 +321,7 @@ impl Front for Game<'_> {
             frame.render_widget(SeekBar { to: &s.to, done, palette: &view.app.palette }, frame.area());
         }
         view.dirty = false;
+        view.unshown_step = false;
         view.drawn = Some(Instant::now());
     }
 
@@ -392,7 +411,10 @@ impl View<'_> {
     /// next job.
     fn work(&mut self, world: &mut World) -> io::Result<Next> {
         match self.job.take() {
-            Some(Job::Tick { tick, began, planner }) => self.ticked(world, tick, began, &planner)?,
+            Some(Job::Tick { tick, began, planner, player }) => {
+                self.ticked(world, tick, began, &planner)?;
+                self.unshown_step = self.app.turns && world.errand().is_some() && world.player().cell != player;
+            }
             Some(Job::Slice { from, commands }) => self.sliced(world, from, &commands)?,
             None => {}
         }
@@ -411,9 +433,13 @@ impl View<'_> {
         let elapsed = now.duration_since(self.last);
         self.last = now;
         // Held time (help, a question, a tiny terminal, the end) is never
-        // made up, as paused time is not.
+        // made up, as paused time is not. In turn mode the clock gives no
+        // ticks: the world runs while the player's act lasts, as fast as it
+        // goes, and waits for the player otherwise.
         if self.app.held() {
             self.owed = 0;
+        } else if self.app.turns {
+            self.owed = u32::from(!world.ready() && !self.app.clock.paused());
         } else {
             self.owed = (self.owed + self.app.clock.advance(elapsed) + self.app.clock.take_steps()).min(MAX_CATCH_UP);
         }
@@ -429,18 +455,27 @@ impl View<'_> {
             if std::mem::take(&mut self.waiting) {
                 self.dirty = true;
             }
-            let next = (!self.app.held()).then(|| self.app.clock.until_next_tick()).flatten();
+            let clocked = !self.app.held() && !self.app.turns;
+            let next = clocked.then(|| self.app.clock.until_next_tick()).flatten();
             return Ok(Next::Wait(next));
         }
         if frame_due {
             return Ok(Next::Wait(Some(Duration::ZERO)));
         }
+        if self.unshown_step {
+            let gap = self.drawn.map_or(Duration::ZERO, |t| self.frame_gap().saturating_sub(t.elapsed()));
+            return Ok(Next::Wait(Some(gap)));
+        }
         if !feed::before_tick(world, self.feed)? {
             return Ok(Next::Wait(None));
         }
         self.owed -= 1;
-        let job =
-            Job::Tick { tick: world.ticks(), began: Instant::now(), planner: world.settings().planner().to_string() };
+        let job = Job::Tick {
+            tick: world.ticks(),
+            began: Instant::now(),
+            planner: world.settings().planner().to_string(),
+            player: world.player().cell,
+        };
         Ok(Next::Start(job, Box::new(World::tick)))
     }
 
@@ -872,7 +907,7 @@ mod tests {
         let mut g = game(world(), &mut feed);
         let (release, gate) = std::sync::mpsc::channel::<()>();
         // A tick that takes until released, as a planner's build would.
-        g.view.job = Some(Job::Tick { tick: 0, began: Instant::now(), planner: "hpa".into() });
+        g.view.job = Some(Job::Tick { tick: 0, began: Instant::now(), planner: "hpa".into(), player: Cell::default() });
         g.world.start(move |w: &mut World| {
             let _ = gate.recv();
             w.tick();
@@ -897,7 +932,7 @@ mod tests {
         g.event(key('n'));
         // Held again, past the popup's delay: q quits at once.
         let (_release, gate) = std::sync::mpsc::channel::<()>();
-        g.view.job = Some(Job::Tick { tick: 1, began: Instant::now(), planner: "hpa".into() });
+        g.view.job = Some(Job::Tick { tick: 1, began: Instant::now(), planner: "hpa".into(), player: Cell::default() });
         g.world.start(move |_: &mut World| {
             let _ = gate.recv();
         });

@@ -18,12 +18,19 @@ pub enum Action {
     Ui(Ui),
 }
 
-/// Actions that never touch the world's state.
+/// Actions that never touch the world's state themselves (the travel keys
+/// lead to a command once the front end has the cell).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ui {
     Pause,
-    /// One tick while paused.
+    /// One tick while paused; in turn mode, a wait.
     Step,
+    /// Turn mode on or off: the world moves only while the player acts.
+    Turns,
+    /// Open the travel cursor to pick a cell to travel to.
+    Travel,
+    /// Travel to the level's goal, once the player has seen it.
+    TravelGoal,
     Faster,
     Slower,
     Overlay,
@@ -82,17 +89,21 @@ const RUN_KEYS: &[KeyCode] = &[Char('H'), Char('J'), Char('K'), Char('L'), Char(
 /// Every key, in the order the help lists them (18 lines: the help fits
 /// the smallest terminal).
 pub const BINDINGS: &[Binding] = &[
-    bind(&[Left, Down, Up, Right], "move west, south, north, east"),
-    bind(&[Char('h'), Char('j'), Char('k'), Char('l')], "the same, roguelike"),
+    Binding {
+        keys: &[Char('h'), Char('j'), Char('k'), Char('l'), Left, Down, Up, Right],
+        label: Some("hjkl ←↓↑→"),
+        what: "move west, south, north, east",
+    },
     bind(&[Char('y'), Char('u'), Char('b'), Char('n')], "move diagonally: NW, NE, SW, SE"),
     Binding { keys: RUN_KEYS, label: Some("Shift"), what: "+ a move key: run until something happens" },
-    bind(&[Char('e')], "open or close an adjacent door"),
+    bind(&[Char('t'), Char('s')], "turn mode on/off; wait a step (. too in turns)"),
+    bind(&[Char('_'), Char('>')], "travel: pick a cell; to the goal G once seen"),
+    bind(&[Char('o'), Char('e')], "explore the unseen; open or close a door"),
     bind(&[Char('A')], "next planner (grid, navmesh, waypoints)"),
     bind(&[Char('E')], "next heuristic (the estimate)"),
     bind(&[Char('T')], "next tie-break among equal f"),
     bind(&[Char('P'), Char('X')], "open list: lazy or decrease-key; reopening"),
-    bind(&[Char('D')], "4 or 8 neighbours"),
-    bind(&[Char('['), Char(']')], "weight of weighted A* -/+ 0.25 (1 to 10)"),
+    bind(&[Char('D'), Char('['), Char(']')], "4 or 8 neighbours; weight -/+ 0.25 (1 to 10)"),
     bind(&[Char('R')], "repath policy (timer+threshold needs both)"),
     bind(&[Char('S'), Char('V')], "smoothing on/off; avoidance separation/orca"),
     bind(&[Char('O'), Char('F')], "next overlay; field of view (fog) on or off"),
@@ -141,6 +152,7 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
     }
     let s = &settings.search;
     let set = |setting| Some(Action::World(Command::Set(setting)));
+    let ui = |u| Some(Action::Ui(u));
     if let Some((dx, dy)) = direction(key.code) {
         // Shift runs: a capital letter, or Shift held (arrows; terminals
         // that report the letter in lower case with Shift).
@@ -148,9 +160,13 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
         let command = if run { Command::Run { dx, dy } } else { Command::Move { dx, dy } };
         return Some(Action::World(command));
     }
-    let ui = |u| Some(Action::Ui(u));
     match key.code {
         Char('e') => Some(Action::World(Command::Door)),
+        Char('s') => Some(Action::World(Command::Wait)),
+        Char('o') => Some(Action::World(Command::Explore)),
+        Char('t') => ui(Ui::Turns),
+        Char('_') => ui(Ui::Travel),
+        Char('>') => ui(Ui::TravelGoal),
         Char('A') => set(settings.next_planner()),
         Char('E') => set(Setting::Heuristic(s.heuristic.next())),
         Char('T') => set(Setting::Tie(s.tie.next())),
@@ -183,7 +199,7 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
 
 /// The step a move or run key asks for: arrows, `h j k l` and `y u b n`,
 /// in either case.
-fn direction(code: KeyCode) -> Option<(i8, i8)> {
+pub fn direction(code: KeyCode) -> Option<(i8, i8)> {
     let c = match code {
         Left => 'h',
         Down => 'j',
@@ -257,6 +273,11 @@ mod tests {
             assert_eq!(act(code), Some(Action::World(Command::Move { dx, dy })), "{code:?}");
         }
         assert_eq!(act(Char('e')), Some(Action::World(Command::Door)));
+        assert_eq!(act(Char('s')), Some(Action::World(Command::Wait)));
+        assert_eq!(act(Char('o')), Some(Action::World(Command::Explore)));
+        assert_eq!(act(Char('t')), Some(Action::Ui(Ui::Turns)));
+        assert_eq!(act(Char('_')), Some(Action::Ui(Ui::Travel)));
+        assert_eq!(act(Char('>')), Some(Action::Ui(Ui::TravelGoal)));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! after, so each shows once however many ticks run between two frames.
 
 use super::palette::Palette;
-use crate::sim::{Changed, Event, Sense, Setting, TICKS_PER_SECOND, World};
+use crate::sim::{Changed, ErrandKind, Event, Sense, Setting, TICKS_PER_SECOND, World};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -124,7 +124,23 @@ pub fn describe(event: &Event) -> (String, Tone) {
         Event::LostContact { monster, at } => (format!("M {monster} lost you at {at}"), Plain),
         Event::GaveUp { monster } => (format!("M {monster} gave up the search"), Plain),
         Event::SettingChanged(setting) => (setting_text(setting), Plain),
+        Event::Refused { errand, monster } => (format!("M {monster} is in view: no {}", errand_text(*errand)), Alarm),
+        Event::Interrupted { errand, monster } => {
+            (format!("M {monster} comes into view: {} stopped", errand_text(*errand)), Alarm)
+        }
+        Event::GoalInView(errand) => (format!("the goal is in view: {} stopped", errand_text(*errand)), Good),
+        Event::NoRoute(to) => (format!("no way to {to}"), Plain),
+        Event::Explored => ("nothing left to explore within reach".into(), Plain),
         Event::PlannerSkipped { planner, why } => (format!("{planner} skipped: {why}"), Plain),
+    }
+}
+
+/// An errand as the log names it: `run`, `travel`, `exploring`.
+fn errand_text(errand: ErrandKind) -> &'static str {
+    match errand {
+        ErrandKind::Run => "run",
+        ErrandKind::Travel => "travel",
+        ErrandKind::Explore => "exploring",
     }
 }
 
@@ -287,6 +303,14 @@ mod tests {
         assert_eq!(said(Event::SettingChanged(Setting::Heuristic(Heuristic::Chebyshev))), "heuristic: chebyshev");
         assert_eq!(said(Event::SettingChanged(Setting::Smoothing(false))), "smoothing: off");
         assert_eq!(said(Event::SettingChanged(Setting::Weight(2.5))), "weight: 2.5");
+        assert_eq!(said(Event::Refused { errand: ErrandKind::Run, monster: 2 }), "M 2 is in view: no run");
+        assert_eq!(
+            said(Event::Interrupted { errand: ErrandKind::Explore, monster: 1 }),
+            "M 1 comes into view: exploring stopped"
+        );
+        assert_eq!(said(Event::GoalInView(ErrandKind::Run)), "the goal is in view: run stopped");
+        assert_eq!(said(Event::NoRoute(Cell::new(3, 9))), "no way to 3,9");
+        assert_eq!(said(Event::Explored), "nothing left to explore within reach");
         let planner = crate::search::Planner::WAYPOINTS;
         assert_eq!(said(Event::SettingChanged(Setting::Planner(planner))), "nav: waypoints");
         let why = crate::search::PlanError::TooManyCorners { corners: 76173, cap: 10000 };

@@ -83,8 +83,10 @@ pub struct MapView<'a> {
     /// while the camera follows it under the field of view.
     pub eyes: Option<&'a Sight>,
     /// The cell the camera follows instead of the player's (the watched
-    /// monster's, on request).
+    /// monster's, on request; the travel cursor's while it is open).
     pub focus: Option<Cell>,
+    /// The travel cursor, drawn in reverse video over its cell.
+    pub cursor: Option<Cell>,
 }
 
 /// The path markers a level places: drawn in play, since `G` is the goal.
@@ -166,6 +168,10 @@ impl Widget for MapView<'_> {
                 Style::new().fg(p.player).add_modifier(Modifier::BOLD)
             };
             buf[pos].set_char(marker::PLAYER).set_style(style);
+        }
+        if let Some(pos) = self.cursor.and_then(|c| camera.screen(c)) {
+            let cell = &mut buf[pos];
+            cell.set_style(cell.style().add_modifier(Modifier::REVERSED | Modifier::BOLD));
         }
     }
 }
@@ -279,6 +285,7 @@ mod tests {
             sight: None,
             eyes: None,
             focus: None,
+            cursor: None,
         };
         view.render(buf.area, &mut buf);
         assert_eq!(lines(&buf), [" ##### ", " #@.M# ", " #~+'# ", " ##### "]);
@@ -305,6 +312,7 @@ mod tests {
                 sight: None,
                 eyes: None,
                 focus,
+                cursor: None,
             }
             .render(buf.area, &mut buf);
             lines(&buf)[0].clone()
@@ -317,8 +325,17 @@ mod tests {
         let area = Rect::new(0, 0, world.grid().width() as u16, world.grid().height() as u16);
         let mut buf = Buffer::empty(area);
         let markers = Markers::of(level);
-        MapView { world, overlay: Overlay::None, palette: &Palette::NAMED, markers, sight, eyes: None, focus: None }
-            .render(area, &mut buf);
+        MapView {
+            world,
+            overlay: Overlay::None,
+            palette: &Palette::NAMED,
+            markers,
+            sight,
+            eyes: None,
+            focus: None,
+            cursor: None,
+        }
+        .render(area, &mut buf);
         buf
     }
 
@@ -336,20 +353,23 @@ mod tests {
 
     #[test]
     fn the_fog_hides_the_unseen_and_dims_the_remembered() {
-        let level = Level::parse("#########\n#@..+.M.#\n#########\n", "t").unwrap();
-        let world = World::new(&level, 1, Settings::default()).unwrap();
+        let level = Level::parse("#########\n#.M.+@..#\n#########\n", "t").unwrap();
+        let mut world = World::new(&level, 1, Settings::default()).unwrap();
+        // The door opened and shut again: what was seen through it is
+        // remembered.
+        world.apply(crate::sim::Command::Door);
+        world.apply(crate::sim::Command::Door);
         let mut sight = Sight::default();
-        sight.see(world.grid(), Cell::new(6, 1), 40);
         sight.update(&world);
         let buf = view(&world, &level, Some(&sight));
         // The monster behind the closed door is out of sight; the cells
-        // seen from 6,1 alone are remembered, dimmed.
-        assert_eq!(lines(&buf)[1], "#@..+...#");
-        assert!(buf[(6, 1)].modifier.contains(Modifier::DIM));
-        assert!(!buf[(2, 1)].modifier.contains(Modifier::DIM));
+        // seen through the door are remembered, dimmed.
+        assert_eq!(lines(&buf)[1], "#...+@..#");
+        assert!(buf[(2, 1)].modifier.contains(Modifier::DIM));
+        assert!(!buf[(6, 1)].modifier.contains(Modifier::DIM));
         let far = view(&world, &level, Some(&Sight::default()));
-        assert_eq!(lines(&far)[1], " @       ", "nothing seen yet: only the player");
+        assert_eq!(lines(&far)[1], "     @   ", "nothing seen yet: only the player");
         let clear = view(&world, &level, None);
-        assert_eq!(lines(&clear)[1], "#@..+.M.#");
+        assert_eq!(lines(&clear)[1], "#.M.+@..#");
     }
 }

@@ -338,6 +338,7 @@ mod tests {
             sight: None,
             eyes: None,
             focus: None,
+            cursor: None,
         }
         .render(buf.area, &mut buf);
         let p = Palette::NAMED;

@@ -26,11 +26,13 @@ pub struct Panel<'a> {
     /// Mean microseconds per search over the last second: the one figure
     /// that depends on the machine, kept as a field so a test can fix it.
     pub micros_per_search: f64,
+    /// Whether the session plays in turn mode (the pace line says so).
+    pub turns: bool,
 }
 
 impl<'a> Panel<'a> {
     pub fn new(world: &'a World, clock: &'a Clock, palette: &'a Palette) -> Panel<'a> {
-        Panel { world, clock, palette, micros_per_search: world.stats().window.micros_per_search() }
+        Panel { world, clock, palette, micros_per_search: world.stats().window.micros_per_search(), turns: false }
     }
 
     /// Every setting: its key, its label, its value and whether the
@@ -235,10 +237,13 @@ impl<'a> Panel<'a> {
     fn world_lines(&self) -> Vec<Line<'static>> {
         let world = self.world;
         let p = self.palette;
+        let mode = if self.turns { "turns" } else { self.clock.speed_label() };
         let pace = if self.clock.paused() {
-            Span::styled(format!("PAUSED ({})", self.clock.speed_label()), Style::new().reversed())
+            Span::styled(format!("PAUSED ({mode})"), Style::new().reversed())
+        } else if self.turns {
+            Span::raw("turn mode")
         } else {
-            Span::raw(format!("speed {}", self.clock.speed_label()))
+            Span::raw(format!("speed {mode}"))
         };
         let counts = world.counts();
         let kind = |k: Kind| {
@@ -263,7 +268,22 @@ impl<'a> Panel<'a> {
         ];
         lines.push(self.crowd());
         lines.extend(self.watched());
+        lines.extend(self.player_search());
         lines
+    }
+
+    /// The player's own last search, for a travel or an exploration: what
+    /// for, and what it cost (for an exploration, the search for the
+    /// nearest unseen cell, then the route's).
+    fn player_search(&self) -> Vec<Line<'static>> {
+        let Some(r) = self.world.player_search() else { return Vec::new() };
+        let head = format!("You        {} → {}", r.errand, r.to);
+        let expanded = match r.picked {
+            Some(picked) => format!("{} + {}", num(picked), num(r.expanded)),
+            None => num(r.expanded),
+        };
+        let outcome = if r.found { format!("path {}", r.steps) } else { "no path".into() };
+        vec![head.into(), format!("  {expanded} expanded, {outcome}").into()]
     }
 
     /// Over the last second, among monsters and wanderers: overlapping

@@ -9,7 +9,7 @@ use crate::grid::{Tile, WATER_COST};
 use crate::level::tile_glyph;
 use crate::sim::{
     CONTACT_TICKS, GRACE_TICKS, Goal, HEARING_CELLS, Kind, SEARCH_TICKS, SUBTICKS, Species, TICKS_PER_SECOND, World,
-    step_time,
+    step_duration, step_time,
 };
 
 /// A number as the rules write it: whole when it is, else with at most two
@@ -91,10 +91,13 @@ pub fn rules(world: &World) -> Vec<String> {
         ),
         format!(
             "Costs: mud ({}-{}, the digit is its cost) and water ({}, cost {WATER_COST}) cost a monster's search more \
-             than floor (1), so their paths go round them when they can. You cross them at your walking pace.",
+             than floor (1), so their paths go round them when they can. They slow you by their cost: a step into \
+             one takes its cost times a step on floor ({} s into mud 2, {} s into water).",
             mud(2),
             mud(9),
             tile_glyph(Tile::Water),
+            seconds(step_duration(1, 0, 2) / SUBTICKS),
+            seconds(step_duration(1, 0, WATER_COST) / SUBTICKS),
         ),
         format!(
             "Memory: a monster that loses you keeps you in mind for {} s, then walks to where it last perceived you, \
@@ -168,19 +171,21 @@ mod tests {
         w.ticks() - from
     }
 
-    /// "You walk 5 cells a second", and "you cross mud and water at your
-    /// walking pace": ten steps take two seconds on floor, on mud and in
-    /// water alike.
+    /// "You walk 5 cells a second", and "mud and water slow you by their
+    /// cost": ten steps take two seconds on floor, and cost times as long
+    /// on mud and in water.
     #[test]
     fn the_player_walks_at_the_pace_the_rules_say_on_every_floor() {
         let per_second = f64::from(TICKS_PER_SECOND) / step_ticks();
-        for floor in [".", "9", "~"] {
+        for (floor, cost) in [(".", 1.0), ("2", 2.0), ("9", 9.0), ("~", f64::from(WATER_COST))] {
             let mut w = world(&format!("@{}\n", floor.repeat(12)));
             // The first step is taken at once; ten more take ten steps' time.
             ticks_to_walk(&mut w, 1, 0, 1);
             let ticks = ticks_to_walk(&mut w, 1, 0, 10);
-            assert_eq!(ticks as f64, 10.0 * f64::from(TICKS_PER_SECOND) / per_second, "on {floor}");
+            assert_eq!(ticks as f64, cost * 10.0 * f64::from(TICKS_PER_SECOND) / per_second, "on {floor}");
         }
+        let text = rules(&world("@..\n")).join(" ");
+        assert!(text.contains("(0.4 s into mud 2, 1 s into water)"), "{text}");
     }
 
     /// "Monsters cannot open doors": a monster that saw the player through

@@ -6,13 +6,14 @@
 use super::app::{App, Mode};
 use super::end::EndScreen;
 use super::help::{self, key_name};
-use super::keys::{self, Action, STATUS};
+use super::keys::{self, Action, STATUS, Ui};
 use super::log::{LogView, game_time};
 use super::map::MapView;
 use super::overlay::{self, Overlay};
 use super::palette::Palette;
 use super::panel::{self, Panel};
 use super::senses::Senses;
+use crate::grid::{Tile, WATER_COST};
 use crate::level::marker;
 use crate::shown::shown;
 use crate::sim::{Goal, Outcome, Settings, TICKS_PER_SECOND, World};
@@ -82,19 +83,20 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
         }
     };
     let sight = app.fov.then_some(&app.sight);
+    let cursor = (app.mode == Mode::Cursor).then_some(app.cursor);
     let followed = world.watched().filter(|_| app.follow).and_then(|i| world.creatures().get(i));
-    let focus = followed.map(|c| c.cell());
+    let focus = cursor.or_else(|| followed.map(|c| c.cell()));
     // Under the field of view the camera on a monster shows what it sees.
     let mut eyes = app.eyes.borrow_mut();
-    let eyes = match (sight, focus) {
-        (Some(_), Some(cell)) => {
+    let eyes = match (sight, followed.filter(|_| cursor.is_none())) {
+        (Some(_), Some(monster)) => {
             let radius = libm::ceilf(world.settings().detection_radius.max(0.0)) as i32;
-            eyes.see(world.grid(), cell, radius);
+            eyes.see(world.grid(), monster.cell(), radius);
             Some(&*eyes)
         }
         _ => None,
     };
-    let view = MapView { world, overlay: app.overlay, palette: p, markers: app.markers, sight, eyes, focus };
+    let view = MapView { world, overlay: app.overlay, palette: p, markers: app.markers, sight, eyes, focus, cursor };
     frame.render_widget(view, view_area);
     if let Some(legend) = legend_area {
         let line = overlay::legend(app.overlay, world, p).fit(legend.width);
@@ -102,8 +104,10 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
         frame.render_widget(line, legend);
     }
     frame.render_widget(LogView { log: &app.log, palette: p }, log);
-    frame.render_widget(Panel::new(world, &app.clock, p), side);
-    frame.render_widget(status_line(app, world, area.width), status);
+    frame.render_widget(Panel { turns: app.turns, ..Panel::new(world, &app.clock, p) }, side);
+    let status_line =
+        if app.mode == Mode::Cursor { cursor_line(app, world) } else { status_line(app, world, area.width) };
+    frame.render_widget(status_line, status);
     if world.outcome() != Outcome::Running {
         let waiting = app.live && app.end_guard_left().is_some();
         let end = EndScreen { world, palette: p, live: app.live, stakes: &app.stakes, waiting };
@@ -112,7 +116,7 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
     match app.mode {
         Mode::Help => help::render(frame, area, p, &app.help, world, &app.about),
         Mode::Quitting => frame.render_widget(confirm(p, app.stakes.permadeath), area),
-        Mode::Play | Mode::Ended | Mode::TooSmall | Mode::Seeking => {}
+        Mode::Play | Mode::Ended | Mode::TooSmall | Mode::Seeking | Mode::Cursor => {}
     }
 }
 
@@ -221,6 +225,7 @@ fn status_line(app: &App, world: &World, width: u16) -> Line<'static> {
         Outcome::Lost => " LOST ".to_string(),
         Outcome::Running if app.mode == Mode::Seeking => " SEEKING ".to_string(),
         Outcome::Running if app.clock.paused() || app.held() => " PAUSED ".to_string(),
+        Outcome::Running if app.turns => " TURNS ".to_string(),
         Outcome::Running => format!(" {} ", app.clock.speed_label()),
     };
     let mut spans = vec![Span::raw(mode).reversed()];
@@ -243,10 +248,42 @@ fn status_line(app: &App, world: &World, width: u16) -> Line<'static> {
     Line::from(spans)
 }
 
-/// Whether `key` asks for a change to the world, which a replay ignores.
+/// The status line while the travel cursor is open: where it is, what is
+/// there, and the keys.
+fn cursor_line(app: &App, world: &World) -> Line<'static> {
+    let key = Style::new().fg(app.palette.key);
+    let c = app.cursor;
+    let known = !app.fov || world.memory().seen(c);
+    let what = match world.grid().tile(c) {
+        _ if !known => "not seen".to_string(),
+        _ if c == world.player().cell => "you".to_string(),
+        _ if Some(c) == world.goal_cell() => "the goal".to_string(),
+        Tile::Wall => "wall".to_string(),
+        Tile::Floor(1) => "floor".to_string(),
+        Tile::Floor(cost) => format!("mud, cost {cost}"),
+        Tile::Water => format!("water, cost {WATER_COST}"),
+        Tile::DoorClosed => "closed door".to_string(),
+        Tile::DoorOpen => "open door".to_string(),
+    };
+    let mut spans = vec![Span::raw(format!(" TRAVEL {c} ({what}) ")).reversed()];
+    for (keys, name) in
+        [("hjklyubn", "move"), ("HJKL", "8 cells"), (">", "goal"), ("Enter", "travel"), ("Esc", "cancel")]
+    {
+        spans.push(Span::raw("  "));
+        spans.push(Span::styled(keys, key));
+        spans.push(Span::raw(format!(" {name}")));
+    }
+    Line::from(spans)
+}
+
+/// Whether `key` asks for a change to the world (or leads to one, as the
+/// travel keys and turn mode do), which a replay ignores.
 fn changes_world(key: KeyCode) -> bool {
     let press = KeyEvent::new(key, KeyModifiers::NONE);
-    matches!(keys::action(press, &Settings::default()), Some(Action::World(_)))
+    matches!(
+        keys::action(press, &Settings::default()),
+        Some(Action::World(_) | Action::Ui(Ui::Travel | Ui::TravelGoal | Ui::Turns))
+    )
 }
 
 #[cfg(test)]
@@ -300,17 +337,17 @@ mod tests {
             .map(|row| row[left + 1..right].iter().collect::<String>().trim_end().to_string())
             .collect();
         let body = [
-            "← ↓ ↑ →   move west, south, north, east",
-            "h j k l   the same, roguelike",
+            "hjkl ←↓↑→ move west, south, north, east",
             "y u b n   move diagonally: NW, NE, SW, SE",
             "Shift     + a move key: run until something happens",
-            "e         open or close an adjacent door",
+            "t s       turn mode on/off; wait a step (. too in turns)",
+            "_ >       travel: pick a cell; to the goal G once seen",
+            "o e       explore the unseen; open or close a door",
             "A         next planner (grid, navmesh, waypoints)",
             "E         next heuristic (the estimate)",
             "T         next tie-break among equal f",
             "P X       open list: lazy or decrease-key; reopening",
-            "D         4 or 8 neighbours",
-            "[ ]       weight of weighted A* -/+ 0.25 (1 to 10)",
+            "D [ ]     4 or 8 neighbours; weight -/+ 0.25 (1 to 10)",
             "R         repath policy (timer+threshold needs both)",
             "S V       smoothing on/off; avoidance separation/orca",
             "O F       next overlay; field of view (fog) on or off",

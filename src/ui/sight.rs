@@ -1,19 +1,21 @@
 //! The player's field of view, for the fog of war: which cells the player
-//! sees now and which it has seen. A view only: the world never reads it.
+//! sees now, and which it has seen. A view only: it reads the world and
+//! changes nothing in it.
 //!
-//! A cell is in sight when the segment from the player's cell centre to
-//! its centre touches only walkable cells before it ([`supercover`], the
-//! exact line of sight monsters see by), within the monsters' detection
-//! radius: the player sees as far as it is seen. A wall or a closed door is
-//! in sight too when a walkable cell beside it is, so that rooms show their
-//! walls whole.
+//! What is in sight is [`field_of_view`], the one definition the world
+//! judges by too (the exact line of sight monsters see by, within their
+//! detection radius, walls beside what is in sight included); what has
+//! been seen is the world's own memory ([`World::memory`]), the map
+//! auto-explore reads, so the fog never shows a cell explore calls unseen
+//! or the other way round, and a replay that seeks shows what the player
+//! had seen by then.
 //!
 //! It also remembers where each monster was last seen: a monster that
 //! walks out of sight is marked where it was, until the player sees that
 //! cell again without it there.
 
-use crate::grid::{Cell, Grid, supercover};
-use crate::sim::{Kind, World};
+use crate::grid::{Cell, Grid, field_of_view};
+use crate::sim::{Kind, Memory, World};
 
 /// What the player sees and has seen on one grid.
 #[derive(Clone, Debug, Default)]
@@ -21,7 +23,7 @@ pub struct Sight {
     width: usize,
     height: usize,
     visible: Vec<bool>,
-    seen: Vec<bool>,
+    seen: Memory,
     /// The eye, grid version and radius the cells were computed for:
     /// nothing changes until the player moves or a door opens or closes.
     from: Option<(Cell, u64, i32)>,
@@ -30,11 +32,14 @@ pub struct Sight {
 }
 
 impl Sight {
-    /// Sees from the player's cell in `world`, adding what is in sight to
-    /// what has been seen.
+    /// Sees from the player's cell in `world`, and takes what the world
+    /// says the player has seen.
     pub fn update(&mut self, world: &World) {
-        let radius = libm::ceilf(world.settings().detection_radius.max(0.0)) as i32;
-        self.see(world.grid(), world.player().cell, radius);
+        self.see(world.grid(), world.player().cell, world.sight_radius());
+        // The world's memory only grows: a new count is new cells.
+        if self.seen.count() != world.memory().count() {
+            self.seen.clone_from(world.memory());
+        }
         self.remember(world);
     }
 
@@ -71,7 +76,7 @@ impl Sight {
                 width,
                 height,
                 visible: vec![false; width * height],
-                seen: vec![false; width * height],
+                seen: Memory::new(grid),
                 from: None,
                 last_seen: Vec::new(),
             };
@@ -81,41 +86,13 @@ impl Sight {
         }
         self.from = Some((eye, grid.version(), radius));
         self.visible.fill(false);
-        let near = move |d: i32| (-radius..=radius).map(move |o| d + o);
-        let around = || near(eye.y).flat_map(move |y| near(eye.x).map(move |x| Cell::new(x, y)));
-        let in_range = |c: Cell| (c.x - eye.x).pow(2) + (c.y - eye.y).pow(2) <= radius * radius;
-        for c in around().filter(|&c| grid.in_bounds(c) && in_range(c)) {
-            let mut line = supercover(eye, c).peekable();
-            let clear =
-                std::iter::from_fn(|| line.next().filter(|_| line.peek().is_some())).all(|p| grid.is_walkable(p));
-            if clear {
-                self.set_visible(c);
-            }
-        }
-        // Walls and closed doors bounding what is in sight.
-        let blocking: Vec<Cell> = around()
-            .filter(|&c| grid.in_bounds(c) && !grid.is_walkable(c) && !self.visible(c))
-            .filter(|&c| {
-                (-1..=1)
-                    .flat_map(|dy| (-1..=1).map(move |dx| Cell::new(c.x + dx, c.y + dy)))
-                    .any(|n| grid.in_bounds(n) && grid.is_walkable(n) && self.visible(n))
-            })
-            .collect();
-        for c in blocking {
-            self.set_visible(c);
-        }
+        let visible = &mut self.visible;
+        field_of_view(grid, eye, radius, |_| false, |c| visible[c.y as usize * width + c.x as usize] = true);
     }
 
     fn index(&self, c: Cell) -> Option<usize> {
         let inside = (0..self.width as i32).contains(&c.x) && (0..self.height as i32).contains(&c.y);
         inside.then(|| c.y as usize * self.width + c.x as usize)
-    }
-
-    fn set_visible(&mut self, c: Cell) {
-        if let Some(i) = self.index(c) {
-            self.visible[i] = true;
-            self.seen[i] = true;
-        }
     }
 
     /// Whether the player sees `c` now.
@@ -125,7 +102,7 @@ impl Sight {
 
     /// Whether the player has ever seen `c`.
     pub fn seen(&self, c: Cell) -> bool {
-        self.index(c).is_some_and(|i| self.seen[i])
+        self.seen.seen(c)
     }
 }
 
@@ -155,20 +132,28 @@ mod tests {
 
     #[test]
     fn walls_hide_what_is_behind_them_and_memory_stays() {
-        let level = Level::parse("#########\n#...#...#\n#...+...#\n#...#...#\n#########\n", "t").unwrap();
-        let mut grid = level.grid.clone();
+        use crate::sim::{Command, Settings, World};
+        let level = Level::parse("#########\n#...#...#\n#..@+...#\n#...#...#\n#########\n", "t").unwrap();
+        let mut world = World::new(&level, 1, Settings::default()).unwrap();
         let mut sight = Sight::default();
-        sight.see(&grid, Cell::new(1, 2), 40);
-        assert_eq!(fog(&sight, &grid), ["#####    ", "#...#    ", "#...+    ", "#...#    ", "#####    "]);
-        // The door opens: the second room comes into sight.
-        grid.set_tile(Cell::new(4, 2), crate::grid::Tile::DoorOpen);
-        sight.see(&grid, Cell::new(1, 2), 40);
+        sight.update(&world);
+        assert_eq!(fog(&sight, world.grid()), ["#####    ", "#...#    ", "#...+    ", "#...#    ", "#####    "]);
+        // The door opens: the second room comes into sight at once.
+        world.apply(Command::Door);
+        sight.update(&world);
         assert!(sight.visible(Cell::new(6, 2)) && sight.visible(Cell::new(8, 2)));
-        // Moved on into the second room and the door shut: the first room
-        // is remembered, not seen.
-        grid.set_tile(Cell::new(4, 2), crate::grid::Tile::DoorClosed);
-        sight.see(&grid, Cell::new(6, 2), 40);
-        let shown = fog(&sight, &grid);
+        // Through it, and shut behind: the first room is remembered, not
+        // seen.
+        for _ in 0..2 {
+            world.apply(Command::Move { dx: 1, dy: 0 });
+            for _ in 0..4 {
+                world.tick();
+            }
+        }
+        assert_eq!(world.player().cell, Cell::new(5, 2));
+        world.apply(Command::Door);
+        sight.update(&world);
+        let shown = fog(&sight, world.grid());
         assert_eq!(shown[2], "----+...#");
         assert!(!sight.visible(Cell::new(2, 2)) && sight.seen(Cell::new(2, 2)));
     }
@@ -217,6 +202,6 @@ mod tests {
         let near = crate::sim::Settings { detection_radius: 10.0, ..crate::sim::Settings::default() };
         sight.update(&crate::sim::World::new(&level, 1, near).unwrap());
         assert!(sight.visible(Cell::new(10, 0)) && !sight.visible(Cell::new(11, 0)));
-        assert!(sight.seen(Cell::new(radius, 0)), "what was seen stays seen");
+        assert!(sight.seen(Cell::new(10, 0)) && !sight.seen(Cell::new(11, 0)), "what that world's player has seen");
     }
 }

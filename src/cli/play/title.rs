@@ -55,7 +55,8 @@ pub fn title(args: &PlayArgs, seed: Option<u64>) -> Result<(), CliError> {
     let mut sessions = ui::Sessions::open(args.color.palette(), 1.0, signals)?;
     let mut said = Said::default();
     let mut recording = Recording::new(session.record.as_deref(), session.force, None);
-    let mut run = TitleRun { session, seed, table: &mut table, recording: &mut recording, said: &mut said };
+    let mut run =
+        TitleRun { session, seed, turns: args.turns, table: &mut table, recording: &mut recording, said: &mut said };
     let result = run.run(&campaign, &mut sessions);
     drop(sessions);
     said.finish(result)
@@ -65,6 +66,9 @@ pub fn title(args: &PlayArgs, seed: Option<u64>) -> Result<(), CliError> {
 struct TitleRun<'a> {
     session: &'a SessionArgs,
     seed: Option<u64>,
+    /// Turn mode for the campaign (`--turns`); the descent is played in
+    /// turn mode whatever it says (`t` switches during play).
+    turns: bool,
     table: &'a mut Table,
     recording: &'a mut Recording,
     said: &'a mut Said,
@@ -86,6 +90,7 @@ impl TitleRun<'_> {
             screen.last = None;
             match choice {
                 Choice::Descent(seed) => {
+                    sessions.set_turns(true);
                     let ended = descend(self.session, seed, self.recording, sessions, self.said)?;
                     let score = score_of(seed, &ended);
                     let (place, written) = self.table.add(score.clone());
@@ -101,6 +106,7 @@ impl TitleRun<'_> {
                     screen.back = Some(Instant::now());
                 }
                 Choice::Campaign => {
+                    sessions.set_turns(self.turns);
                     let course = Course::Campaign(campaign.to_vec());
                     course.run(self.session, self.recording, sessions, self.said, "back to the title")?;
                     screen.back = Some(Instant::now());
@@ -136,8 +142,6 @@ pub fn descend(
     screen: &mut dyn super::course::Screen,
     said: &mut Said,
 ) -> Result<Ended, CliError> {
-    // Turn mode (`--turns`) becomes the descent's default here once it
-    // lands: set it on this copy of the options.
     let session = SessionArgs { seed, ..session.clone() };
     Course::Descent { seed }.run(&session, recording, screen, said, "back to the title")
 }

@@ -1,66 +1,266 @@
-//! What the player does: the `walk` system (a queued move or a run's next
-//! step, at the player's pace) and the door the player opens or closes.
+//! What the player does: the `walk` system (the act that waits, or the
+//! errand's next step, at the player's pace), the `sight` system (what the
+//! player sees joins what it has seen), the `heed` system (what stops an
+//! errand between steps), the errands' starts and routes, and the door the
+//! player opens or closes.
 
 use super::World;
-use crate::grid::{Cell, DIRECTIONS, Tile, line_of_sight};
+use crate::grid::{Cell, DIRECTIONS, Tile, in_view};
+use crate::search::{Fallback, Planner};
 use crate::sim::Kind;
+use crate::sim::errand::{Errand, ErrandKind, PlayerSearch, Route, Task, nearest_unseen};
 use crate::sim::events::Event;
-use crate::steer::cell_center;
+use crate::sim::pace::{Act, ORTHOGONAL_STEP, step_duration};
+use crate::sim::run::{Run, new_door_beside};
 use std::ops::ControlFlow;
 
-/// Takes the waiting move or the run's next step, if the pace allows one
-/// in the tick starting now. A run stops at a wall, a junction or a door
-/// beside, or when a monster comes into view.
+/// Takes the act that waits, or the errand's next step, if the pace allows
+/// one in the tick starting now. A step that is not legal when its time
+/// comes is not taken (and ends the errand that chose it).
 pub(super) fn walk(w: &mut World) -> ControlFlow<()> {
     let now = w.state.tick;
-    let s = &mut w.state;
-    if !s.walk.is_free(now) {
+    if !w.state.walk.is_free(now) {
         return ControlFlow::Continue(());
     }
-    let (dx, dy) = match (s.walk.queued.take(), &s.walk.run) {
-        (Some(m), _) => m,
-        (None, Some(r)) => (r.dx, r.dy),
-        (None, None) => return ControlFlow::Continue(()),
+    let (act, errand) = match w.state.walk.take() {
+        Some(act) => (act, false),
+        None => match w.errand_step() {
+            Some((dx, dy)) => (Act::Step(dx, dy), true),
+            None => return ControlFlow::Continue(()),
+        },
     };
-    let (x, y) = (i32::from(dx), i32::from(dy));
-    if !s.grid.can_step(s.player.cell, x, y) {
-        s.walk.run = None;
+    let s = &mut w.state;
+    let (dx, dy) = match act {
+        Act::Rest => {
+            s.walk.acted(now, ORTHOGONAL_STEP);
+            return ControlFlow::Continue(());
+        }
+        Act::Step(dx, dy) => (dx, dy),
+    };
+    let from = s.player.cell;
+    if !s.grid.can_step(from, i32::from(dx), i32::from(dy)) {
+        if errand {
+            s.walk.errand = None;
+        }
         return ControlFlow::Continue(());
     }
-    let to = Cell::new(s.player.cell.x + x, s.player.cell.y + y);
+    let to = Cell::new(from.x + i32::from(dx), from.y + i32::from(dy));
     s.player.cell = to;
     s.player.last_step = Some((dx, dy, now));
-    s.walk.stepped(now, dx, dy);
-    if let Some(mut run) = s.walk.run.take() {
-        let mut seen = Vec::new();
-        w.monsters_in_view(&mut seen);
-        let grid = &w.state.grid;
-        let new_sight = seen.iter().any(|i| run.seen.binary_search(i).is_err());
-        let blocked = !grid.can_step(to, x, y);
-        if !(blocked || new_sight || run.opening_beside(grid, to)) {
-            run.sides = run.sides_at(grid, to);
-            run.seen = seen;
-            w.state.walk.run = Some(run);
-        }
+    s.walk.acted(now, step_duration(dx, dy, s.grid.entry_cost(to).unwrap_or(1)));
+    if errand {
+        w.errand_stepped(from, to);
+    }
+    ControlFlow::Continue(())
+}
+
+/// What the player sees from where it stands joins what it has seen.
+pub(super) fn sight(w: &mut World) -> ControlFlow<()> {
+    w.look();
+    ControlFlow::Continue(())
+}
+
+/// An errand stops when a monster comes into view, and a run or an
+/// exploration when the goal comes into view; an exploration that has seen
+/// the cell it was heading for heads for the next.
+pub(super) fn heed(w: &mut World) -> ControlFlow<()> {
+    let Some(kind) = w.state.walk.errand.as_ref().map(Errand::kind) else { return ControlFlow::Continue(()) };
+    if let Some(monster) = w.monster_in_view() {
+        w.state.walk.errand = None;
+        w.event(Event::Interrupted { errand: kind, monster });
+        return ControlFlow::Continue(());
+    }
+    let goal = w.goal_in_view();
+    let Some(errand) = w.state.walk.errand.as_mut() else { return ControlFlow::Continue(()) };
+    let came_into_view = goal && !std::mem::replace(&mut errand.goal_in_view, goal);
+    if came_into_view && kind != ErrandKind::Travel {
+        w.state.walk.errand = None;
+        w.event(Event::GoalInView(kind));
+        return ControlFlow::Continue(());
+    }
+    if let Task::Explore(route) = &errand.task
+        && w.state.memory.seen(route.to)
+    {
+        w.explore_next();
     }
     ControlFlow::Continue(())
 }
 
 impl World {
-    /// The monsters the player can see (line of sight within the detection
-    /// radius), by index, ascending.
-    pub(super) fn monsters_in_view(&self, out: &mut Vec<u32>) {
-        let s = &self.state;
-        let p = s.player.cell;
-        let r = s.settings.detection_radius;
-        out.clear();
-        for (i, c) in s.creatures.iter().enumerate() {
-            if c.kind == Kind::Monster
-                && cell_center(p).distance(c.body.pos) <= r
-                && line_of_sight(&s.grid, p, c.cell())
-            {
-                out.push(i as u32);
+    /// Brings what the player has seen up to date with what it sees now.
+    pub(super) fn look(&mut self) {
+        let s = &mut self.state;
+        let radius = crate::sim::memory::sight_radius(s.settings.detection_radius);
+        s.memory.look(&s.grid, s.player.cell, radius, &s.hidden);
+    }
+
+    /// Whether the player sees `cell` now (see [`crate::grid::in_view`]).
+    fn sees(&self, cell: Cell) -> bool {
+        in_view(&self.state.grid, self.state.player.cell, cell, self.sight_radius())
+    }
+
+    /// The ordinal (from 1) of the first monster in the player's view.
+    fn monster_in_view(&self) -> Option<usize> {
+        let mut ordinal = 0;
+        for c in &self.state.creatures {
+            if c.kind == Kind::Monster {
+                ordinal += 1;
+                if self.sees(c.cell()) {
+                    return Some(ordinal);
+                }
             }
+        }
+        None
+    }
+
+    /// Whether the level's goal is in the player's view.
+    fn goal_in_view(&self) -> bool {
+        self.state.goal_cell.is_some_and(|g| self.sees(g))
+    }
+
+    /// Whether an errand of `kind` may start: not with a monster in view
+    /// (the log says which).
+    fn may_start(&mut self, kind: ErrandKind) -> bool {
+        match self.monster_in_view() {
+            Some(monster) => {
+                self.event(Event::Refused { errand: kind, monster });
+                false
+            }
+            None => true,
+        }
+    }
+
+    /// Starts `task` in place of the acts that wait.
+    fn set_errand(&mut self, task: Task) {
+        let goal_in_view = self.goal_in_view();
+        let walk = &mut self.state.walk;
+        walk.clear();
+        walk.errand = Some(Errand { task, goal_in_view });
+    }
+
+    /// A run by (dx, dy), when its first step is legal.
+    pub(super) fn start_run(&mut self, dx: i8, dy: i8) {
+        if !self.may_start(ErrandKind::Run) {
+            return;
+        }
+        if let Some(run) = Run::start(&self.state.grid, self.state.player.cell, dx, dy) {
+            self.set_errand(Task::Run(run));
+        }
+    }
+
+    /// A travel to `to`, when a route leads there.
+    pub(super) fn start_travel(&mut self, to: Cell) {
+        if to == self.state.player.cell || !self.may_start(ErrandKind::Travel) {
+            return;
+        }
+        match self.plan_route(ErrandKind::Travel, to, None) {
+            Some(route) => self.set_errand(Task::Travel(route)),
+            None => self.event(Event::NoRoute(to)),
+        }
+    }
+
+    /// An exploration, when some cell within reach is not seen yet.
+    pub(super) fn start_explore(&mut self) {
+        if self.may_start(ErrandKind::Explore) {
+            self.explore_next();
+        }
+    }
+
+    /// Heads for the nearest cell not seen yet, or ends the exploration
+    /// when none is left within reach.
+    fn explore_next(&mut self) {
+        let s = &self.state;
+        let (target, picked) = nearest_unseen(&s.grid, s.player.cell, &s.memory);
+        let route = target.and_then(|t| self.plan_route(ErrandKind::Explore, t, Some(picked.expanded)));
+        match (target, route) {
+            (_, Some(route)) => self.set_errand(Task::Explore(route)),
+            (Some(t), None) => {
+                self.state.walk.errand = None;
+                self.event(Event::NoRoute(t));
+            }
+            (None, None) => {
+                self.state.walk.errand = None;
+                self.event(Event::Explored);
+            }
+        }
+    }
+
+    /// Plans the player's way to `to` with the monsters' search and
+    /// settings, and keeps its figures for the panel; `None` when there is
+    /// none. The player walks cells: under an any-angle planner it plans
+    /// with that planner's ordering on the grid, and jump points that
+    /// cannot run on the level fall back to the grid as the monsters' do.
+    fn plan_route(&mut self, errand: ErrandKind, to: Cell, picked: Option<u64>) -> Option<Route> {
+        let (s, planner) = (&self.state, &mut self.scratch.planner);
+        let mut settings = s.settings.search;
+        if settings.planner.expansion().any_angle() {
+            settings.planner = Planner::grid(settings.planner.order());
+        }
+        let outcome = planner.plan_observed(&s.grid, s.player.cell, to, &settings, Fallback::Grid, &mut ()).ok()?;
+        let path = planner.path();
+        self.session.player_search = Some(PlayerSearch {
+            tick: s.tick,
+            errand,
+            to,
+            planner: planner.ran(),
+            found: outcome.found,
+            steps: path.len().saturating_sub(1),
+            expanded: outcome.stats.expanded,
+            picked,
+        });
+        (outcome.found && path.len() >= 2).then(|| Route {
+            to,
+            path: path.to_vec(),
+            next: 1,
+            version: s.grid.version(),
+        })
+    }
+
+    /// The step the errand takes next: a run's direction, or a route's next
+    /// cell (planned again when a door changed the grid or closed across
+    /// it; with no way left the errand ends, saying so).
+    fn errand_step(&mut self) -> Option<(i8, i8)> {
+        let errand = self.state.walk.errand.as_ref()?;
+        let (kind, route) = match &errand.task {
+            Task::Run(run) => return Some((run.dx, run.dy)),
+            Task::Travel(route) => (ErrandKind::Travel, route),
+            Task::Explore(route) => (ErrandKind::Explore, route),
+        };
+        if let Some(step) = route.next_step(&self.state.grid, self.state.player.cell) {
+            return Some(step);
+        }
+        let to = route.to;
+        let Some(fresh) = self.plan_route(kind, to, None) else {
+            self.state.walk.errand = None;
+            self.event(Event::NoRoute(to));
+            return None;
+        };
+        let step = fresh.next_step(&self.state.grid, self.state.player.cell);
+        if let Some(Task::Travel(route) | Task::Explore(route)) = self.state.walk.errand.as_mut().map(|e| &mut e.task) {
+            *route = fresh;
+        }
+        step
+    }
+
+    /// After the errand's step from `from` into `to`: whether it goes on. A
+    /// run chooses its next direction; a route moves on, and a travel ends
+    /// where it was going; both end where a door comes beside the player.
+    fn errand_stepped(&mut self, from: Cell, to: Cell) {
+        let s = &mut self.state;
+        let Some(errand) = s.walk.errand.as_mut() else { return };
+        let goes_on = match &mut errand.task {
+            Task::Run(run) => run.after_step(&s.grid, from, to),
+            Task::Travel(route) => {
+                route.next += 1;
+                to != route.to && !new_door_beside(&s.grid, from, to)
+            }
+            Task::Explore(route) => {
+                route.next += 1;
+                !new_door_beside(&s.grid, from, to)
+            }
+        };
+        if !goes_on {
+            s.walk.errand = None;
         }
     }
 

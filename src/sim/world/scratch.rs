@@ -3,6 +3,7 @@
 //! kept only so that a tick does not allocate.
 
 use crate::grid::Grid;
+use crate::search::GridPlanner;
 use crate::sim::Kind;
 use crate::sim::behave;
 use crate::sim::perceive::Hearing;
@@ -21,6 +22,9 @@ pub(super) struct Scratch {
     /// Who hears the player this tick.
     pub(super) hearing: Hearing,
     pub(super) crowd: Crowd,
+    /// The search engine and buffers of the player's travel and explore
+    /// (reset by every search).
+    pub(super) planner: GridPlanner,
 }
 
 impl Scratch {
@@ -32,6 +36,7 @@ impl Scratch {
             behave: behave::Scratch::default(),
             hearing: Hearing::default(),
             crowd: Crowd::new(),
+            planner: GridPlanner::new(),
         }
     }
 }

@@ -3,6 +3,7 @@
 //! is hashed: a replay watched on another monster, or on a slower machine,
 //! still verifies.
 
+use crate::sim::errand::PlayerSearch;
 use crate::sim::events::Log;
 use crate::sim::stats::Stats;
 
@@ -19,11 +20,20 @@ pub(super) struct Session {
     pub(super) watched: Option<usize>,
     /// Search, repath and crowd statistics (their times are wall clock).
     pub(super) stats: Stats,
+    /// The player's last search for a travel or an exploration.
+    pub(super) player_search: Option<PlayerSearch>,
 }
 
 impl Session {
     /// A session on the level `name`, before anything happened.
     pub(super) fn new(name: &str) -> Session {
-        Session { name: name.to_string(), ended_at: None, log: Log::default(), watched: None, stats: Stats::default() }
+        Session {
+            name: name.to_string(),
+            ended_at: None,
+            log: Log::default(),
+            watched: None,
+            stats: Stats::default(),
+            player_search: None,
+        }
     }
 }

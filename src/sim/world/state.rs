@@ -12,6 +12,7 @@ use crate::level::Level;
 use crate::sim::creature::Creature;
 use crate::sim::doors::Doors;
 use crate::sim::hunt::Hunter;
+use crate::sim::memory::{Memory, hidden_cells};
 use crate::sim::pace::Walk;
 use crate::sim::rng::{Pcg32, Stream, stream};
 use crate::sim::rules::{Outcome, Rules};
@@ -46,8 +47,10 @@ pub(super) struct State {
     pub(super) grid: Grid,
     pub(super) settings: Settings,
     pub(super) player: Player,
-    /// The player's pace, queued move and run.
+    /// The player's pace, the acts that wait and the errand.
     pub(super) walk: Walk,
+    /// What the player has seen.
+    pub(super) memory: Memory,
     pub(super) creatures: Vec<Creature>,
     /// The repath queue, the budget, and the searches and field the repath
     /// policies keep between ticks.
@@ -70,6 +73,9 @@ pub(super) struct State {
     /// fixed by the level, since no command turns a wall into floor, so a
     /// spawn never scans the level.
     pub(super) free: Vec<Cell>,
+    /// The cells no eye ever sees, row by row ([`hidden_cells`]): fixed by
+    /// the level's walls, as the free cells are.
+    pub(super) hidden: Vec<bool>,
 }
 
 impl State {
@@ -90,6 +96,7 @@ impl State {
             settings,
             player: Player { cell, last_step: None },
             walk: Walk::default(),
+            memory: Memory::new(&level.grid),
             creatures: Vec::new(),
             hunter: Hunter::default(),
             doors: level.doors.map(|cycle| Doors::new(cycle, &level.grid)),
@@ -101,6 +108,7 @@ impl State {
             spawn_rng,
             wander_rng: stream(seed, Stream::Wander),
             free,
+            hidden: hidden_cells(&level.grid),
         })
     }
 }
@@ -114,6 +122,7 @@ impl StateHash for State {
             settings,
             player,
             walk,
+            memory,
             creatures,
             hunter,
             doors,
@@ -127,6 +136,8 @@ impl StateHash for State {
             // A function of the grid's tiles: the floor and water cells,
             // which no command changes.
             free: _,
+            // A function of the grid's walls, which no command changes.
+            hidden: _,
         } = self;
         h.add(seed);
         h.add(tick);
@@ -134,6 +145,7 @@ impl StateHash for State {
         h.add(settings);
         h.add(player);
         h.add(walk);
+        h.add(memory);
         h.add(creatures);
         h.add(hunter);
         h.add(doors);

@@ -106,7 +106,9 @@ pub(super) fn serve(w: &mut World) -> ControlFlow<()> {
 
 /// The first monster (in creature order) touching the player, unless the
 /// player is in grace, catches it: a life lost, the monster sent home, two
-/// seconds of grace; the last life lost loses the session.
+/// seconds of grace, and whatever the player was doing (the acts typed
+/// ahead, a run, a travel) ended, so that nothing carries it on through
+/// the catch; the last life lost loses the session.
 pub(super) fn catch(w: &mut World) -> ControlFlow<()> {
     if w.state.grace > 0 {
         return ControlFlow::Continue(());
@@ -117,6 +119,7 @@ pub(super) fn catch(w: &mut World) -> ControlFlow<()> {
         return ControlFlow::Continue(());
     };
     w.session.stats.record_catch();
+    w.state.walk.clear();
     if let Some(hunt) = creatures[i].hunt.as_mut() {
         let dropped = hunt.request.is_some();
         hunt.forget();

@@ -2,6 +2,8 @@
 
 use super::*;
 use crate::grid::Tile;
+use crate::sim::errand::{Errand, Task};
+use crate::sim::run::Run;
 use crate::sim::species::AVOID_RADIUS;
 use crate::steer::cell_center;
 
@@ -28,6 +30,20 @@ fn a_monster_caught_lands_on_its_post_when_it_is_clear() {
     let mut w = world();
     let home = w.state.creatures[0].home;
     assert_eq!(caught(&mut w), home);
+}
+
+/// Issue 25: "Shift-run continues ... on through the catch". A catch ends
+/// the run and drops the acts typed ahead.
+#[test]
+fn a_catch_ends_the_run_and_the_acts_that_wait() {
+    let mut w = world();
+    let run = Run::start(&w.state.grid, w.state.player.cell, 1, 0).unwrap();
+    w.state.walk.errand = Some(Errand { task: Task::Run(run), goal_in_view: false });
+    w.state.walk.push(Act::Step(1, 0));
+    w.state.walk.push(Act::Step(1, 0));
+    caught(&mut w);
+    assert_eq!(w.state.walk.errand, None);
+    assert_eq!((w.state.walk.queued, w.state.walk.ahead), (None, None));
 }
 
 #[test]
@@ -120,6 +136,20 @@ fn every_part_of_the_state_is_hashed_and_nothing_else() {
     fn hunt(w: &mut World) -> &mut crate::sim::Hunt {
         monster(w).hunt.as_mut().unwrap()
     }
+    fn run() -> Run {
+        Run { dx: 1, dy: 0, corridor: false, walls: [0, 0] }
+    }
+    fn route() -> Route {
+        Route {
+            to: Cell::new(7, 2),
+            path: vec![Cell::new(5, 2), Cell::new(6, 2), Cell::new(7, 2)],
+            next: 1,
+            version: 0,
+        }
+    }
+    fn errand(task: Task) -> Errand {
+        Errand { task, goal_in_view: false }
+    }
     let before = world().hash();
     type Change = (&'static str, fn(&mut World));
     let changes: Vec<Change> = vec![
@@ -135,8 +165,23 @@ fn every_part_of_the_state_is_hashed_and_nothing_else() {
         ("the player's cell", |w| w.state.player.cell.x += 1),
         ("the player's last step", |w| w.state.player.last_step = Some((1, 0, 0))),
         ("the pace", |w| w.state.walk.free_at += 1),
-        ("the queued move", |w| w.state.walk.queued = Some((0, 1))),
-        ("a run", |w| w.state.walk.run = Some(Run { dx: 1, dy: 0, sides: [true, false], seen: Vec::new() })),
+        ("the queued act", |w| w.state.walk.queued = Some(Act::Step(0, 1))),
+        ("a queued rest", |w| w.state.walk.queued = Some(Act::Rest)),
+        ("the act typed ahead", |w| w.state.walk.ahead = Some(Act::Step(0, 1))),
+        ("a run", |w| w.state.walk.errand = Some(errand(Task::Run(run())))),
+        ("a run's direction", |w| w.state.walk.errand = Some(errand(Task::Run(Run { dx: 0, ..run() })))),
+        ("a run in a corridor", |w| w.state.walk.errand = Some(errand(Task::Run(Run { corridor: true, ..run() })))),
+        ("a run's walls", |w| w.state.walk.errand = Some(errand(Task::Run(Run { walls: [2, 0], ..run() })))),
+        ("a travel", |w| w.state.walk.errand = Some(errand(Task::Travel(route())))),
+        ("an exploration", |w| w.state.walk.errand = Some(errand(Task::Explore(route())))),
+        ("a route's goal", |w| {
+            w.state.walk.errand = Some(errand(Task::Travel(Route { to: Cell::new(6, 2), ..route() })))
+        }),
+        ("a route's path", |w| w.state.walk.errand = Some(errand(Task::Travel(Route { path: Vec::new(), ..route() })))),
+        ("a route's next cell", |w| w.state.walk.errand = Some(errand(Task::Travel(Route { next: 2, ..route() })))),
+        ("a route's version", |w| w.state.walk.errand = Some(errand(Task::Travel(Route { version: 9, ..route() })))),
+        ("the goal in view", |w| w.state.walk.errand = Some(Errand { goal_in_view: true, ..errand(Task::Run(run())) })),
+        ("what the player has seen", |w| w.state.memory = crate::sim::Memory::new(&w.state.grid)),
         ("a creature", |w| drop(w.state.creatures.pop())),
         ("a kind", |w| w.state.creatures[1].kind = Kind::Boid),
         ("a position", |w| w.state.creatures[1].body.pos.x += 0.25),
@@ -215,6 +260,9 @@ fn every_part_of_the_state_is_hashed_and_nothing_else() {
     w.session.stats.record_catch();
     w.scratch.bodies.push(w.state.creatures[0].body);
     w.scratch.crowd.orca_micros = 1.0;
+    let (grid, from) = (&w.state.grid, w.state.player.cell);
+    let _ = w.scratch.planner.plan(grid, from, Cell::new(7, 2), &Default::default());
+    w.session.player_search = None;
     assert_eq!(w.hash(), before, "the session and the scratch are not state");
 }
 
