@@ -13,6 +13,7 @@ mod replay;
 mod scen;
 mod session;
 mod sim;
+mod threads;
 
 pub use lab::{LabArgs, lab};
 pub use options::SearchArgs;
@@ -22,6 +23,7 @@ pub use replay::{ReplayArgs, replay};
 pub use scen::{ScenArgs, scen};
 pub use session::{SessionArgs, SpawnArgs, WorldArgs};
 pub use sim::{SimArgs, sim};
+pub use threads::{MAX_THREADS, ThreadsArgs};
 
 use crate::level::{Level, LevelError};
 use crate::replay::{RecordError, ReplayError, looks_like_replay};

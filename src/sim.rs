@@ -8,6 +8,7 @@
 mod any_angle;
 mod behave;
 mod bot;
+pub mod clock;
 mod command;
 mod creature;
 mod doors;
@@ -21,6 +22,7 @@ mod pace;
 mod perceive;
 mod rng;
 mod rules;
+mod sense;
 mod settings;
 mod species;
 mod stats;

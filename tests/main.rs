@@ -32,4 +32,5 @@ mod steer_orca;
 mod steer_spatial;
 mod steer_totality;
 mod steer_walls;
+mod threads;
 mod tmux;

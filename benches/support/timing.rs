@@ -24,3 +24,13 @@ pub fn timed<T>(times: &mut Vec<f64>, run: impl FnOnce() -> T) -> T {
     times.push(t.elapsed().as_secs_f64() * 1e6);
     out
 }
+
+/// Peak resident memory of this process (VmHWM), in MiB; 0 where
+/// /proc is not available.
+pub fn peak_rss_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_owned))
+        .and_then(|l| l.split_whitespace().nth(1).and_then(|kb| kb.parse::<f64>().ok()))
+        .map_or(0.0, |kb| kb / 1024.0)
+}

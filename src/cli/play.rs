@@ -34,6 +34,7 @@ pub struct PlayArgs {
 /// its log.
 pub fn play(args: &PlayArgs) -> Result<(), CliError> {
     args.session.check_record()?;
+    args.session.threads.install()?;
     let levels = match &args.session.level {
         Some(path) => vec![load_level(Some(path))?],
         None => campaign::levels(),

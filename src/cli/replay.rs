@@ -1,8 +1,8 @@
 //! `delve replay`: plays a recorded session in the terminal, or checks it
 //! headless.
 
-use super::CliError;
 use super::progress::Progress;
+use super::{CliError, ThreadsArgs};
 use crate::replay::feed::ReplayFeed;
 use crate::replay::{Replay, verify_watched};
 use crate::signals::Signals;
@@ -24,6 +24,9 @@ pub struct ReplayArgs {
     /// nearest of ¼ ½ 1 2 4 8, which + and - then change)
     #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed, conflicts_with = "verify", allow_negative_numbers = true)]
     pub speed: f64,
+    /// How many threads the crowd runs on.
+    #[command(flatten)]
+    pub threads: ThreadsArgs,
 }
 
 fn parse_speed(s: &str) -> Result<f64, String> {
@@ -41,6 +44,7 @@ fn parse_speed(s: &str) -> Result<f64, String> {
 /// recording, whose verdict says so) and 1 at the first mismatch. A file
 /// that cannot be used is an error (exit 2).
 pub fn replay(args: &ReplayArgs, out: &mut impl Write) -> Result<ExitCode, CliError> {
+    args.threads.install()?;
     let replay = Replay::load(&args.file)?;
     if !args.verify {
         if !std::io::stdout().is_terminal() {

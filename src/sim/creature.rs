@@ -220,6 +220,19 @@ impl Hunt {
         }
     }
 
+    /// The straight leg the monster walks: from the cell of the waypoint
+    /// it last reached (the plan's first cell before the first) to the cell
+    /// of the one it heads for; `None` without waypoints.
+    pub fn leg(&self) -> Option<(Cell, Cell)> {
+        let f = &self.follower;
+        let to = *f.waypoints.get(f.index)?;
+        let from = match f.index.checked_sub(1) {
+            Some(k) => cell_at(f.waypoints[k]),
+            None => *self.path.first()?,
+        };
+        Some((from, cell_at(to)))
+    }
+
     /// Forgets the plan: the next hunt starts from scratch.
     pub fn forget(&mut self) {
         self.path.clear();

@@ -30,6 +30,7 @@ mod systems;
 pub use state::Player;
 
 use super::Kind;
+use super::clock::Span;
 use super::command::Command;
 use super::creature::Creature;
 use super::doors::Doors;
@@ -109,17 +110,17 @@ type System = fn(&mut World) -> ControlFlow<()>;
 /// 6. `request`: monsters heading somewhere queue their requests for a plan.
 /// 7. `serve`: the flow field is brought up to date and the queue served
 ///    while the tick's budget of expansions lasts.
-/// 8. `steer`: every creature's steering force (one wander draw each),
-///    smoothed and integrated, or, under ORCA, its preferred velocity.
+/// 8. `steer`: what every creature senses of the bodies as they stand (the
+///    crowd's overlaps and nearest time to collision among it, statistics
+///    only), and its steering force (one wander draw each), smoothed and
+///    integrated, or, under ORCA, its preferred velocity.
 /// 9. `avoid`: under ORCA, the velocities chosen for the crowd, and moves.
-/// 10. `crowd`: the crowd's overlaps and nearest time to collision
-///     (statistics only).
-/// 11. `catch`: the first monster touching the player catches it.
-/// 12. `survive`: staying uncaught long enough wins.
+/// 10. `catch`: the first monster touching the player catches it.
+/// 11. `survive`: staying uncaught long enough wins.
 ///
 /// Then, whether the tick ran to the end or not, the tally closes the
 /// tick's statistics.
-const SYSTEMS: [(&str, System); 12] = [
+const SYSTEMS: [(&str, System); 11] = [
     ("walk", player::walk),
     ("clock", systems::clock),
     ("goal", systems::goal),
@@ -129,7 +130,6 @@ const SYSTEMS: [(&str, System); 12] = [
     ("serve", systems::serve),
     ("steer", movement::steer),
     ("avoid", movement::avoid),
-    ("crowd", movement::crowd),
     ("catch", systems::catch),
     ("survive", systems::survive),
 ];
@@ -371,18 +371,22 @@ impl World {
 
     /// Advances the world by one tick of [`DT`] seconds: its systems in
     /// one fixed order (walk, clock, goal, doors, perceive, request, serve,
-    /// steer, avoid, crowd, catch, survive; see docs/world.md), then the
+    /// steer, avoid, catch, survive; see docs/world.md), then the
     /// tally of its statistics. A won or lost world does not change.
     pub fn tick(&mut self) {
         if self.state.outcome.is_over() {
             return;
         }
+        let span = Span::start();
         for (_, system) in SYSTEMS {
             if system(self).is_break() {
                 break;
             }
         }
+        let (wall, cpu) = span.micros();
+        self.session.stats.record_time(wall, cpu);
         systems::tally(self);
+        self.session.stats.sample_threads();
     }
 
     /// Logs `event` at the current tick.

@@ -27,14 +27,33 @@ pub struct Panel<'a> {
     pub world: &'a World,
     pub clock: &'a Clock,
     pub palette: &'a Palette,
-    /// Mean microseconds per search over the last second: the one figure
-    /// that depends on the machine, kept as a field so a test can fix it.
+    /// Mean microseconds per search over the last second: a figure that
+    /// depends on the machine, kept as a field so a test can fix it.
     pub micros_per_search: f64,
+    /// What the ticks cost the machine: likewise.
+    pub times: TickTimes,
+}
+
+/// Milliseconds a tick took over the last second: wall time beside the
+/// process's CPU time, and each thread's CPU (the one that ticks, then the
+/// crowd's pool's), so that waiting for a core is not taken for work.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TickTimes {
+    pub wall_ms: f64,
+    pub cpu_ms: f64,
+    pub threads_ms: Vec<f64>,
 }
 
 impl<'a> Panel<'a> {
     pub fn new(world: &'a World, clock: &'a Clock, palette: &'a Palette) -> Panel<'a> {
-        Panel { world, clock, palette, micros_per_search: world.stats().window.micros_per_search() }
+        let stats = world.stats();
+        let w = &stats.window;
+        let times = TickTimes {
+            wall_ms: w.wall_ms_per_tick(),
+            cpu_ms: w.cpu_ms_per_tick(),
+            threads_ms: stats.thread_cpu.clone(),
+        };
+        Panel { world, clock, palette, micros_per_search: w.micros_per_search(), times }
     }
 
     fn settings(&self) -> Vec<Line<'static>> {
@@ -171,8 +190,22 @@ impl<'a> Panel<'a> {
             Line::from(format!("Catches {:<8}seed {}", world.stats().total.catches, world.seed())),
         ];
         lines.push(self.crowd());
+        lines.push(self.times());
         lines.extend(self.watched());
         lines
+    }
+
+    /// What a tick costs in ms over the last second: wall, CPU, and the
+    /// CPU of each thread (cut short with `…` when they do not fit).
+    fn times(&self) -> Line<'static> {
+        let t = &self.times;
+        let threads: Vec<String> = t.threads_ms.iter().map(|ms| format!("{ms:.1}")).collect();
+        let mut line = format!("Tick {:.1} cpu {:.1} ms: {}", t.wall_ms, t.cpu_ms, threads.join(" "));
+        let width = usize::from(WIDTH) - 2;
+        if line.chars().count() > width {
+            line = line.chars().take(width - 1).chain(['…']).collect();
+        }
+        line.into()
     }
 
     /// Over the last second, among monsters and wanderers: overlapping
@@ -341,7 +374,8 @@ mod tests {
 
     fn render(world: &World, clock: &Clock, height: u16) -> Vec<String> {
         let mut buf = Buffer::empty(Rect::new(0, 0, WIDTH, height));
-        let panel = Panel { micros_per_search: 12.5, ..Panel::new(world, clock, &Palette::NAMED) };
+        let times = TickTimes { wall_ms: 2.5, cpu_ms: 4.75, threads_ms: vec![0.25, 2.25, 2.25] };
+        let panel = Panel { micros_per_search: 12.5, times, ..Panel::new(world, clock, &Palette::NAMED) };
         panel.render(buf.area, &mut buf);
         lines(&buf)
     }
@@ -350,7 +384,7 @@ mod tests {
     #[test]
     fn panel_snapshot() {
         let world = played(300);
-        let got = render(&world, &Clock::default(), 36);
+        let got = render(&world, &Clock::default(), 37);
         insta::assert_snapshot!(got.join("\n"));
     }
 
@@ -423,11 +457,12 @@ mod tests {
         let n = monsters.len();
         assert!(monsters[n - 1] > n, "{monsters:?}");
         world.watch(Some(monsters[n - 1]));
-        let text = render(&world, &Clock::default(), 36);
+        // Tall enough for the whole world block (37 rows).
+        let text = render(&world, &Clock::default(), 37);
         let shown = format!("Watching   M {n}/{n} at ");
         assert!(text.iter().any(|l| l.contains(&shown)), "{text:#?}");
         world.watch(None);
-        let text = render(&world, &Clock::default(), 36);
+        let text = render(&world, &Clock::default(), 37);
         assert!(text.iter().any(|l| l.contains("Watching   none (Tab)")), "{text:#?}");
     }
 
