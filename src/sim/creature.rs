@@ -39,8 +39,11 @@ pub struct Creature {
     /// Its alarm: a monster's range of sight, a fleeing creature's panic,
     /// a boid's scatter (thresholds from the kind, `species::alarm`).
     pub alarm: Hysteresis,
-    /// A monster's hunt; `None` for other kinds.
-    pub hunt: Option<Hunt>,
+    /// A monster's hunt; `None` for other kinds. Boxed: a hunt is most of
+    /// a monster's size, and keeping it out of line keeps every creature
+    /// small, so the passes over a crowd of boids read a third of the
+    /// memory.
+    pub hunt: Option<Box<Hunt>>,
 }
 
 impl Creature {
@@ -58,7 +61,7 @@ impl Creature {
             wander: Wander { angle, radius: sp.wander_radius, distance: sp.wander_distance, jitter: sp.wander_jitter },
             smoother: Smoother::new(),
             alarm: Hysteresis::new(on, off),
-            hunt: (kind == Kind::Monster).then(Hunt::default),
+            hunt: (kind == Kind::Monster).then(Box::default),
         }
     }
 

@@ -178,18 +178,24 @@ impl Default for View {
 impl View {
     /// Takes the snapshot of `creatures` as they stand on `grid` (whose
     /// extent the bins cover: bodies stay on the map).
+    ///
+    /// The copies run in parallel, in order (the counting sort between
+    /// them does not).
     pub fn update(&mut self, creatures: &[Creature], grid: &Grid) {
         self.by_id.clear();
-        self.by_id.extend(creatures.iter().map(Member::of));
+        self.by_id.par_extend(creatures.par_iter().map(Member::of));
         let extent = Vec2::new(grid.width() as f32, grid.height() as f32);
         self.hash.rebuild_within(self.by_id.iter().map(|m| m.body.pos), Vec2::ZERO, extent);
-        self.hash.gather(&self.by_id, &mut self.members);
+        let by_id = &self.by_id;
+        self.members.clear();
+        self.members.par_extend(self.hash.ids().par_iter().map(|&i| by_id[i as usize]));
+        let members = &self.members;
         self.vx.clear();
-        self.vx.extend(self.members.iter().map(|m| m.body.vel.x));
+        self.vx.par_extend(members.par_iter().map(|m| m.body.vel.x));
         self.vy.clear();
-        self.vy.extend(self.members.iter().map(|m| m.body.vel.y));
+        self.vy.par_extend(members.par_iter().map(|m| m.body.vel.y));
         self.kinds.clear();
-        self.kinds.extend(self.members.iter().map(|m| m.kind));
+        self.kinds.par_extend(members.par_iter().map(|m| m.kind));
     }
 
     /// Every creature's senses of the snapshot, and the crowd's figures:

@@ -40,9 +40,8 @@ const REACH_SLACK: f32 = 1e-5;
 /// is made in `f64`, where no `f32` coordinate or radius overflows.
 const F32_RADIUS: f32 = 1e18;
 
-/// Candidates a query tests at a time before calling back for the ones
-/// that pass (a block of slot numbers on the stack).
-const BLOCK: usize = 64;
+/// Candidates a query tests at a time, into one bit mask.
+const LANES: usize = 8;
 
 /// Neighbour search over a set of points, rebuilt each tick with
 /// [`SpatialHash::rebuild`] and queried with [`SpatialHash::visit`],
@@ -95,8 +94,8 @@ impl SpatialHash {
             starts: vec![0, 0],
             ids: Vec::new(),
             slots: Vec::new(),
-            xs: Vec::new(),
-            ys: Vec::new(),
+            xs: vec![f32::INFINITY; LANES],
+            ys: vec![f32::INFINITY; LANES],
             input: Vec::new(),
             bin_of: Vec::new(),
         }
@@ -157,8 +156,11 @@ impl SpatialHash {
         self.starts[bins] = n as u32;
         self.ids.resize(n, 0);
         self.slots.resize(n, 0);
-        self.xs.resize(n, 0.0);
-        self.ys.resize(n, 0.0);
+        // The positions end in LANES slots of infinity (see `visit`).
+        self.xs.clear();
+        self.xs.resize(n + LANES, f32::INFINITY);
+        self.ys.clear();
+        self.ys.resize(n + LANES, f32::INFINITY);
         for (i, (&bin, &p)) in self.bin_of.iter().zip(&self.input).enumerate().rev() {
             let slot = &mut self.starts[bin as usize];
             *slot -= 1;
@@ -247,12 +249,12 @@ impl SpatialHash {
 
     /// The x coordinate in each slot.
     pub fn xs(&self) -> &[f32] {
-        &self.xs
+        &self.xs[..self.ids.len()]
     }
 
     /// The y coordinate in each slot.
     pub fn ys(&self) -> &[f32] {
-        &self.ys
+        &self.ys[..self.ids.len()]
     }
 
     /// Replaces `out` with `by_id` (one value per point id) laid out in
@@ -284,9 +286,11 @@ impl SpatialHash {
     /// `f32`. A point at `pos` itself is included: callers skip their own
     /// slot. A negative or NaN radius counts as 0.
     ///
-    /// The test runs over each run in blocks without a branch per
-    /// candidate (about half of them fail it, which a branch predictor
-    /// cannot guess), noting the slots that pass; `f` is called for those.
+    /// The test runs over each run [`LANES`] candidates at a time into a
+    /// bit mask, without a branch per candidate (about half of them fail
+    /// it, which a branch predictor cannot guess) and in a form the
+    /// compiler turns into vector instructions; `f` is called for the set
+    /// bits, in order.
     #[inline]
     pub fn visit(&self, pos: Vec2, radius: f32, mut f: impl FnMut(usize, f32, f32, f32)) {
         let r = radius.max(0.0);
@@ -294,24 +298,30 @@ impl SpatialHash {
             return self.visit_wide(pos, r, f);
         }
         let r2 = r * r;
-        let mut hits = [0u32; BLOCK];
         for run in self.runs(pos, r) {
-            let (mut start, end) = (run.start, run.end);
-            while start < end {
-                let stop = end.min(start + BLOCK);
-                let (xs, ys) = (&self.xs[start..stop], &self.ys[start..stop]);
-                let mut n = 0;
-                for (k, (&x, &y)) in (start as u32..).zip(xs.iter().zip(ys)) {
+            let mut at = run.start;
+            while at < run.end {
+                // The arrays end in LANES slots of infinity, which no test
+                // passes: a block may run past the last point.
+                let (Some(xs), Some(ys)) = (self.xs.get(at..at + LANES), self.ys.get(at..at + LANES)) else {
+                    break;
+                };
+                let mut hits = 0u32;
+                for (lane, (&x, &y)) in xs.iter().zip(ys).enumerate() {
                     let (dx, dy) = (x - pos.x, y - pos.y);
-                    hits[n] = k;
-                    n += usize::from(dx * dx + dy * dy <= r2);
+                    hits |= u32::from(dx * dx + dy * dy <= r2) << lane;
                 }
-                for &k in &hits[..n] {
-                    let k = k as usize;
+                let left = run.end - at;
+                if left < LANES {
+                    hits &= (1 << left) - 1;
+                }
+                while hits != 0 {
+                    let k = at + hits.trailing_zeros() as usize;
+                    hits &= hits - 1;
                     let (dx, dy) = (self.xs[k] - pos.x, self.ys[k] - pos.y);
                     f(k, dx, dy, dx * dx + dy * dy);
                 }
-                start = stop;
+                at += LANES;
             }
         }
     }
