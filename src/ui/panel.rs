@@ -174,7 +174,7 @@ impl<'a> Panel<'a> {
             let sample = if k == Kind::Boid { '>' } else { letter(k) };
             vec![
                 Span::styled(format!("{sample} "), Style::new().fg(p.creature(k)).bold()),
-                Span::raw(format!("{:<10}{:>3}", plural(k), counts[k as usize])),
+                Span::raw(count_field(plural(k), counts[k as usize] as u64)),
             ]
         };
         let pair = |a: Vec<Span<'static>>, b: Vec<Span<'static>>| {
@@ -275,6 +275,20 @@ fn plural(k: Kind) -> &'static str {
     }
 }
 
+/// Columns of a kind's name and count in the panel's creature lines.
+const COUNT_FIELD: usize = 13;
+
+/// `name` and its count `n` right-aligned in [`COUNT_FIELD`] columns, the
+/// count as [`num`] writes it where that fits after a space, else in
+/// thousands (`99k`): a crowd of 100,000 must not push the second kind
+/// off the line.
+fn count_field(name: &str, n: u64) -> String {
+    let room = COUNT_FIELD - name.len();
+    let full = num(n);
+    let count = if full.len() < room { full } else { format!("{}k", n / 1000) };
+    format!("{name}{count:>room$}")
+}
+
 /// A count in at most six columns: `12,345`, `123k`, `12M`.
 pub fn num(n: u64) -> String {
     match n {
@@ -370,6 +384,22 @@ mod tests {
         assert_eq!(num(9_999_999), "9999k");
         assert_eq!(num(12_345_678), "12M");
         assert_eq!(num(u64::MAX).len(), "18446744073709M".len());
+    }
+
+    /// A crowd's counts keep their line: two kinds side by side fit the
+    /// panel whatever the counts (99,000 boids once showed as `990`).
+    #[test]
+    fn creature_counts_fit_beside_each_other() {
+        assert_eq!(count_field("monsters", 5), "monsters    5");
+        assert_eq!(count_field("wanderers", 999), "wanderers 999");
+        assert_eq!(count_field("wanderers", 1_500), "wanderers  1k");
+        assert_eq!(count_field("boids", 99_000), "boids  99,000");
+        assert_eq!(count_field("boids", 100_000), "boids    100k");
+        for name in ["monsters", "wanderers", "fleeing", "boids"] {
+            for n in [0, 9, 99, 999, 1_000, 9_999, 10_000, 99_999, 100_000] {
+                assert_eq!(count_field(name, n).chars().count(), COUNT_FIELD, "{name} {n}");
+            }
+        }
     }
 
     fn render(world: &World, clock: &Clock, height: u16) -> Vec<String> {
