@@ -199,8 +199,8 @@ impl<'a> Panel<'a> {
     /// CPU of each thread (cut short with `…` when they do not fit).
     fn times(&self) -> Line<'static> {
         let t = &self.times;
-        let threads: Vec<String> = t.threads_ms.iter().map(|ms| format!("{ms:.1}")).collect();
-        let mut line = format!("Tick {:.1} cpu {:.1} ms: {}", t.wall_ms, t.cpu_ms, threads.join(" "));
+        let threads: Vec<String> = t.threads_ms.iter().map(|&ms| ms_figure(ms)).collect();
+        let mut line = format!("Tick {} cpu {} ms: {}", ms_figure(t.wall_ms), ms_figure(t.cpu_ms), threads.join(" "));
         let width = usize::from(WIDTH) - 2;
         if line.chars().count() > width {
             line = line.chars().take(width - 1).chain(['…']).collect();
@@ -273,6 +273,12 @@ fn plural(k: Kind) -> &'static str {
         Kind::Fleeing => "fleeing",
         Kind::Boid => "boids",
     }
+}
+
+/// Milliseconds to a tenth below 10, whole above: a big crowd's tick and
+/// its threads' figures still fit one line.
+fn ms_figure(ms: f64) -> String {
+    if ms < 9.95 { format!("{ms:.1}") } else { format!("{ms:.0}") }
 }
 
 /// Columns of a kind's name and count in the panel's creature lines.
@@ -400,6 +406,19 @@ mod tests {
                 assert_eq!(count_field(name, n).chars().count(), COUNT_FIELD, "{name} {n}");
             }
         }
+    }
+
+    /// A big crowd's tick line keeps every thread's figure (a tick of
+    /// 131.9 ms once left the second pool thread cut off).
+    #[test]
+    fn a_big_tick_keeps_every_thread_on_the_line() {
+        let world = played(1);
+        let clock = Clock::default();
+        let times = TickTimes { wall_ms: 131.9, cpu_ms: 42.8, threads_ms: vec![3.6, 22.5, 16.6] };
+        let panel = Panel { times, ..Panel::new(&world, &clock, &Palette::NAMED) };
+        assert_eq!(panel.times().to_string(), "Tick 132 cpu 43 ms: 3.6 22 17");
+        assert_eq!(ms_figure(9.94), "9.9");
+        assert_eq!(ms_figure(9.96), "10");
     }
 
     fn render(world: &World, clock: &Clock, height: u16) -> Vec<String> {
