@@ -4,6 +4,7 @@
 //! list of subcommands; everything a command does is library code that
 //! tests can call without a terminal or a process.
 
+mod r#gen;
 mod lab;
 mod options;
 mod path;
@@ -15,16 +16,18 @@ mod session;
 mod sim;
 mod threads;
 
+pub use r#gen::{GenArgs, generate};
 pub use lab::{LabArgs, lab};
 pub use options::SearchArgs;
 pub use path::{PathArgs, path};
 pub use play::{PlayArgs, play};
 pub use replay::{ReplayArgs, replay};
 pub use scen::{ScenArgs, scen};
-pub use session::{SessionArgs, SpawnArgs, WorldArgs};
+pub use session::SessionArgs;
 pub use sim::{SimArgs, sim};
-pub use threads::{MAX_THREADS, ThreadsArgs};
+pub use threads::ThreadsArgs;
 
+use crate::atomic::AtomicError;
 use crate::level::{Level, LevelError};
 use crate::replay::{RecordError, ReplayError, looks_like_replay};
 use crate::search::PlanError;
@@ -48,6 +51,9 @@ pub enum CliError {
     /// A recording could not be made or finished.
     #[error(transparent)]
     Record(#[from] RecordError),
+    /// An output file (a picture) could not be written.
+    #[error(transparent)]
+    Write(#[from] AtomicError),
     /// Flags that do not fit together, or an answer that cannot be written.
     #[error("{0}")]
     Usage(String),
@@ -65,6 +71,11 @@ pub enum CliError {
     /// A signal stopped the session; what it recorded is kept in `kept`.
     #[error("interrupted by {signal}{}", kept_in(kept.as_deref()))]
     Interrupted { signal: Signal, kept: Option<PathBuf> },
+    /// The terminal went away under the session (closed, hung up, end of
+    /// input); what it recorded is kept in `kept`. Exit status 129, as for
+    /// SIGHUP.
+    #[error("the terminal hung up{}", kept_in(kept.as_deref()))]
+    HungUp { kept: Option<PathBuf> },
 }
 
 impl CliError {
@@ -73,7 +84,17 @@ impl CliError {
     pub fn exit_status(&self) -> u8 {
         match self {
             CliError::Interrupted { signal, .. } => signal.exit_status(),
+            CliError::HungUp { .. } => crate::ui::Stop::Hangup.exit_status(),
             _ => 2,
+        }
+    }
+
+    /// The error of a session that `stop` stopped, with where what it
+    /// recorded is kept.
+    pub fn stopped(stop: crate::ui::Stop, kept: Option<PathBuf>) -> CliError {
+        match stop {
+            crate::ui::Stop::Signal(signal) => CliError::Interrupted { signal, kept },
+            crate::ui::Stop::Hangup => CliError::HungUp { kept },
         }
     }
 

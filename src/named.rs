@@ -19,6 +19,30 @@ pub struct UnknownName {
 /// Gives a fieldless enum its user-facing names, `FromStr`, `Display`, the
 /// list of all values, a wrapping `next` for hotkeys and its
 /// [`StateHash`](crate::hash::StateHash).
+///
+/// Public so that a front end built on the library (the `delve` binary is
+/// one) names its own settings the way the library names its own, with the
+/// same [`UnknownName`] message. The enum derives serde's `Serialize` and
+/// `Deserialize` under its names, so the crate using the macro depends on
+/// serde.
+///
+/// ```
+/// delve::named_enum! {
+///     /// How loud a creature is.
+///     Loudness, "loudness" {
+///         /// Heard next door.
+///         Quiet => "quiet",
+///         /// Heard across the map.
+///         Loud => "loud",
+///     }
+/// }
+/// assert_eq!("loud".parse::<Loudness>(), Ok(Loudness::Loud));
+/// assert_eq!(Loudness::Loud.next(), Loudness::Quiet);
+/// assert_eq!(Loudness::names(), "quiet|loud");
+/// let e = "soft".parse::<Loudness>().unwrap_err();
+/// assert_eq!(e.to_string(), "unknown loudness 'soft' (expected one of: quiet|loud)");
+/// ```
+#[macro_export]
 macro_rules! named_enum {
     ($(#[$meta:meta])* $name:ident, $what:literal { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
         $(#[$meta])*
@@ -77,4 +101,4 @@ macro_rules! named_enum {
         }
     };
 }
-pub(crate) use named_enum;
+pub use crate::named_enum;

@@ -15,6 +15,7 @@ mod grid_changes;
 mod grid_flow;
 mod grid_graph;
 mod hpa;
+mod implicit;
 mod jps;
 mod jps_plus;
 mod mt_dstar_lite;
@@ -28,9 +29,10 @@ pub use flow_field::FlowField;
 pub use graph::{Graph, NodeId, Reversible};
 pub(crate) use grid_cache::{Derived, GridCache};
 pub use grid_changes::GridChanges;
-pub use grid_flow::{FieldKey, GridFlow};
+pub use grid_flow::{DijkstraMap, FieldKey, GridFlow};
 pub use grid_graph::{Endpoint, GridGraph, GridPlanner, PlanError};
 pub use hpa::DEFAULT_CLUSTER_SIZE;
+pub use implicit::{Found, astar};
 pub use mt_dstar_lite::MtDStarLite;
 pub use settings::{
     Algorithm, Heuristic, JUMPS_NEED, MAX_WEIGHT, MIN_WEIGHT, OpenUpdate, SearchSettings, TieBreak, UnknownName,

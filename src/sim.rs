@@ -32,13 +32,15 @@ pub use crate::hash::{StateHash, StateHasher, hex};
 pub use bot::{Bot, BotKind};
 pub use command::Command;
 pub use creature::{Creature, Hunt, Kind};
-pub use doors::{Changed, DoorCycle, Doors, MAX_DOOR_CYCLE, MIN_DOOR_CYCLE};
+pub use doors::{Changed, Doors};
 pub use events::{Event, LOG_CAPACITY, Sense, Stamped};
 pub use mind::{Awareness, MonsterState, Reason};
 pub use pace::{DIAGONAL_STEP, ORTHOGONAL_STEP, SUBTICKS, step_time};
 pub use perceive::{CONTACT_TICKS, HEARING_CELLS, SEARCH_TICKS};
-pub use rules::{DEFAULT_LIVES, GRACE_TICKS, Goal, Outcome, Rules};
+pub use rules::{DEFAULT_LIVES, GRACE_TICKS, Outcome, Rules};
 pub use settings::{Avoidance, DEFAULT_BUDGET, MAX_REPATH_TICKS, Nav, RepathPolicy, Setting, Settings};
 pub use species::{BODY_RADIUS, Species};
 pub use stats::{Counters, HISTORY_TICKS, RepathReason, SearchReport, Stats, WINDOW_TICKS};
 pub use world::{DT, MAX_CREATURES, Player, TICKS_PER_SECOND, World, WorldError};
+// The level's own data the world plays by, under the names sim's users know.
+pub use crate::level::{DoorCycle, Goal, MAX_DOOR_CYCLE, MIN_DOOR_CYCLE};

@@ -4,7 +4,7 @@
 //! it instead of being cut short in silence.
 
 use delve::level::Level;
-use delve::sim::{Command, Kind, Settings, World};
+use delve::sim::{Command, Kind, Settings, World, WorldError};
 use std::process::{Command as Process, Output};
 
 fn delve(args: &[&str], dir: &std::path::Path) -> Output {
@@ -34,12 +34,12 @@ fn counts_above_the_cap_are_refused_with_one_line() {
         ),
         (
             &["sim", "--fleeing", "many"],
-            "delve: invalid value 'many' for '--fleeing <FLEEING>': 'many' is not a number of creatures from 0 to 100000\n",
+            "delve: invalid value 'many' for '--fleeing <FLEEING>': 'many' is not a number of creatures from 0 to 100000 (decimal digits, without + or leading zeros)\n",
         ),
         (&["sim", room, "--boids", "20", "--monsters", "20"], &too_many),
         (
             &["sim", "horde.txt"],
-            "delve: horde.txt:316:146: creature marker number 100001 is one too many (a world holds at most 100000 creatures)\n",
+            "delve: horde.txt: level 'horde' has 100489 creature markers: more than the 100000 it holds (one per free cell, at most 100000)\n",
         ),
     ];
     for (args, message) in cases {
@@ -57,4 +57,20 @@ fn a_level_holds_one_creature_per_free_cell() {
     assert_eq!(world.capacity(), 31);
     world.apply(Command::Spawn { kind: Kind::Boid, count: u32::MAX });
     assert_eq!(world.creatures().len(), 31);
+}
+
+/// The level reads every marker (it is a map, and `delve path` runs on
+/// it); the world, the one place that knows the cap, refuses it when it is
+/// made, before making a creature.
+#[test]
+fn the_world_not_the_level_holds_markers_to_the_cap() {
+    let horde = Level::parse(&format!("{}\n", "M".repeat(317)).repeat(317), "horde.txt").unwrap();
+    assert_eq!(horde.monsters.len(), 317 * 317);
+    let refused =
+        WorldError::TooManyCreatures { level: "horde".into(), markers: 100_489, spawns: 0, capacity: 100_000 };
+    assert_eq!(World::new(&horde, 1, Settings::default()).unwrap_err(), refused);
+    // A level whose markers fill every free cell is at its capacity, not above.
+    let full = Level::parse("#####\n#MMM#\n#####\n", "full.txt").unwrap();
+    let world = World::new(&full, 1, Settings::default()).unwrap();
+    assert_eq!((world.creatures().len(), world.capacity()), (3, 3));
 }

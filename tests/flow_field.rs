@@ -4,9 +4,15 @@
 //! Dijkstra's, by two oracles: delve's own engine run over the reversed
 //! grid, and the `pathfinding` crate's `dijkstra_all` in exact integer
 //! units. Unreachable cells (and cells beyond the field's bound) agree.
+//!
+//! And the Dijkstra maps of several sources with offsets, and the flee maps
+//! made from them, fresh and repaired after cell changes, against a brute
+//! force: every cell's value relaxed over its moves until nothing changes.
 
-use delve::grid::{Cell, DIRECTIONS, Grid, Neighbors, Tile};
-use delve::search::{Algorithm, Graph, GridFlow, GridGraph, Heuristic, NodeId, Query, Reversible, Searcher};
+use delve::grid::{Cell, DIAGONAL, DIRECTIONS, Grid, Neighbors, Tile};
+use delve::search::{
+    Algorithm, DijkstraMap, Graph, GridFlow, GridGraph, Heuristic, NodeId, Query, Reversible, Searcher,
+};
 use proptest::prelude::*;
 
 /// A graph's edges read backwards: Dijkstra from the root over it settles
@@ -173,4 +179,132 @@ proptest! {
             }
         }
     }
+}
+
+/// The brute-force Dijkstra map: the value of every walkable cell, the
+/// least of its offset (if a source) and, over its moves, the move's cost
+/// plus the value of the cell it enters, relaxed in sweeps until no value
+/// changes (Bellman-Ford); values above `limit` are cut. `None`: unreachable.
+fn brute_force(grid: &Grid, neighbors: Neighbors, sources: &[(Cell, f64)], limit: f64) -> Vec<Option<f64>> {
+    let cells: Vec<Cell> = grid.cells().collect();
+    let index = |c: Cell| c.y as usize * grid.width() + c.x as usize;
+    let mut value = vec![f64::INFINITY; cells.len()];
+    for &(c, offset) in sources.iter().filter(|&&(c, _)| grid.is_walkable(c)) {
+        value[index(c)] = value[index(c)].min(offset);
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &c in cells.iter().filter(|&&c| grid.is_walkable(c)) {
+            for &(dx, dy) in &DIRECTIONS[..neighbors.count()] {
+                let to = Cell::new(c.x + dx, c.y + dy);
+                let Some(entry) = grid.entry_cost(to).filter(|_| grid.can_step(c, dx, dy)) else { continue };
+                let cost = f64::from(entry) * if dx != 0 && dy != 0 { DIAGONAL } else { 1.0 };
+                let through = cost + value[index(to)];
+                if through < value[index(c)] {
+                    value[index(c)] = through;
+                    changed = true;
+                }
+            }
+        }
+    }
+    value.into_iter().map(|v| (v.is_finite() && v <= limit).then_some(v)).collect()
+}
+
+/// The map's values against the reference, and each step of its descent
+/// down the slope: a step costs what it gains, and the descent stops only
+/// on a source that keeps its offset.
+fn check_map(
+    map: &DijkstraMap,
+    grid: &Grid,
+    want: &[Option<f64>],
+    sources: &[(Cell, f64)],
+) -> Result<(), TestCaseError> {
+    for (i, c) in grid.cells().enumerate() {
+        let got = map.distance(grid, c);
+        match (got, want[i]) {
+            (Some(g), Some(w)) => prop_assert!(close(g, w), "{}: map {} brute force {}", c, g, w),
+            (None, None) => {}
+            _ => prop_assert!(false, "{}: map {:?} brute force {:?}", c, got, want[i]),
+        }
+        let Some(value) = got else {
+            prop_assert_eq!(map.descend(grid, c), None);
+            continue;
+        };
+        match map.descend(grid, c) {
+            Some(next) => {
+                let cost = grid.step_cost(c, next.x - c.x, next.y - c.y);
+                let after = map.distance(grid, next);
+                prop_assert!(cost.is_some() && after.is_some(), "{} descends to {} by no move", c, next);
+                prop_assert!(close(value, cost.unwrap() + after.unwrap()), "{} descends off the slope", c);
+            }
+            None => {
+                let own = sources.iter().filter(|s| s.0 == c).map(|s| s.1).reduce(f64::min);
+                prop_assert!(
+                    own.is_some_and(|o| close(o, value)),
+                    "{} ends a descent at {} but is no source",
+                    c,
+                    value
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn dijkstra_and_flee_maps_equal_a_brute_force_relaxation(
+        (w, h) in (2usize..14, 2usize..14),
+        tiles in prop::collection::vec(any::<u8>(), 196),
+        eight in any::<bool>(),
+        given in prop::collection::vec((any::<u8>(), any::<u8>(), -20i8..20), 0..5),
+        bound in prop::option::of(2u32..25),
+        factor in prop_oneof![Just(-1.2), Just(-1.5), Just(-2.0), -4.0f64..-1.0],
+        changes in prop::collection::vec((any::<u8>(), any::<u8>(), any::<u8>()), 0..12),
+    ) {
+        let neighbors = if eight { Neighbors::Eight } else { Neighbors::Four };
+        let limit = bound.map_or(f64::INFINITY, |b| f64::from(b) + 0.25);
+        let cells: Vec<Tile> = tiles[..w * h].iter().map(|&t| tile(t)).collect();
+        let mut grid = Grid::new(w, h, &cells);
+        let at = |x: u8, y: u8| Cell::new(i32::from(x) % w as i32, i32::from(y) % h as i32);
+        // Sources anywhere, walls and repeats included; one off the map.
+        let mut sources: Vec<(Cell, f64)> = given.iter().map(|&(x, y, o)| (at(x, y), f64::from(o))).collect();
+        sources.push((Cell::new(-1, 0), -100.0));
+        let mut map = DijkstraMap::new(&grid, neighbors, &sources, limit);
+        check_map(&map, &grid, &brute_force(&grid, neighbors, &sources, limit), &sources)?;
+        for (x, y, t) in changes {
+            grid.set_tile(at(x, y), tile(t));
+            map.update(&grid);
+            let want = brute_force(&grid, neighbors, &sources, limit);
+            check_map(&map, &grid, &want, &sources)?;
+            // The flee map of the repaired map, from the reference's values.
+            let toward: Vec<(Cell, f64)> =
+                grid.cells().zip(&want).filter_map(|(c, v)| Some((c, (*v)? * factor))).collect();
+            let flee = map.flee(&grid, factor);
+            check_map(&flee, &grid, &brute_force(&grid, neighbors, &toward, f64::INFINITY), &toward)?;
+        }
+    }
+}
+
+/// A repair touches what the change reaches: opening the door between two
+/// halls of a map with a source in each re-examines the cells it changes.
+#[test]
+fn a_dijkstra_map_repair_is_cheaper_than_making_it_again() {
+    let row = |middle: char| format!("#{}{middle}{}#", ".".repeat(30), ".".repeat(30));
+    let text = format!("{}\n{}\n{}\n{}\n", "#".repeat(63), row('.'), row('+'), "#".repeat(63));
+    let mut grid = delve::level::Level::parse(&text, "halls").unwrap().grid;
+    let sources = [(Cell::new(1, 1), 0.0), (Cell::new(61, 2), -4.0)];
+    let mut map = DijkstraMap::new(&grid, Neighbors::Eight, &sources, f64::INFINITY);
+    let made = map.stats().expanded;
+    grid.set_tile(Cell::new(31, 2), Tile::DoorOpen);
+    let repaired = map.update(&grid);
+    let again = DijkstraMap::new(&grid, Neighbors::Eight, &sources, f64::INFINITY);
+    for c in grid.cells() {
+        assert_eq!(map.distance(&grid, c), again.distance(&grid, c), "{c}");
+    }
+    assert!(repaired.cells_updated > 0 && repaired.cells_updated < made, "{} of {made}", repaired.cells_updated);
+    assert_eq!(map.update(&grid), Default::default(), "an unchanged grid costs nothing");
 }

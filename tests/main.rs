@@ -4,20 +4,25 @@
 
 mod support;
 
+mod astar_closures;
 mod caps;
 mod cli;
 mod cli_io;
 mod doors;
 mod flow_field;
 mod game;
+mod r#gen;
+mod gen_cli;
 mod golden_replays;
 mod incremental;
 mod jps_movingai;
+mod layers;
 mod levels;
 mod movingai;
 mod nav;
 mod nav_cli;
 mod picture;
+mod picture_files;
 mod play_cli;
 mod replay;
 mod replay_cli;
@@ -34,3 +39,4 @@ mod steer_totality;
 mod steer_walls;
 mod threads;
 mod tmux;
+mod transcripts;

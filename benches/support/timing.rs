@@ -34,3 +34,22 @@ pub fn peak_rss_mib() -> f64 {
         .and_then(|l| l.split_whitespace().nth(1).and_then(|kb| kb.parse::<f64>().ok()))
         .map_or(0.0, |kb| kb / 1024.0)
 }
+
+/// CPU time this thread has used, in µs (`delve::sim::clock::thread_cpu`,
+/// the game's own clock); `None` where the platform has none. Unlike wall
+/// time, it leaves out the time other processes had the core, so it is the
+/// figure to quote on a loaded machine.
+pub fn thread_cpu_micros() -> Option<f64> {
+    delve::sim::clock::thread_cpu().map(|seconds| seconds * 1e6)
+}
+
+/// Times `run` once, in µs of wall time and (where it can be read) of this
+/// thread's CPU time, appending to `wall` and `cpu`.
+pub fn timed_with_cpu<T>(wall: &mut Vec<f64>, cpu: &mut Vec<f64>, run: impl FnOnce() -> T) -> T {
+    let cpu_before = thread_cpu_micros();
+    let out = timed(wall, run);
+    if let (Some(before), Some(after)) = (cpu_before, thread_cpu_micros()) {
+        cpu.push(after - before);
+    }
+    out
+}

@@ -95,25 +95,18 @@ pub enum LevelError {
     #[error("{origin}:{line}: map too large: {axis} {size} is above the limit of {MAX_SIDE} cells")]
     TooLarge { origin: String, line: usize, axis: Axis, size: usize },
 
-    /// One creature marker more than a world holds; detected before the
-    /// world is built, so a level of nothing but `M` costs no gigabytes.
-    #[error(
-        "{origin}:{line}:{column}: creature marker number {} is one too many (a world holds at most {} creatures)",
-        crate::sim::MAX_CREATURES + 1,
-        crate::sim::MAX_CREATURES
-    )]
-    TooManyCreatures { origin: String, line: usize, column: usize },
-
     /// A `key: value` line before the map with a key other than `name`,
     /// `description`, `goal` or `lives`; rejected so that a typo (`nmae:`) does not pass
     /// silently.
-    #[error("{origin}:{line}: unknown metadata key {key:?} (expected name, description, goal, lives or doors)")]
+    #[error(
+        "{origin}:{line}: unknown metadata key {key:?} (expected name, description, goal, lives, doors or generator)"
+    )]
     UnknownKey { origin: String, line: usize, key: String },
 
     /// A line before the map meant as metadata but not `key: value`
     /// (`name x`, `na me: x`, `: x`).
     #[error(
-        "{origin}:{line}: bad metadata line {found}: {problem} (expected `key: value` with key name, description, goal, lives or doors)"
+        "{origin}:{line}: bad metadata line {found}: {problem} (expected `key: value` with key name, description, goal, lives, doors or generator)"
     )]
     BadMetadata {
         origin: String,
@@ -134,6 +127,14 @@ pub enum LevelError {
     /// A `goal:`, `lives:` or `doors:` value that does not read.
     #[error("{origin}:{line}: bad {key} {value:?} (expected {expected})")]
     BadValue { origin: String, line: usize, key: &'static str, value: String, expected: &'static str },
+
+    /// A number in a `goal:`, `lives:` or `doors:` value not written as
+    /// delve writes numbers (see [`crate::number`]): `lives: 03`, `+20`.
+    #[error(
+        "{origin}:{line}: bad {key} {value:?}: {number:?} is not a whole number as delve writes one ({})",
+        crate::number::WHOLE_SYNTAX
+    )]
+    BadNumber { origin: String, line: usize, key: &'static str, value: String, number: String },
 
     /// `goal: reach` on a map without a `G` to reach.
     #[error("{origin}:{line}: `goal: reach` but the map has no 'G' to reach")]

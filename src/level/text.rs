@@ -7,9 +7,10 @@
 
 use super::error::{LevelError, quote};
 use super::glyph::{self, Spawn};
-use super::{Axis, Level, default_name, numbered_lines};
+use super::{
+    Axis, DoorCycle, Goal, Level, MAX_DOOR_CYCLE, MIN_DOOR_CYCLE, TICKS_PER_SECOND, default_name, numbered_lines,
+};
 use crate::grid::{Cell, Grid, MAX_SIDE, Tile};
-use crate::sim::{DoorCycle, Goal, MAX_DOOR_CYCLE, MIN_DOOR_CYCLE, TICKS_PER_SECOND};
 
 /// Reads a delve level; `origin` names the file in error messages.
 pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
@@ -42,6 +43,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
         objective,
         lives,
         doors,
+        generator: meta.generator.map(|(_, g)| g),
     })
 }
 
@@ -65,10 +67,7 @@ fn goal(value: &str, line: usize, origin: &str) -> Result<Goal, LevelError> {
     let goal = match (words.next(), words.next(), words.next()) {
         (Some("none"), None, _) => Some(Goal::None),
         (Some("reach"), None, _) => Some(Goal::Reach),
-        (Some("survive"), Some(n), None) => n
-            .parse::<u64>()
-            .ok()
-            .filter(|n| (1..=MAX_SURVIVE_SECONDS).contains(n))
+        (Some("survive"), Some(n), None) => number(n, 1..=MAX_SURVIVE_SECONDS, ("goal", value, line, origin))?
             .map(|n| Goal::Survive { ticks: n * u64::from(TICKS_PER_SECOND) }),
         _ => None,
     };
@@ -82,7 +81,7 @@ fn goal(value: &str, line: usize, origin: &str) -> Result<Goal, LevelError> {
 }
 
 fn lives(value: &str, line: usize, origin: &str) -> Result<u32, LevelError> {
-    value.parse::<u32>().ok().filter(|n| (1..=MAX_LIVES).contains(n)).ok_or_else(|| LevelError::BadValue {
+    number(value, 1..=MAX_LIVES, ("lives", value, line, origin))?.ok_or_else(|| LevelError::BadValue {
         origin: origin.to_owned(),
         line,
         key: "lives",
@@ -95,9 +94,7 @@ fn lives(value: &str, line: usize, origin: &str) -> Result<u32, LevelError> {
 fn doors(value: &str, line: usize, origin: &str) -> Result<DoorCycle, LevelError> {
     let mut words = value.split_whitespace();
     let period = match (words.next(), words.next(), words.next()) {
-        (Some("cycle"), Some(n), None) => {
-            n.parse::<u32>().ok().filter(|n| (MIN_DOOR_CYCLE..=MAX_DOOR_CYCLE).contains(n))
-        }
+        (Some("cycle"), Some(n), None) => number(n, MIN_DOOR_CYCLE..=MAX_DOOR_CYCLE, ("doors", value, line, origin))?,
         _ => None,
     };
     period.map(|period| DoorCycle { period }).ok_or_else(|| LevelError::BadValue {
@@ -109,6 +106,22 @@ fn doors(value: &str, line: usize, origin: &str) -> Result<DoorCycle, LevelError
     })
 }
 
+/// `text`, a number in the value of a `key:` line, read as every number
+/// of the format is ([`crate::number::whole`]): `None` when it is out of
+/// `range` (the caller says what the key expects), an error naming the
+/// rule when it is not written as a number.
+fn number<T: TryFrom<i128> + Copy + PartialOrd>(
+    text: &str,
+    range: std::ops::RangeInclusive<T>,
+    (key, value, line, origin): (&'static str, &str, usize, &str),
+) -> Result<Option<T>, LevelError> {
+    let Some(n) = crate::number::whole(text) else {
+        let (origin, value, number) = (origin.to_owned(), value.to_owned(), text.to_owned());
+        return Err(LevelError::BadNumber { origin, line, key, value, number });
+    };
+    Ok(T::try_from(n).ok().filter(|n| range.contains(n)))
+}
+
 /// The metadata values with the line each came from (for duplicate errors).
 #[derive(Default)]
 struct Metadata {
@@ -117,6 +130,7 @@ struct Metadata {
     goal: Option<(usize, String)>,
     lives: Option<(usize, String)>,
     doors: Option<(usize, String)>,
+    generator: Option<(usize, String)>,
 }
 
 /// One map row: its 1-based line number and its text.
@@ -222,6 +236,7 @@ fn set_metadata(meta: &mut Metadata, key: &str, value: &str, line: usize, origin
         "goal" => &mut meta.goal,
         "lives" => &mut meta.lives,
         "doors" => &mut meta.doors,
+        "generator" => &mut meta.generator,
         _ => {
             return Err(LevelError::UnknownKey { origin: origin.to_owned(), line, key: key.to_owned() });
         }
@@ -310,10 +325,6 @@ fn cells(rows: &[Row<'_>], origin: &str) -> Result<Map, LevelError> {
 }
 
 impl Map {
-    fn creatures(&self) -> usize {
-        self.monsters.len() + self.wanderers.len() + self.fleeing.len() + self.boids.len()
-    }
-
     /// Records a spawn; a second `@`, `S` or `G` is an error naming both.
     fn add(&mut self, spawn: Spawn, at: Placed, origin: &str) -> Result<(), LevelError> {
         let list = match spawn {
@@ -336,9 +347,6 @@ impl Map {
             Spawn::Boid => &mut self.boids,
         };
         list.push(at.cell);
-        if self.creatures() > crate::sim::MAX_CREATURES {
-            return Err(LevelError::TooManyCreatures { origin: origin.to_owned(), line: at.line, column: at.column });
-        }
         Ok(())
     }
 }
@@ -386,17 +394,13 @@ mod tests {
         }
     }
 
-    /// A level of nothing but markers would otherwise become millions of
-    /// creatures: the one past the cap is named where it stands.
+    /// A level is a map: how many creatures a world holds is the world's
+    /// to say (`sim::World::capacity`), so a level of nothing but markers
+    /// reads as it is.
     #[test]
-    fn creature_markers_stop_at_the_cap() {
+    fn creature_markers_are_the_levels_and_the_cap_the_worlds() {
         let rows = |width: usize, height: usize| format!("{}\n", "M".repeat(width)).repeat(height);
-        assert_eq!(parse_ok(&rows(400, 250)).monsters.len(), crate::sim::MAX_CREATURES);
-        let e = parse_err(&rows(317, 317));
-        assert_eq!(
-            e.to_string(),
-            "levels/t.txt:316:146: creature marker number 100001 is one too many (a world holds at most 100000 creatures)"
-        );
+        assert_eq!(parse_ok(&rows(317, 317)).monsters.len(), 317 * 317);
     }
 
     #[test]
@@ -545,7 +549,7 @@ mod tests {
         assert!(matches!(e, LevelError::UnknownKey { line: 2, ref key, .. } if key == "nmae"));
         assert_eq!(
             e.to_string(),
-            "levels/t.txt:2: unknown metadata key \"nmae\" (expected name, description, goal, lives or doors)"
+            "levels/t.txt:2: unknown metadata key \"nmae\" (expected name, description, goal, lives, doors or generator)"
         );
         let e = parse_err("description: a\nname: x\ndescription: b\n#\n");
         assert!(matches!(e, LevelError::DuplicateKey { line: 3, first_line: 1, .. }));
@@ -572,7 +576,7 @@ mod tests {
             assert_eq!(
                 e.to_string(),
                 format!(
-                    "levels/t.txt:{line}: bad metadata line {message} (expected `key: value` with key name, description, goal, lives or doors)"
+                    "levels/t.txt:{line}: bad metadata line {message} (expected `key: value` with key name, description, goal, lives, doors or generator)"
                 )
             );
         }
@@ -627,7 +631,6 @@ mod tests {
             ("doors: cycle 72001\n+\n", "cycle 72001"),
             ("doors: cycle 99999999999999999999\n+\n", "cycle 99999999999999999999"),
             ("doors: cycle -5\n+\n", "cycle -5"),
-            ("doors: cycle 6.5\n+\n", "cycle 6.5"),
             ("doors: cycle\n+\n", "cycle"),
             ("doors: cycle 60 ticks\n+\n", "cycle 60 ticks"),
             ("doors: 60\n+\n", "60"),
@@ -643,6 +646,31 @@ mod tests {
             parse_err("doors: cycle 40\ndoors: cycle 40\n+\n").to_string(),
             "levels/t.txt:2: metadata key \"doors\" given twice (first at line 1)"
         );
+    }
+
+    /// One spelling of a number for every value: plain decimal digits.
+    #[test]
+    fn metadata_numbers_have_one_spelling() {
+        assert_eq!(parse_ok("lives: 3\n@\n").lives, Some(3));
+        let rule = "is not a whole number as delve writes one (decimal digits, without + or leading zeros)";
+        for (text, key, value, number) in [
+            ("lives: 03\n@\n", "lives", "03", "03"),
+            ("lives: 0x3\n@\n", "lives", "0x3", "0x3"),
+            ("lives: +3\n@\n", "lives", "+3", "+3"),
+            ("lives: 3.0\n@\n", "lives", "3.0", "3.0"),
+            ("lives: three\n@\n", "lives", "three", "three"),
+            ("doors: cycle +20\n+\n", "doors", "cycle +20", "+20"),
+            ("doors: cycle 020\n+\n", "doors", "cycle 020", "020"),
+            ("doors: cycle 6.5\n+\n", "doors", "cycle 6.5", "6.5"),
+            ("goal: survive 1e2\n@\n", "goal", "survive 1e2", "1e2"),
+            ("goal: survive 090\n@\n", "goal", "survive 090", "090"),
+        ] {
+            assert_eq!(
+                parse_err(text).to_string(),
+                format!("levels/t.txt:1: bad {key} {value:?}: {number:?} {rule}"),
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

@@ -48,6 +48,31 @@
 //! and can be called again to go on: a computation spreads over ticks. A
 //! repair always runs to its end (like a search that has started, it is
 //! useless half done) and needs a complete field.
+//!
+//! **Several sources.** [`FlowField::start_from`] seeds the field from any
+//! number of sources, each with an offset: a node's distance is then the
+//! least, over the sources, of the source's offset plus the route cost to
+//! it, which is the Dijkstra map of roguelike lore (every goal a 0, or a
+//! treasure that counts for more than a door as a lower offset). A source
+//! is its own parent while its offset is its best value; a route cheaper
+//! than its offset lowers it like any node, and a repair that breaks that
+//! route gives the source its offset back. The descent stops at a node
+//! that is its own parent: a source, or a spot nothing beats.
+//!
+//! **Fleeing.** Descending a map toward the player runs *to* it; descending
+//! the distances times -1 runs away but straight into the nearest dead end,
+//! where the player corners the prey. The classic remedy (Brogue's "safety
+//! map"): make every node of the map toward the threat a source whose
+//! offset is its distance times a negative factor (-1.2 is usual), and let
+//! Dijkstra relax them again ([`FlowField::start_flee`]). The relaxation
+//! lets a node near the player but close to a far, open region score
+//! better than a nearby dead end, so a fleeing creature runs *past* the
+//! threat toward open space when that is the way out. The factor, below -1,
+//! is how much a cell of distance from the threat is worth in cells of
+//! detour: at -1 a step away gains what it costs, and nothing moves.
+//! Values are then negative; the field works in values shifted by its
+//! lowest offset (the open list orders non-negative keys) and
+//! [`FlowField::distance`] gives them back unshifted.
 
 use super::engine::SearchStats;
 use super::open::OpenList;
@@ -74,7 +99,12 @@ pub struct FlowField {
     /// The repair that last invalidated or seeded each node.
     touched: Vec<u32>,
     repair: u32,
-    root: Option<NodeId>,
+    /// The sources and their offsets, by node id, one per node.
+    sources: Vec<(NodeId, f64)>,
+    /// The lowest offset: stored values are the distances minus it, so that
+    /// the open list's keys are never negative.
+    base: f64,
+    /// The bound on stored (shifted) values.
     limit: f64,
     open: OpenList,
     /// Whether the open list is empty: every distance is final.
@@ -93,8 +123,54 @@ impl FlowField {
     /// Begins a fresh computation from `root` over a graph of `nodes` nodes,
     /// keeping the nodes whose route to the root costs at most `limit`.
     /// Nothing is expanded yet: see [`FlowField::advance`].
+    ///
+    /// # Panics
+    /// When `root` is not below `nodes`.
     pub fn start(&mut self, nodes: usize, root: NodeId, limit: f64) {
-        assert!((root as usize) < nodes, "root outside the graph");
+        self.start_from(nodes, &[(root, 0.0)], limit);
+    }
+
+    /// Begins a fresh computation from several sources, each `(node,
+    /// offset)`: a node's distance is the least `offset + route cost` over
+    /// the sources, and the field keeps the nodes whose distance is at most
+    /// `limit` (a source whose offset is above it counts for nothing). A
+    /// node given twice counts with its lower offset; no source gives an
+    /// empty field. Nothing is expanded yet: see [`FlowField::advance`].
+    ///
+    /// ```
+    /// use delve::search::{FlowField, Graph, NodeId, Reversible};
+    ///
+    /// /// Five rooms in a row, a corridor of cost 1 between neighbours.
+    /// struct Row;
+    /// impl Graph for Row {
+    ///     fn node_count(&self) -> usize { 5 }
+    ///     fn successors(&self, n: NodeId, mut visit: impl FnMut(NodeId, f64)) {
+    ///         if n > 0 { visit(n - 1, 1.0) }
+    ///         if n < 4 { visit(n + 1, 1.0) }
+    ///     }
+    /// }
+    /// impl Reversible for Row {
+    ///     fn predecessors(&self, n: NodeId, visit: impl FnMut(NodeId, f64)) {
+    ///         self.successors(n, visit) // every corridor runs both ways
+    ///     }
+    /// }
+    ///
+    /// // Two exits: room 0, and room 4, which counts 1.5 more.
+    /// let mut field = FlowField::new();
+    /// field.start_from(5, &[(0, 0.0), (4, 1.5)], f64::INFINITY);
+    /// field.advance(&Row, u64::MAX);
+    /// let d: Vec<f64> = (0..5).map(|n| field.distance(n).unwrap()).collect();
+    /// assert_eq!(d, [0.0, 1.0, 2.0, 2.5, 1.5]);
+    /// assert_eq!(field.descend(&Row, 2), Some(1), "room 2 leaves by room 0");
+    /// assert_eq!(field.descend(&Row, 3), Some(4));
+    /// assert_eq!(field.descend(&Row, 4), None, "an exit is where the descent ends");
+    /// ```
+    ///
+    /// # Panics
+    /// When a source is not below `nodes`, or an offset is not finite.
+    pub fn start_from(&mut self, nodes: usize, sources: &[(NodeId, f64)], limit: f64) {
+        assert!(sources.iter().all(|&(n, _)| (n as usize) < nodes), "source outside the graph");
+        assert!(sources.iter().all(|&(_, offset)| offset.is_finite()), "a source's offset is not finite");
         if self.dist.len() < nodes {
             self.dist.resize(nodes, f64::INFINITY);
             self.parent.resize(nodes, 0);
@@ -107,12 +183,37 @@ impl FlowField {
             self.seen.iter_mut().for_each(|m| *m = 0);
             self.era = 1;
         }
-        self.root = Some(root);
-        self.limit = limit;
+        self.sources.clear();
+        self.sources.extend_from_slice(sources);
+        // By node, the lower offset first, and then one per node.
+        self.sources.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        self.sources.dedup_by_key(|s| s.0);
+        self.base = self.sources.iter().map(|s| s.1).reduce(f64::min).unwrap_or(0.0);
+        self.limit = limit - self.base;
         self.open.clear::<false>(nodes);
-        self.set(root, 0.0, root);
-        self.open.push::<false>(0.0, 0, root);
+        for k in 0..self.sources.len() {
+            self.seed(k);
+        }
         self.complete = false;
+    }
+
+    /// Begins a flee map from `toward`, a complete field of the distances
+    /// to what is fled (the player): every node of `toward` becomes a source
+    /// whose offset is its distance times `factor`, negative (-1.2 is the
+    /// classic; see the module's *Fleeing*), and the computation relaxes
+    /// them, over a graph of `nodes` nodes, keeping values up to `limit`.
+    /// Nothing is expanded yet: see [`FlowField::advance`]. A descent of the
+    /// result flees; its values are negative, the lowest the safest.
+    ///
+    /// # Panics
+    /// When `toward` is not complete, or `factor` is not finite.
+    pub fn start_flee(&mut self, nodes: usize, toward: &FlowField, factor: f64, limit: f64) {
+        assert!(toward.complete, "a flee map from a field still being computed");
+        assert!(factor.is_finite(), "flee factor {factor} is not finite");
+        let reached =
+            (0..toward.dist.len().min(nodes) as NodeId).filter_map(|n| Some((n, toward.distance(n)? * factor)));
+        let sources: Vec<(NodeId, f64)> = reached.collect();
+        self.start_from(nodes, &sources, limit);
     }
 
     /// Goes on with the computation begun by [`FlowField::start`] for at
@@ -145,15 +246,16 @@ impl FlowField {
         }
         let began = Instant::now();
         let mut stats = SearchStats::default();
-        // The largest distance of a target, once all have one: an upper
-        // bound of their final distances (they only fall). Looked for once
+        // The largest value a target holds, once all hold one: an upper
+        // bound of their final values (they only fall), in the stored
+        // units of the open list's keys and `limit`. Looked for once
         // per as many pops as there are targets (at least a few), so that
         // looking costs one step per pop at most.
         let every = (targets.len() as u64).max(COVER_CHECK);
         let (mut bound, mut since) = (None, every);
         while stats.expanded < max_pops {
             if bound.is_none() && since >= every {
-                bound = targets.iter().try_fold(0.0f64, |m, &t| self.distance(t).map(|d| m.max(d)));
+                bound = targets.iter().try_fold(0.0f64, |m, &t| self.stored(t).map(|d| m.max(d)));
                 since = 0;
             }
             let Some((d, w)) = self.open.pop::<false>() else {
@@ -179,7 +281,7 @@ impl FlowField {
     /// Ends a computation whose nodes within `bound` are all settled (the
     /// entry just popped for `popped` and all left are beyond it): the
     /// nodes still on the open list lose their tentative distances, and
-    /// `bound` becomes the limit.
+    /// `bound` (a stored value) becomes the limit.
     fn close_at(&mut self, bound: f64, popped: NodeId) {
         let forget = |f: &mut FlowField, v: NodeId| {
             if f.dist[v as usize] > bound {
@@ -194,10 +296,11 @@ impl FlowField {
         self.complete = true;
     }
 
-    /// The bound of the last computation: the limit it was started with, or
-    /// the smaller one [`FlowField::advance_covering`] ended it at.
+    /// The bound of the last computation (a route cost, like
+    /// [`FlowField::distance`]): the limit it was started with, or the
+    /// smaller one [`FlowField::advance_covering`] ended it at.
     pub fn limit(&self) -> f64 {
-        self.limit
+        self.limit + self.base
     }
 
     /// Repairs a complete field after edges changed: `dirty` holds every
@@ -212,7 +315,9 @@ impl FlowField {
         assert!(self.complete, "repair of a field still being computed");
         let began = Instant::now();
         let mut stats = SearchStats::default();
-        let Some(root) = self.root else { return stats };
+        if self.sources.is_empty() {
+            return stats;
+        }
         self.repair = self.repair.wrapping_add(1);
         if self.repair == 0 {
             self.touched.iter_mut().for_each(|m| *m = 0);
@@ -221,10 +326,11 @@ impl FlowField {
         self.invalid.clear();
         self.stack.clear();
         // 1. Dirty nodes whose route to the root got dearer or broke, and
-        // the subtrees that hang from them.
+        // the subtrees that hang from them. A source at its own offset has
+        // no route to lose.
         for &u in dirty {
-            let Some(d) = self.distance(u) else { continue };
-            if u != root && !self.parent_edge_holds(graph, u, d) {
+            let Some(d) = self.stored(u) else { continue };
+            if self.parent[u as usize] != u && !self.parent_edge_holds(graph, u, d) {
                 self.invalidate(u);
             }
         }
@@ -243,8 +349,15 @@ impl FlowField {
         stats.cells_updated = self.invalid.len() as u64;
         // 2. Settle again from the valid nodes beside the invalidated and
         // the dirty ones (a new or cheaper edge x → y has x dirty, so y is
-        // seeded and lowers x when it pops).
+        // seeded and lowers x when it pops), and from the invalidated
+        // sources, at their offsets.
         self.open.clear::<false>(self.dist.len());
+        for i in 0..self.invalid.len() {
+            let u = self.invalid[i];
+            if let Ok(k) = self.sources.binary_search_by_key(&u, |s| s.0) {
+                self.seed(k);
+            }
+        }
         {
             let FlowField { dist, seen, era, touched, repair, invalid, open, .. } = self;
             for &v in invalid.iter().chain(dirty) {
@@ -275,14 +388,21 @@ impl FlowField {
         self.complete
     }
 
-    /// The root the field was started from; `None` before any start.
-    pub fn root(&self) -> Option<NodeId> {
-        self.root
+    /// The sources the field was started from, `(node, offset)` by node
+    /// (one, at offset 0, for [`FlowField::start`]); empty before any start.
+    pub fn sources(&self) -> &[(NodeId, f64)] {
+        &self.sources
     }
 
-    /// The cost of the cheapest route from `node` to the root, if it is
-    /// within the limit (and, during a computation, already reached).
+    /// The cost of the cheapest route from `node` to the root (with several
+    /// sources: the least offset plus route cost), if it is within the
+    /// limit (and, during a computation, already reached).
     pub fn distance(&self, node: NodeId) -> Option<f64> {
+        self.stored(node).map(|d| d + self.base)
+    }
+
+    /// The value `node` holds: its distance minus the lowest offset.
+    fn stored(&self, node: NodeId) -> Option<f64> {
         let i = node as usize;
         (self.seen.get(i) == Some(&self.era) && self.dist[i].is_finite()).then(|| self.dist[i])
     }
@@ -290,15 +410,16 @@ impl FlowField {
     /// The step down the slope from `node`: the successor `w` with the
     /// least `cost(node → w) + distance(w)`, the first in the graph's
     /// successor order among equals (so a repaired field and a fresh one
-    /// with the same distances descend alike). `None` at the root and for
-    /// nodes outside the field.
+    /// with the same distances descend alike). `None` at the root (a
+    /// source at its own offset, a flee map's safest spots) and for nodes
+    /// outside the field.
     pub fn descend<G: Graph>(&self, graph: &G, node: NodeId) -> Option<NodeId> {
-        if Some(node) == self.root || self.distance(node).is_none() {
+        if self.stored(node).is_none() || self.parent[node as usize] == node {
             return None;
         }
         let mut best: Option<(f64, NodeId)> = None;
         graph.successors(node, |w, cost| {
-            if let Some(d) = self.distance(w) {
+            if let Some(d) = self.stored(w) {
                 let total = d + cost;
                 if best.is_none_or(|(b, _)| total < b) {
                     best = Some((total, w));
@@ -324,6 +445,17 @@ impl FlowField {
         }
     }
 
+    /// Puts source `k` on the open list at its offset, as its own parent,
+    /// if the offset is within the limit.
+    fn seed(&mut self, k: usize) {
+        let (node, offset) = self.sources[k];
+        let d = offset - self.base;
+        if d <= self.limit {
+            self.set(node, d, node);
+            self.open.push::<false>(d, 0, node);
+        }
+    }
+
     fn set(&mut self, node: NodeId, dist: f64, parent: NodeId) {
         let i = node as usize;
         self.seen[i] = self.era;
@@ -335,7 +467,7 @@ impl FlowField {
     /// exists and costs no more than when `d` was computed.
     fn parent_edge_holds<G: Reversible>(&self, graph: &G, u: NodeId, d: f64) -> bool {
         let p = self.parent[u as usize];
-        let Some(dp) = self.distance(p) else { return false };
+        let Some(dp) = self.stored(p) else { return false };
         let mut holds = false;
         graph.predecessors(p, |v, cost| holds |= v == u && dp + cost <= d);
         holds
@@ -360,7 +492,7 @@ impl FlowField {
     /// Settles the entry (`d`, `w`) just popped: unless it is stale,
     /// relaxes the edges into `w`; the pops it made (0 or 1).
     fn relax<G: Reversible>(&mut self, graph: &G, d: f64, w: NodeId, stats: &mut SearchStats) -> u64 {
-        if self.distance(w).is_none_or(|dw| d > dw) {
+        if self.stored(w).is_none_or(|dw| d > dw) {
             stats.stale_pops += 1;
             return 0;
         }
@@ -510,10 +642,12 @@ mod tests {
         let mut figures = Vec::new();
         for (from, to) in [(Cell::new(10, 5), Cell::new(11, 5)), (Cell::new(10, 5), Cell::new(30, 12))] {
             let (mut f, _) = fresh(&grid, from, Neighbors::Eight);
-            let new = grid.node(to);
+            let (old, new) = (grid.node(from), grid.node(to));
             f.set(new, 0.0, new);
-            f.root = Some(new);
-            let repaired = f.repair(&g, &[grid.node(from)]);
+            f.sources = vec![(new, 0.0)];
+            // The old root, no source now, hangs from the new one.
+            f.parent[old as usize] = new;
+            let repaired = f.repair(&g, &[old]);
             let (again, expanded) = fresh(&grid, to, Neighbors::Eight);
             assert_eq!(distances(&f, &grid), distances(&again, &grid));
             figures.push((repaired.cells_updated, expanded));

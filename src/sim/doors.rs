@@ -18,19 +18,7 @@
 use super::events::Event;
 use crate::grid::{Cell, Grid, Tile};
 use crate::hash::{StateHash, StateHasher};
-
-/// Shortest cycle: one second. A door toggling faster than the player can
-/// take a few steps (a step every 4 ticks) only flickers.
-pub const MIN_DOOR_CYCLE: u32 = 20;
-/// Longest cycle: one hour of game time.
-pub const MAX_DOOR_CYCLE: u32 = 72_000;
-
-/// How the doors of a level change by themselves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DoorCycle {
-    /// Ticks between two toggles, [`MIN_DOOR_CYCLE`] to [`MAX_DOOR_CYCLE`].
-    pub period: u32,
-}
+use crate::level::DoorCycle;
 
 /// A world's cycling doors: the cycle, the doors it moves and those
 /// waiting for a clear doorway to close.

@@ -8,7 +8,7 @@
 
 use super::TICKS_PER_SECOND;
 use crate::hash::{StateHash, StateHasher};
-use crate::level::{Level, MAX_LIVES, MAX_SURVIVE_SECONDS};
+use crate::level::{Goal, Level, MAX_LIVES, MAX_SURVIVE_SECONDS};
 use serde::{Deserialize, Serialize};
 
 /// Lives of a game whose level does not say.
@@ -17,20 +17,6 @@ pub const DEFAULT_LIVES: u32 = 3;
 /// Ticks of grace after a catch, during which no monster can catch the
 /// player again (2 seconds).
 pub const GRACE_TICKS: u32 = 2 * TICKS_PER_SECOND;
-
-/// What wins a session (level metadata `goal:`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-#[allow(missing_docs, reason = "the variant's doc describes its field")]
-pub enum Goal {
-    /// Nothing: a sandbox that only a loss of every life ends.
-    #[default]
-    None,
-    /// Stand on the level's `G`.
-    Reach,
-    /// Stay uncaught (with a life left) until this many ticks have passed.
-    Survive { ticks: u64 },
-}
 
 /// The rules a world plays by.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -49,15 +49,16 @@ use session::Session;
 use state::State;
 use std::ops::ControlFlow;
 
-/// Simulation ticks per second of game time.
-pub const TICKS_PER_SECOND: u32 = 20;
+// Simulation ticks per second of game time: the level format's rate.
+pub use crate::level::TICKS_PER_SECOND;
 /// Game time of one tick, in seconds.
 pub const DT: f32 = 1.0 / TICKS_PER_SECOND as f32;
 /// Most creatures any world holds; a smaller level holds fewer (see
 /// [`World::capacity`]). Every way in refuses more with a clear error
-/// (level markers at load, flags, replay headers and spawn commands, which
-/// count what the world already holds); [`World::apply`] itself, which
-/// cannot fail, cuts a spawn short at the capacity.
+/// (a level's markers when its world is made, flags, replay headers and
+/// spawn commands, which count what the world already holds);
+/// [`World::apply`] itself, which cannot fail, cuts a spawn short at the
+/// capacity.
 pub const MAX_CREATURES: usize = 100_000;
 /// Speed the player's steps are taken to have, for creatures that predict
 /// where the player goes (cells per second).
@@ -77,9 +78,19 @@ pub enum WorldError {
     /// The level's creature markers and the spawns together exceed the
     /// world's [capacity](World::capacity).
     #[error(
-        "level '{level}' has {markers} creature markers and {spawns} creatures to spawn: more than the {capacity} it holds (one per free cell, at most {MAX_CREATURES})"
+        "level '{level}' has {}: more than the {capacity} it holds (one per free cell, at most {MAX_CREATURES})",
+        crowd(*markers, *spawns)
     )]
     TooManyCreatures { level: String, markers: usize, spawns: u64, capacity: usize },
+}
+
+/// The creatures a start asks for, as [`WorldError::TooManyCreatures`]
+/// counts them.
+fn crowd(markers: usize, spawns: u64) -> String {
+    match spawns {
+        0 => format!("{markers} creature markers"),
+        _ => format!("{markers} creature markers and {spawns} creatures to spawn"),
+    }
 }
 
 /// Everything that lives in a level: its state (hashed), its session (what
@@ -142,7 +153,10 @@ impl World {
 
     /// A world on `level` playing by `rules`: the player at `@` (or a
     /// random walkable cell when the level has none) and a creature on
-    /// every marker.
+    /// every marker. A level with more markers than the world's
+    /// [capacity](World::capacity) is refused before any creature is made:
+    /// the level reads any number of markers, the world says how many it
+    /// holds.
     pub fn with_rules(level: &Level, seed: u64, settings: Settings, rules: Rules) -> Result<World, WorldError> {
         let state = State::new(level, seed, settings, rules)?;
         let mut world = World { state, session: Session::new(&level.name), scratch: Scratch::new() };
@@ -152,6 +166,11 @@ impl World {
             (Kind::Fleeing, &level.fleeing),
             (Kind::Boid, &level.boids),
         ];
+        let count = markers.iter().map(|(_, cells)| cells.len()).sum();
+        if count > world.capacity() {
+            let (level, capacity) = (level.name.clone(), world.capacity());
+            return Err(WorldError::TooManyCreatures { level, markers: count, spawns: 0, capacity });
+        }
         for (kind, cells) in markers {
             for &c in cells.iter() {
                 world.add(kind, c);

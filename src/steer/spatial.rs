@@ -286,7 +286,7 @@ impl SpatialHash {
     /// `f32`. A point at `pos` itself is included: callers skip their own
     /// slot. A negative or NaN radius counts as 0.
     ///
-    /// The test runs over each run [`LANES`] candidates at a time into a
+    /// The test runs over each run eight candidates (`LANES`) at a time into a
     /// bit mask, without a branch per candidate (about half of them fail
     /// it, which a branch predictor cannot guess) and in a form the
     /// compiler turns into vector instructions; `f` is called for the set

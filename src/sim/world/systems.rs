@@ -3,11 +3,12 @@
 
 use super::World;
 use crate::grid::Cell;
+use crate::level::Goal;
 use crate::sim::events::{Event, Sense};
 use crate::sim::hunt::Scene;
 use crate::sim::landing::{LANDING_REACH, landing};
 use crate::sim::perceive::{Percept, sees};
-use crate::sim::rules::{GRACE_TICKS, Goal, Outcome};
+use crate::sim::rules::{GRACE_TICKS, Outcome};
 use crate::sim::species::{AVOID_RADIUS, CATCH_RADIUS};
 use crate::steer::{Body, Vec2, cell_at, cell_center};
 use std::ops::ControlFlow;
