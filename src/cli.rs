@@ -15,6 +15,7 @@ mod replay;
 mod scen;
 mod session;
 mod sim;
+mod threads;
 
 pub use color::ColorArgs;
 pub use r#gen::{GenArgs, GenLevelArgs, generate};
@@ -26,6 +27,7 @@ pub use replay::{ReplayArgs, replay};
 pub use scen::{ScenArgs, scen};
 pub use session::SessionArgs;
 pub use sim::{SimArgs, sim};
+pub use threads::ThreadsArgs;
 
 use crate::atomic::AtomicError;
 use crate::level::{Level, LevelError};

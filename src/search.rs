@@ -36,6 +36,7 @@ mod trace;
 pub use engine::{Outcome, Query, SearchStats, Searcher, Visit};
 pub use flow_field::FlowField;
 pub use graph::{Graph, NodeId, Reversible};
+pub(crate) use grid_cache::{Derived, GridCache};
 pub use grid_changes::GridChanges;
 pub use grid_flow::{DijkstraMap, FieldKey, GridFlow};
 pub use grid_graph::GridGraph;

@@ -8,6 +8,7 @@
 mod any_angle;
 mod behave;
 mod bot;
+pub mod clock;
 mod command;
 mod creature;
 mod doors;
@@ -24,6 +25,7 @@ mod perceive;
 mod rng;
 mod rules;
 mod run;
+mod sense;
 mod settings;
 mod species;
 mod stats;

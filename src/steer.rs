@@ -5,7 +5,9 @@
 //! [`PathFollower`]) each turn a goal into a force; [`combine_weighted`] or
 //! [`combine_priority`] blend them into the one force a [`Body`] applies;
 //! [`move_body`] integrates it and keeps the body out of the grid's walls.
-//! [`SpatialHash`] and [`Flocker`] make flocking O(n) per tick, and
+//! [`SpatialHash`] and [`Flocker`] make flocking O(n) per tick (the hash
+//! keeps its points in bin order, so a query streams), [`WallDistance`]
+//! spares the wall feelers in open floor, and
 //! [`Smoother`] and [`Hysteresis`] keep forces and decisions from
 //! flip-flopping. [`Orca`] replaces separation with reciprocal collision
 //! avoidance: velocities that cannot hit a neighbour or a wall within a
@@ -36,11 +38,11 @@ mod walls;
 
 pub use behaviours::{Circle, Wander, arrive, avoid_obstacle, evade, flee, pursue, seek};
 pub use body::Body;
-pub use combine::{combine_priority, combine_weighted};
-pub use flocking::{FlockWeights, Flocker, alignment, cohesion, flock, separation};
+pub use combine::{combine_priority, combine_weighted, decides};
+pub use flocking::{FlockSums, FlockWeights, Flocker, alignment, cohesion, flock, separation};
 pub use follow::PathFollower;
 pub use jitter::{Hysteresis, Smoother};
 pub use orca::{Agent, Orca, Params as OrcaParams, Segment, Walls, crowd_check, time_to_collision};
 pub use spatial::{SpatialHash, neighbors_brute_force, within_radius};
 pub use vec2::{MIN_LENGTH, Vec2};
-pub use walls::{avoid_walls, cell_at, cell_center, move_body, resolve_walls};
+pub use walls::{WallDistance, avoid_walls, avoid_walls_near, cell_at, cell_center, move_body, resolve_walls};

@@ -40,5 +40,6 @@ mod steer_orca;
 mod steer_spatial;
 mod steer_totality;
 mod steer_walls;
+mod threads;
 mod tmux;
 mod transcripts;

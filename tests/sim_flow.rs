@@ -74,46 +74,73 @@ fn with_500_monsters_no_request_waits_and_the_work_is_a_fifth_of_every_tick() {
 }
 
 /// Every cell of the world's field against a field computed from scratch
-/// on the world's grid as it is now.
+/// on the world's grid as it is now, as far as the world's reaches (to its
+/// hunters).
 fn assert_fresh(world: &World) {
     let field = world.flow_field().expect("a field under flow-field");
     let key = field.key().unwrap();
     assert_eq!(key.version, world.grid().version(), "the field describes the grid as it is");
+    let reach = field.reach().unwrap();
+    assert!(reach <= key.limit);
     let mut fresh = GridFlow::new();
-    fresh.update(world.grid(), key.root, key.neighbors, key.limit, u64::MAX);
+    fresh.update(world.grid(), key.root, key.neighbors, reach, u64::MAX);
     for c in world.grid().cells() {
         assert_eq!(field.distance(world.grid(), c), fresh.distance(world.grid(), c), "{c}");
     }
 }
 
+/// The monster sees the player through the open door, six cells along
+/// the corridor: the field reaches as far as it. The player shuts the door
+/// and opens it again, standing still: each time the field is repaired
+/// (no fresh computation) into the field a fresh computation with its
+/// reach gives; shut, the corridor lies beyond the way round, out of it.
 #[test]
 fn a_door_the_player_toggles_is_repaired_into_a_fresh_field() {
     let text = "\
 ############
-#@+........#
+#@'....M...#
 #.#........#
-#.#....M...#
+#.#........#
 #.######...#
 #..........#
 ############
 ";
     let level = Level::parse(text, "door").unwrap();
+    let probe = Cell::new(7, 1);
     for neighbors in [Neighbors::Eight, Neighbors::Four] {
         let mut s = settings(RepathPolicy::FlowField);
         s.search.neighbors = neighbors;
         let mut world = World::new(&level, 1, s).unwrap();
         world.tick();
         assert_fresh(&world);
-        let before = world.flow_field().unwrap().distance(world.grid(), Cell::new(7, 3)).unwrap();
-        for open in [true, false] {
+        let field = world.flow_field().unwrap();
+        assert!(field.reach().unwrap() < field.key().unwrap().limit, "the field stops at its hunter");
+        let before = field.distance(world.grid(), probe);
+        assert_eq!(before, Some(6.0));
+        for open in [false, true] {
             world.apply(Command::Door);
             world.tick();
             let t = &world.stats().last_tick;
             assert_eq!(t.expanded, 0, "the player stood still: no fresh computation");
             assert!(t.cells_updated > 0, "the door's change was repaired");
             assert_fresh(&world);
-            let now = world.flow_field().unwrap().distance(world.grid(), Cell::new(7, 3)).unwrap();
-            assert_eq!(now < before, open, "the door {} the way", if open { "shortens" } else { "restores" });
+            let now = world.flow_field().unwrap().distance(world.grid(), probe);
+            assert_eq!(now, if open { before } else { None }, "door open: {open}");
         }
     }
+}
+
+/// Nobody hunting the player (the one monster walled off in a room of its
+/// own): no field is computed at all, however the player moves.
+#[test]
+fn without_a_hunter_no_field_is_computed() {
+    let text = "############\n#@.....#...#\n#......#.M.#\n############\n";
+    let level = Level::parse(text, "apart").unwrap();
+    let mut world = World::new(&level, 1, settings(RepathPolicy::FlowField)).unwrap();
+    for t in 0..60 {
+        world.apply(Command::Move { dx: if t % 20 < 10 { 1 } else { -1 }, dy: 0 });
+        world.tick();
+    }
+    assert!(world.flow_field().is_none());
+    assert_eq!(world.stats().total.work(), 0);
 }

@@ -1,6 +1,6 @@
-//! The spatial hash answers exactly like the brute-force neighbour list, in
-//! the same (ascending) order, and Flocker's forces equal per-body flocking
-//! over brute-force neighbours.
+//! The spatial hash answers exactly like the brute-force neighbour list (the
+//! same ids, in the hash's slot order), and Flocker's forces equal per-body
+//! flocking over the brute-force neighbours taken in that order.
 
 use delve::steer::*;
 use proptest::prelude::*;
@@ -36,6 +36,9 @@ fn check(points: &[Vec2], queries: &[Vec2], cell: f32, r: f32) -> Result<(), Tes
     for &q in queries.iter().chain(points) {
         hash.query(q, r, &mut fast);
         neighbors_brute_force(points, q, r, &mut slow);
+        let slot = |id: u32| hash.slots()[id as usize];
+        prop_assert!(fast.windows(2).all(|w| slot(w[0]) < slot(w[1])), "slot order: {:?}", fast);
+        fast.sort_unstable();
         prop_assert_eq!(&fast, &slow, "query {:?} radius {}", q, r);
     }
     Ok(())
@@ -77,9 +80,14 @@ proptest! {
         let mut flocker = Flocker::new(neighbor_radius, separation_radius, weights);
         let forces = flocker.forces(&bodies).to_vec();
         let positions: Vec<Vec2> = bodies.iter().map(|b| b.pos).collect();
+        // The order the flocker sums in: the slots of a hash of the same
+        // cell size (half the radius) over the same positions.
+        let mut hash = SpatialHash::new(neighbor_radius * 0.5);
+        hash.rebuild(positions.iter().copied());
         let mut ids = Vec::new();
         for (i, me) in bodies.iter().enumerate() {
             neighbors_brute_force(&positions, me.pos, neighbor_radius, &mut ids);
+            ids.sort_by_key(|&j| hash.slots()[j as usize]);
             let neighbors: Vec<Body> = ids
                 .iter()
                 .filter(|&&j| j as usize != i)

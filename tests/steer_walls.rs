@@ -83,3 +83,53 @@ proptest! {
         prop_assert!(grid.is_walkable(cell_at(body.pos)), "{body:?} in a wall");
     }
 }
+
+/// The Chebyshev distance from `cell` to the nearest wall cell (outside
+/// the map is wall), capped at 4: the definition, by brute force.
+fn distance_to_wall(grid: &Grid, cell: delve::grid::Cell) -> u8 {
+    (0..4i32)
+        .find(|&d| {
+            (-d..=d).any(|dy| {
+                (-d..=d).any(|dx| {
+                    (dx.abs() == d || dy.abs() == d)
+                        && !grid.is_walkable(delve::grid::Cell::new(cell.x + dx, cell.y + dy))
+                })
+            })
+        })
+        .map_or(4, |d| d as u8)
+}
+
+proptest! {
+    /// The wall distance field is the brute-force distance, built or
+    /// repaired after random changes; where it calls a body clear, the
+    /// feelers find no wall, exactly.
+    #[test]
+    fn wall_distance_is_exact_and_clear_means_no_wall(
+        (grid, start) in grid_and_start(),
+        changes in prop::collection::vec((0usize..144, prop::bool::ANY), 0..12),
+        vel in (-3.0f32..3.0, -3.0f32..3.0),
+        feeler in 0.0f32..3.5,
+    ) {
+        let mut grid = grid;
+        let mut field = WallDistance::build(&grid);
+        let cells: Vec<_> = grid.cells().collect();
+        let mut changed = Vec::new();
+        for (i, wall) in changes {
+            let c = cells[i % cells.len()];
+            if grid.set_tile(c, if wall { Tile::Wall } else { Tile::Floor(1) }) {
+                changed.push(c);
+            }
+        }
+        field.repair(&grid, &changed);
+        prop_assert_eq!(&field, &WallDistance::build(&grid));
+        for &c in &cells {
+            prop_assert_eq!(field.cells_to_wall(c), distance_to_wall(&grid, c), "{}", c);
+        }
+        let body = Body { pos: start, vel: Vec2::new(vel.0, vel.1), max_speed: 4.0, max_force: 8.0 };
+        let near = avoid_walls_near(&body, &grid, &field, feeler);
+        prop_assert_eq!(near, avoid_walls(&body, &grid, feeler));
+        if field.is_clear(body.pos, feeler) {
+            prop_assert_eq!(near, Vec2::ZERO);
+        }
+    }
+}

@@ -25,14 +25,22 @@ pub fn timed<T>(times: &mut Vec<f64>, run: impl FnOnce() -> T) -> T {
     out
 }
 
-/// CPU time this thread has used, in µs: the first field of Linux's
-/// `/proc/thread-self/schedstat` (nanoseconds on the CPU). `None` where
-/// there is no such file. Unlike wall time, it leaves out the time other
-/// processes had the core, so it is the figure to quote on a loaded machine.
+/// Peak resident memory of this process (VmHWM), in MiB; 0 where
+/// /proc is not available.
+pub fn peak_rss_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_owned))
+        .and_then(|l| l.split_whitespace().nth(1).and_then(|kb| kb.parse::<f64>().ok()))
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// CPU time this thread has used, in µs (`delve::sim::clock::thread_cpu`,
+/// the game's own clock); `None` where the platform has none. Unlike wall
+/// time, it leaves out the time other processes had the core, so it is the
+/// figure to quote on a loaded machine.
 pub fn thread_cpu_micros() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let nanos: f64 = stat.split_whitespace().next()?.parse().ok()?;
-    Some(nanos / 1e3)
+    delve::sim::clock::thread_cpu().map(|seconds| seconds * 1e6)
 }
 
 /// Times `run` once, in µs of wall time and (where it can be read) of this

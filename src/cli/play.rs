@@ -53,6 +53,7 @@ pub struct PlayArgs {
 pub fn play(args: &PlayArgs) -> Result<(), CliError> {
     let session = &args.session;
     session.check_record()?;
+    session.threads.install()?;
     let course = if session.level.is_some() || session.generated.style.is_some() {
         let (level, generator) = session.level_to_play()?;
         Course::One { level: Box::new(level), generator }

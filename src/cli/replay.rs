@@ -2,7 +2,7 @@
 //! headless.
 
 use super::progress::Progress;
-use super::{CliError, ColorArgs};
+use super::{CliError, ColorArgs, ThreadsArgs};
 use crate::replay::feed::ReplayFeed;
 use crate::replay::{Replay, verify_watched};
 use crate::signals::Signals;
@@ -27,6 +27,9 @@ pub struct ReplayArgs {
     /// Colour or not.
     #[command(flatten)]
     pub color: ColorArgs,
+    /// How many threads the crowd runs on.
+    #[command(flatten)]
+    pub threads: ThreadsArgs,
 }
 
 fn parse_speed(s: &str) -> Result<f64, String> {
@@ -43,6 +46,7 @@ fn parse_speed(s: &str) -> Result<f64, String> {
 /// recording, whose verdict says so) and 1 at the first mismatch. A file
 /// that cannot be used is an error (exit 2).
 pub fn replay(args: &ReplayArgs, out: &mut impl Write) -> Result<ExitCode, CliError> {
+    args.threads.install()?;
     let replay = Replay::load(&args.file)?;
     if !args.verify {
         if !std::io::stdout().is_terminal() {

@@ -2,7 +2,7 @@
 //! seed, extra creatures, the search and repath settings, and recording.
 
 use super::options::whole_number;
-use super::{CliError, GenLevelArgs, SearchArgs, level_or_generated};
+use super::{CliError, GenLevelArgs, SearchArgs, ThreadsArgs, level_or_generated};
 use crate::r#gen::Recipe;
 use crate::level::{Level, MAX_LIVES};
 use crate::replay::feed::{self, Feed};
@@ -32,6 +32,9 @@ pub struct SessionArgs {
     /// How monsters plan and repath.
     #[command(flatten)]
     pub world: WorldArgs,
+    /// How many threads the crowd runs on.
+    #[command(flatten)]
+    pub threads: ThreadsArgs,
     /// Catches the player can take before the session is lost (default: the level's `lives:`, else 3)
     #[arg(long, value_name = "N", value_parser = whole_number::<u32>(1, MAX_LIVES.into()), allow_hyphen_values = true)]
     pub lives: Option<u32>,

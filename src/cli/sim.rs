@@ -6,7 +6,7 @@ use super::{CliError, SessionArgs};
 use crate::named::named_enum;
 use crate::replay::{MAX_TICK, feed};
 use crate::signals::Signals;
-use crate::sim::{Bot, BotKind, Kind, RepathReason, World, hex};
+use crate::sim::{Bot, BotKind, Kind, RepathReason, World, clock, hex};
 use serde_json::json;
 use std::io::Write;
 use std::time::Instant;
@@ -74,6 +74,7 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
     if args.rules == Some(RulesMode::Sandbox) && session.lives.is_some() {
         return Err(CliError::Usage("--lives needs --rules game (a sandbox has no limit of lives)".into()));
     }
+    session.threads.install()?;
     let (start, mut world) = session.start_with(args.game())?;
     if args.bot == BotKind::Goal && start.level.goal.is_none() {
         let file = session.level_shown(&start.level);
@@ -98,12 +99,29 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
         progress.set(done);
     }
     let seconds = began.elapsed().as_secs_f64();
+    let cpu = Cpu::read();
     drop(progress);
     feed.finish(&world)?;
-    let summary = Summary::of(&world, seconds);
+    let summary = Summary::of(&world, seconds, cpu);
     let name = session.level_shown(&start.level);
     let written = if args.json { writeln!(out, "{}", summary.json()) } else { summary.write(out, &name, &world) };
     written.map_err(CliError::Output)
+}
+
+/// CPU seconds at the end of a run: the process's, and each thread's
+/// (the one that ran the ticks, then the crowd's pool's), `None` where the
+/// platform has no CPU clock.
+struct Cpu {
+    process: Option<f64>,
+    threads: Vec<Option<f64>>,
+}
+
+impl Cpu {
+    fn read() -> Cpu {
+        let mut threads = vec![clock::thread_cpu()];
+        threads.extend(clock::pool_cpu());
+        Cpu { process: clock::process_cpu(), threads }
+    }
 }
 
 /// What a headless run prints.
@@ -117,10 +135,12 @@ struct Summary {
     counts: [usize; 4],
     ticks_per_sec: f64,
     avoid: crate::sim::Avoidance,
+    seconds: f64,
+    cpu: Cpu,
 }
 
 impl Summary {
-    fn of(world: &World, seconds: f64) -> Summary {
+    fn of(world: &World, seconds: f64, cpu: Cpu) -> Summary {
         Summary {
             ticks: world.ticks(),
             outcome: world.outcome(),
@@ -131,6 +151,8 @@ impl Summary {
             counts: world.counts(),
             ticks_per_sec: if seconds > 0.0 { world.ticks() as f64 / seconds } else { 0.0 },
             avoid: world.settings().avoidance,
+            seconds,
+            cpu,
         }
     }
 
@@ -150,6 +172,8 @@ impl Summary {
             "found": t.found,
             "expanded": t.expanded,
             "cells_updated": t.cells_updated,
+            "rekeyed": t.rekeyed,
+            "work": t.work(),
             "stale_pops": t.stale_pops,
             "max_open": t.max_open,
             "repaths": t.total_repaths(),
@@ -167,6 +191,12 @@ impl Summary {
             "overlaps": t.overlaps,
             "min_time_to_collision": t.min_time_to_collision,
             "orca_ms_per_tick": if self.ticks == 0 { 0.0 } else { t.orca_micros / 1000.0 / self.ticks as f64 },
+            "threads": self.cpu.threads.len() - 1,
+            "wall_ms_per_tick": t.wall_ms_per_tick(),
+            "cpu_ms_per_tick": t.cpu_ms_per_tick(),
+            "wall_s": self.seconds,
+            "process_cpu_s": self.cpu.process,
+            "thread_cpu_s": self.cpu.threads,
         })
     }
 
@@ -185,8 +215,8 @@ impl Summary {
         }
         writeln!(
             out,
-            "searches {} ({} found), expanded {}, cells updated {}, stale pops {}, max open {}",
-            t.searches, t.found, t.expanded, t.cells_updated, t.stale_pops, t.max_open
+            "searches {} ({} found), expanded {}, cells updated {}, rekeyed {}, stale pops {}, max open {}",
+            t.searches, t.found, t.expanded, t.cells_updated, t.rekeyed, t.stale_pops, t.max_open
         )?;
         let reasons: Vec<String> = RepathReason::ALL.iter().map(|&r| format!("{} {}", r, t.repaths(r))).collect();
         writeln!(out, "repaths: {}", reasons.join(", "))?;
@@ -200,6 +230,17 @@ impl Summary {
             t.micros_per_search(),
             t.mean_steps(),
             t.mean_waypoints()
+        )?;
+        let threads: Vec<String> =
+            self.cpu.threads.iter().map(|c| c.map_or("?".to_string(), |s| format!("{s:.2}"))).collect();
+        writeln!(
+            out,
+            "time: {:.0} ticks/s, {:.3} ms wall and {:.3} ms cpu a tick; cpu s by thread (ticking, then {} in the pool): {}",
+            self.ticks_per_sec,
+            t.wall_ms_per_tick(),
+            t.cpu_ms_per_tick(),
+            self.cpu.threads.len() - 1,
+            threads.join(" ")
         )
     }
 }

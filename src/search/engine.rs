@@ -65,9 +65,15 @@ pub struct SearchStats {
     pub scanned: u64,
     /// Nodes whose value an incremental repair changed or re-examined
     /// (D* Lite, the flow field); 0 for a fresh search, whose work is all
-    /// in `expanded`. Work = `expanded` + `cells_updated`.
+    /// in `expanded`. Work = `expanded` + `cells_updated` + `rekeyed`.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cells_updated: u64,
+    /// Open entries an incremental repair popped with a key the target's
+    /// move made stale and pushed back re-keyed (MT-D* Lite): work, unlike
+    /// lazy A*'s stale pops, since each is a heap pop and push that a fresh
+    /// search would not do.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rekeyed: u64,
 }
 
 fn is_zero(n: &u64) -> bool {

@@ -79,6 +79,10 @@ use super::open::OpenList;
 use super::{Graph, NodeId, Reversible};
 use std::time::Instant;
 
+/// Fewest pops between two looks of [`FlowField::advance_covering`] at
+/// whether every target has a distance yet.
+const COVER_CHECK: u64 = 4;
+
 /// A reverse Dijkstra map: distance to the root and the next node toward
 /// it, for every node within the limit. Buffers are kept between
 /// computations.
@@ -227,6 +231,76 @@ impl FlowField {
         }
         stats.micros = began.elapsed().as_secs_f64() * 1e6;
         stats
+    }
+
+    /// [`FlowField::advance`] that ends the computation as soon as every
+    /// node of `targets` has its final distance: the field is then complete
+    /// with the largest of those distances (or a little more) as its limit,
+    /// exactly the field a fresh computation with that limit gives, so it
+    /// costs the region the targets need rather than the whole limit. A
+    /// target the limit leaves out keeps the computation going to the end,
+    /// as does an empty `targets`.
+    pub fn advance_covering<G: Reversible>(&mut self, graph: &G, max_pops: u64, targets: &[NodeId]) -> SearchStats {
+        if targets.is_empty() {
+            return self.advance(graph, max_pops);
+        }
+        let began = Instant::now();
+        let mut stats = SearchStats::default();
+        // The largest value a target holds, once all hold one: an upper
+        // bound of their final values (they only fall), in the stored
+        // units of the open list's keys and `limit`. Looked for once
+        // per as many pops as there are targets (at least a few), so that
+        // looking costs one step per pop at most.
+        let every = (targets.len() as u64).max(COVER_CHECK);
+        let (mut bound, mut since) = (None, every);
+        while stats.expanded < max_pops {
+            if bound.is_none() && since >= every {
+                bound = targets.iter().try_fold(0.0f64, |m, &t| self.stored(t).map(|d| m.max(d)));
+                since = 0;
+            }
+            let Some((d, w)) = self.open.pop::<false>() else {
+                self.complete = true;
+                break;
+            };
+            if let Some(b) = bound
+                && d > b
+            {
+                // Every node within b is settled: keep those, drop the
+                // rest.
+                self.close_at(b, w);
+                break;
+            }
+            let pops = self.relax(graph, d, w, &mut stats);
+            stats.expanded += pops;
+            since += pops;
+        }
+        stats.micros = began.elapsed().as_secs_f64() * 1e6;
+        stats
+    }
+
+    /// Ends a computation whose nodes within `bound` are all settled (the
+    /// entry just popped for `popped` and all left are beyond it): the
+    /// nodes still on the open list lose their tentative distances, and
+    /// `bound` (a stored value) becomes the limit.
+    fn close_at(&mut self, bound: f64, popped: NodeId) {
+        let forget = |f: &mut FlowField, v: NodeId| {
+            if f.dist[v as usize] > bound {
+                f.dist[v as usize] = f64::INFINITY;
+            }
+        };
+        forget(self, popped);
+        while let Some((_, v)) = self.open.pop::<false>() {
+            forget(self, v);
+        }
+        self.limit = bound;
+        self.complete = true;
+    }
+
+    /// The bound of the last computation (a route cost, like
+    /// [`FlowField::distance`]): the limit it was started with, or the
+    /// smaller one [`FlowField::advance_covering`] ended it at.
+    pub fn limit(&self) -> f64 {
+        self.limit + self.base
     }
 
     /// Repairs a complete field after edges changed: `dirty` holds every
@@ -412,9 +486,15 @@ impl FlowField {
     /// when the open list is empty.
     fn settle_one<G: Reversible>(&mut self, graph: &G, stats: &mut SearchStats) -> Option<u64> {
         let (d, w) = self.open.pop::<false>()?;
+        Some(self.relax(graph, d, w, stats))
+    }
+
+    /// Settles the entry (`d`, `w`) just popped: unless it is stale,
+    /// relaxes the edges into `w`; the pops it made (0 or 1).
+    fn relax<G: Reversible>(&mut self, graph: &G, d: f64, w: NodeId, stats: &mut SearchStats) -> u64 {
         if self.stored(w).is_none_or(|dw| d > dw) {
             stats.stale_pops += 1;
-            return Some(0);
+            return 0;
         }
         let FlowField { dist, parent, seen, era, open, limit, .. } = self;
         graph.predecessors(w, |u, cost| {
@@ -425,7 +505,7 @@ impl FlowField {
                 stats.pushed += 1;
             }
         });
-        Some(1)
+        1
     }
 }
 
@@ -462,6 +542,53 @@ mod tests {
     fn block(grid: &Grid, cell: Cell) -> Vec<NodeId> {
         let around = (-1..=1).flat_map(|dy| (-1..=1).map(move |dx| Cell::new(cell.x + dx, cell.y + dy)));
         around.filter(|&c| grid.in_bounds(c)).map(|c| grid.node(c)).collect()
+    }
+
+    /// A field covering a few targets is the fresh field bounded at the
+    /// farthest one (or a little beyond): it holds every target at its
+    /// full-field distance, costs less, and repairs like any field.
+    #[test]
+    fn a_field_covering_its_targets_is_the_field_bounded_at_them() {
+        let grid = dungeon();
+        let g = graph(&grid, Neighbors::Eight);
+        let root = Cell::new(10, 5);
+        let (whole, expanded) = fresh(&grid, root, Neighbors::Eight);
+        let targets: Vec<NodeId> = [Cell::new(14, 7), Cell::new(6, 3), Cell::new(12, 12)]
+            .into_iter()
+            .filter(|&c| grid.is_walkable(c))
+            .map(|c| grid.node(c))
+            .collect();
+        assert!(targets.len() >= 2, "the dungeon has these floor cells");
+        let mut f = FlowField::new();
+        f.start(grid.node_count(), grid.node(root), f64::INFINITY);
+        // In pieces, as a tick's allowance gives them.
+        let mut covering = 0;
+        while !f.is_complete() {
+            covering += f.advance_covering(&g, 7, &targets).expanded;
+        }
+        let far = targets.iter().map(|&t| whole.distance(t).unwrap()).fold(0.0, f64::max);
+        assert!(f.limit() >= far && f.limit() < f64::INFINITY, "bound {} for a farthest target at {far}", f.limit());
+        for &t in &targets {
+            assert_eq!(f.distance(t), whole.distance(t));
+        }
+        let mut bounded = FlowField::new();
+        bounded.start(grid.node_count(), grid.node(root), f.limit());
+        bounded.advance(&g, u64::MAX);
+        assert_eq!(distances(&f, &grid), distances(&bounded, &grid));
+        assert!(covering < expanded, "{covering} expansions for the targets, {expanded} for the whole field");
+        // A door shut on the way repairs it as it repairs the bounded one.
+        let mut grid2 = grid.clone();
+        let wall = grid.cells().find(|&c| c != root && f.distance(grid.node(c)).is_some_and(|d| d > 2.0)).unwrap();
+        grid2.set_tile(wall, Tile::Wall);
+        let g2 = graph(&grid2, Neighbors::Eight);
+        f.repair(&g2, &block(&grid2, wall));
+        bounded.repair(&g2, &block(&grid2, wall));
+        assert_eq!(distances(&f, &grid2), distances(&bounded, &grid2));
+        // A target out of reach keeps the computation going to the end.
+        let mut full = FlowField::new();
+        full.start(grid.node_count(), grid.node(root), f64::INFINITY);
+        full.advance_covering(&g, u64::MAX, &[grid.node(Cell::new(0, 0))]);
+        assert_eq!(distances(&full, &grid), distances(&whole, &grid));
     }
 
     #[test]

@@ -51,6 +51,7 @@ pub struct GridFlow {
     changed: Vec<usize>,
     dirty: Vec<NodeId>,
     nodes: Vec<NodeId>,
+    targets: Vec<NodeId>,
 }
 
 impl GridFlow {
@@ -63,6 +64,23 @@ impl GridFlow {
     /// most `allowance` nodes for a fresh computation (a repair always
     /// runs to its end). Returns the work done; `micros` is its time.
     pub fn update(&mut self, grid: &Grid, root: Cell, neighbors: Neighbors, limit: f64, allowance: u64) -> SearchStats {
+        self.update_covering(grid, root, neighbors, limit, allowance, &[])
+    }
+
+    /// [`GridFlow::update`] where a fresh computation only goes as far as
+    /// the field must to hold the cells of `targets` (the hunters that will
+    /// descend it; see [`FlowField::advance_covering`]), within `limit`.
+    /// The ready field keeps the bound it was completed at
+    /// ([`GridFlow::reach`]).
+    pub fn update_covering(
+        &mut self,
+        grid: &Grid,
+        root: Cell,
+        neighbors: Neighbors,
+        limit: f64,
+        allowance: u64,
+        targets: &[Cell],
+    ) -> SearchStats {
         let wanted = FieldKey { identity: grid.identity(), version: grid.version(), root, neighbors, limit };
         let mut stats = SearchStats::default();
         let graph = moves(grid, neighbors);
@@ -90,7 +108,9 @@ impl GridFlow {
             self.pending.start(grid.node_count(), grid.node(root), limit);
             self.pending_key = Some(wanted);
         }
-        let computed = self.pending.advance(&graph, allowance);
+        self.targets.clear();
+        self.targets.extend(targets.iter().filter(|c| grid.in_bounds(**c)).map(|&c| grid.node(c)));
+        let computed = self.pending.advance_covering(&graph, allowance, &self.targets);
         add(&mut stats, &computed);
         if self.pending.is_complete() {
             std::mem::swap(&mut self.ready, &mut self.pending);
@@ -104,6 +124,13 @@ impl GridFlow {
     /// What the ready field was computed for; `None` while there is none.
     pub fn key(&self) -> Option<FieldKey> {
         self.ready_key
+    }
+
+    /// The route cost the ready field reaches: its key's limit, or the
+    /// smaller bound a computation covering its targets ended at; `None`
+    /// while there is no ready field.
+    pub fn reach(&self) -> Option<f64> {
+        self.ready_key.map(|_| self.ready.limit())
     }
 
     /// What the computation under way is for; `None` when none is.

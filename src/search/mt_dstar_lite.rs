@@ -61,8 +61,9 @@
 //! repair changed or re-examined: deleted nodes and nodes recomputed for a
 //! changed edge. Open entries popped with a key the target's move made
 //! stale are re-keyed and pushed back without any g or rhs changing: they
-//! count as `stale_pops`, as lazy A*'s outdated entries do. `pushed` and
-//! `max_open` count as in A*.
+//! count as `rekeyed`, work of the repair (a heap pop and push each),
+//! apart from lazy A*'s stale pops. `pushed` and `max_open` count as in
+//! A*.
 
 use super::engine::{Outcome, SearchStats};
 use super::{NodeId, Reversible};
@@ -479,9 +480,9 @@ impl MtDStarLite {
             let k_new = self.key(graph, u);
             if less(k_old, k_new) {
                 // Keyed before the target moved: a lower bound, raised now
-                // (no g or rhs changes: a stale pop, as in lazy A*).
+                // (no g or rhs changes, but a pop and a push).
                 self.heap_set(u, k_new);
-                self.stats.stale_pops += 1;
+                self.stats.rekeyed += 1;
                 continue;
             }
             self.stats.expanded += 1;

@@ -1,94 +1,69 @@
-//! The steering force of each kind of creature, from what it senses at the
-//! start of the tick.
+//! The steering force of each kind of creature, from what it sensed at the
+//! start of the tick (see [`super::sense`]).
 //!
-//! Every creature reads the same snapshot of bodies, so the order in which
-//! they are updated changes nothing, and blends its behaviours the way its
-//! kind needs: walls first (priority) for creatures that roam, a weighted
-//! blend for monsters whose paths already avoid walls.
+//! Every creature sensed the same snapshot of bodies, so the order in which
+//! they are updated changes nothing, and each one's force depends only on
+//! its own state, its senses and its wander draw: the creatures are
+//! updated in parallel. Each blends its behaviours the way its kind needs:
+//! walls first (priority) for creatures that roam, a weighted blend for
+//! monsters whose paths already avoid walls.
 
 use super::Kind;
 use super::creature::Creature;
-use super::species::{FLOCK_RADIUS, FLOCK_WEIGHTS, SEPARATION_RADIUS, Species, alarm};
-use crate::grid::{Cell, Grid};
-use crate::steer::{
-    Body, PathFollower, SpatialHash, Vec2, arrive, avoid_walls, cell_center, combine_priority, combine_weighted, evade,
-    flock, separation,
-};
+use super::sense::Sensed;
+use super::species::Species;
+use crate::grid::Cell;
+use crate::steer::{Body, PathFollower, Vec2, arrive, cell_center, combine_priority, combine_weighted, evade};
 
-/// What creatures sense this tick.
-pub struct Senses<'a> {
-    pub grid: &'a Grid,
-    /// Every creature's body at the start of the tick.
-    pub bodies: &'a [Body],
-    pub kinds: &'a [Kind],
-    /// All bodies, binned.
-    pub hash: &'a SpatialHash,
-    pub player: Cell,
-    pub player_vel: Vec2,
-    /// Monsters and wanderers avoid each other with ORCA after steering,
-    /// so their steering leaves separation out.
-    pub orca: bool,
+/// The player as creatures perceive it this tick.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayerSeen {
+    pub cell: Cell,
+    pub vel: Vec2,
 }
 
-/// Reusable buffers for neighbour queries.
-#[derive(Debug, Default)]
-pub struct Scratch {
-    ids: Vec<u32>,
-    near: Vec<Body>,
-}
-
-/// The raw steering force of creature `i` (before smoothing). `r` is this
-/// tick's uniform draw in [−1, 1] for its wander.
-pub fn force(c: &mut Creature, i: usize, senses: &Senses, r: f32, scratch: &mut Scratch) -> Vec2 {
+/// The raw steering force of creature `c` (before smoothing), from what it
+/// sensed. `r` is this tick's uniform draw in [−1, 1] for its wander.
+pub fn force(c: &mut Creature, sensed: &Sensed, r: f32, player: PlayerSeen) -> Vec2 {
     let sp = Species::of(c.kind);
-    let body = senses.bodies[i];
-    let walls = || avoid_walls(&body, senses.grid, sp.feeler);
+    let body = c.body;
+    let walls = sensed.walls;
     match c.kind {
         Kind::Monster => {
             let follow = match c.hunt.as_mut() {
                 Some(h) if !h.follower.waypoints.is_empty() => follow(&mut h.follower, &body) * sp.follow_gain,
-                _ => return roam(c, &body, walls(), r, i, senses, scratch),
+                _ => return roam(c, &body, sensed, r),
             };
             // The wall feelers only nudge: the path already keeps clear of
             // walls, and whiskers brushing a corridor's mouth must not hold
             // the monster back from entering it (the follow gain keeps the
             // path the stronger pull). Collision keeps it out of walls.
-            let apart = separate(i, senses, scratch, |k| k == Kind::Monster);
-            combine_weighted(body.max_force, &[(follow, 1.0), (walls(), WALL_NUDGE), (apart, 1.0)])
+            combine_weighted(body.max_force, &[(follow, 1.0), (walls, WALL_NUDGE), (sensed.near, 1.0)])
         }
-        Kind::Wanderer => roam(c, &body, walls(), r, i, senses, scratch),
+        Kind::Wanderer => roam(c, &body, sensed, r),
         Kind::Fleeing => {
-            let (threat, vel, dist) = nearest_threat(&body, i, senses, scratch);
+            let threat = sensed.threat;
             let wander = c.wander.force(&body, r);
-            if c.alarm.update(dist) {
-                let run = evade(&body, threat, vel);
+            if c.alarm.update(threat.dist) {
+                let run = evade(&body, threat.pos, threat.vel);
                 combine_priority(
                     body.max_force,
-                    &[walls(), combine_weighted(body.max_force, &[(run, 1.0), (wander, sp.wander_weight)])],
+                    &[walls, combine_weighted(body.max_force, &[(run, 1.0), (wander, sp.wander_weight)])],
                 )
             } else {
-                combine_priority(body.max_force, &[walls(), wander])
+                combine_priority(body.max_force, &[walls, wander])
             }
         }
         Kind::Boid => {
-            let player = cell_center(senses.player);
+            let centre = cell_center(player.cell);
             let wander = c.wander.force(&body, r);
-            let scatter = if c.alarm.update(body.pos.distance(player)) {
-                evade(&body, player, senses.player_vel)
-            } else {
-                Vec2::ZERO
-            };
-            let flock = flock(
-                &body,
-                near(i, FLOCK_RADIUS, senses, scratch, |k| k == Kind::Boid),
-                SEPARATION_RADIUS,
-                FLOCK_WEIGHTS,
-            );
+            let scatter =
+                if c.alarm.update(body.pos.distance(centre)) { evade(&body, centre, player.vel) } else { Vec2::ZERO };
             combine_priority(
                 body.max_force,
                 &[
-                    walls(),
-                    combine_weighted(body.max_force, &[(flock, 1.0), (wander, sp.wander_weight), (scatter, 2.0)]),
+                    walls,
+                    combine_weighted(body.max_force, &[(sensed.near, 1.0), (wander, sp.wander_weight), (scatter, 2.0)]),
                 ],
             )
         }
@@ -114,57 +89,12 @@ fn follow(f: &mut PathFollower, body: &Body) -> Vec2 {
     if turn < SHARP_TURN_COS { arrive(body, here, f.slowing_radius) } else { force }
 }
 
-/// Wandering with walls first and room kept from neighbours of any kind.
-fn roam(c: &mut Creature, body: &Body, walls: Vec2, r: f32, i: usize, senses: &Senses, scratch: &mut Scratch) -> Vec2 {
+/// Wandering with walls first and room kept from neighbours of any kind
+/// (sensed as `near`, none under ORCA).
+fn roam(c: &mut Creature, body: &Body, sensed: &Sensed, r: f32) -> Vec2 {
     let wander = c.wander.force(body, r);
-    let apart = separate(i, senses, scratch, |_| true);
-    combine_priority(body.max_force, &[walls, combine_weighted(body.max_force, &[(wander, 1.0), (apart, 1.5)])])
-}
-
-/// Separation from the creatures of the kinds `keep` accepts (none under
-/// ORCA, which keeps them apart instead).
-fn separate(i: usize, senses: &Senses, scratch: &mut Scratch, keep: impl Fn(Kind) -> bool) -> Vec2 {
-    if senses.orca {
-        return Vec2::ZERO;
-    }
-    separation(&senses.bodies[i], near(i, SEPARATION_RADIUS, senses, scratch, keep), SEPARATION_RADIUS)
-}
-
-/// The bodies of the other creatures within `radius` of creature `i` whose
-/// kind `keep` accepts, in creature order (so sums over them come out the
-/// same every run).
-fn near<'s>(
-    i: usize,
-    radius: f32,
-    senses: &Senses,
-    scratch: &'s mut Scratch,
-    keep: impl Fn(Kind) -> bool,
-) -> &'s [Body] {
-    senses.hash.query(senses.bodies[i].pos, radius, &mut scratch.ids);
-    scratch.near.clear();
-    scratch.near.extend(
-        scratch.ids.iter().map(|&j| j as usize).filter(|&j| j != i && keep(senses.kinds[j])).map(|j| senses.bodies[j]),
-    );
-    &scratch.near
-}
-
-/// The nearest threat to a fleeing creature (the player or a monster): its
-/// position, velocity and distance. Monsters farther than the player or
-/// than the panic-off distance are not looked for: they could not change
-/// the decision.
-fn nearest_threat(body: &Body, i: usize, senses: &Senses, scratch: &mut Scratch) -> (Vec2, Vec2, f32) {
-    let player = cell_center(senses.player);
-    let mut best = (player, senses.player_vel, body.pos.distance(player));
-    let reach = alarm(Kind::Fleeing, 0.0).1.min(best.2);
-    senses.hash.query(body.pos, reach, &mut scratch.ids);
-    for &j in &scratch.ids {
-        let j = j as usize;
-        if j != i && senses.kinds[j] == Kind::Monster {
-            let d = body.pos.distance(senses.bodies[j].pos);
-            if d < best.2 {
-                best = (senses.bodies[j].pos, senses.bodies[j].vel, d);
-            }
-        }
-    }
-    best
+    combine_priority(
+        body.max_force,
+        &[sensed.walls, combine_weighted(body.max_force, &[(wander, 1.0), (sensed.near, 1.5)])],
+    )
 }

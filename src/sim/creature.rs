@@ -39,8 +39,11 @@ pub struct Creature {
     /// Its alarm: a monster's range of sight, a fleeing creature's panic,
     /// a boid's scatter (thresholds from the kind, `species::alarm`).
     pub alarm: Hysteresis,
-    /// A monster's hunt; `None` for other kinds.
-    pub hunt: Option<Hunt>,
+    /// A monster's hunt; `None` for other kinds. Boxed: a hunt is most of
+    /// a monster's size, and keeping it out of line keeps every creature
+    /// small, so the passes over a crowd of boids read a third of the
+    /// memory.
+    pub hunt: Option<Box<Hunt>>,
 }
 
 impl Creature {
@@ -58,7 +61,7 @@ impl Creature {
             wander: Wander { angle, radius: sp.wander_radius, distance: sp.wander_distance, jitter: sp.wander_jitter },
             smoother: Smoother::new(),
             alarm: Hysteresis::new(on, off),
-            hunt: (kind == Kind::Monster).then(Hunt::default),
+            hunt: (kind == Kind::Monster).then(Box::default),
         }
     }
 
@@ -218,6 +221,19 @@ impl Hunt {
             }
             from = to;
         }
+    }
+
+    /// The straight leg the monster walks: from the cell of the waypoint
+    /// it last reached (the plan's first cell before the first) to the cell
+    /// of the one it heads for; `None` without waypoints.
+    pub fn leg(&self) -> Option<(Cell, Cell)> {
+        let f = &self.follower;
+        let to = *f.waypoints.get(f.index)?;
+        let from = match f.index.checked_sub(1) {
+            Some(k) => cell_at(f.waypoints[k]),
+            None => *self.path.first()?,
+        };
+        Some((from, cell_at(to)))
     }
 
     /// Forgets the plan: the next hunt starts from scratch.

@@ -28,7 +28,7 @@ use super::settings::{RepathPolicy, Settings};
 use super::stats::{SearchReport, Stats};
 use crate::grid::{Cell, Grid};
 use crate::hash::{StateHash, StateHasher};
-use crate::search::{FieldKey, GridFlow};
+use crate::search::{Derived, FieldKey, GridCache, GridFlow};
 use crate::steer::{Vec2, cell_at};
 
 /// Cells of descent a monster reads at a time, before string-pulling.
@@ -55,6 +55,10 @@ const MARGIN: f64 = 8.0;
 pub struct Flow {
     field: GridFlow,
     active: bool,
+    /// The cells of the hunters heading for the player this tick.
+    hunters: Vec<Cell>,
+    /// Which cells reach which (a cache of the grid).
+    regions: GridCache<Regions>,
     cells: Vec<Cell>,
     smoothed: Vec<Cell>,
 }
@@ -80,7 +84,36 @@ impl Flow {
         }
         self.active = true;
         let (grid, s) = (scene.grid, scene.settings);
-        let done = self.field.update(grid, scene.player, s.search.neighbors, limit(s, grid), allowance.max(0) as u64);
+        let limit = limit(s, grid);
+        // The hunters heading for the player's cell: the field is for them,
+        // and only as far as they stand. Those no route within the bound
+        // can reach (a cell farther than it at the cheapest cost per step)
+        // plan with A* and do not hold the field open.
+        self.hunters.clear();
+        let cheapest = f64::from(grid.min_entry_cost());
+        let regions = self.regions.get(grid, ());
+        let region = regions.of(grid, scene.player);
+        for c in creatures.iter() {
+            let Some(hunt) = c.hunt.as_ref() else { continue };
+            let cell = cell_at(c.body.pos);
+            let steps = (cell.x - scene.player.x).abs().max((cell.y - scene.player.y).abs());
+            // Shut out by closed doors, or too far at the cheapest cost per
+            // step: the field cannot hold it, so it does not wait for it.
+            if hunt.mind.target(c.body.pos, cell_at(c.home)) == Some(scene.player)
+                && f64::from(steps) * cheapest <= limit
+                && region.is_some()
+                && regions.of(grid, cell) == region
+            {
+                self.hunters.push(cell);
+            }
+        }
+        if self.hunters.is_empty() {
+            // Nobody to serve: no work, and the field waits as it is (a door
+            // changed since is repaired when a hunter needs it again).
+            return 0;
+        }
+        let allowance = allowance.max(0) as u64;
+        let done = self.field.update_covering(grid, scene.player, s.search.neighbors, limit, allowance, &self.hunters);
         let work = done.expanded + done.cells_updated;
         if work > 0 {
             // A search in the counters (its work, its time), but no path:
@@ -142,11 +175,18 @@ impl StateHash for Flow {
         let Flow {
             field,
             active,
+            // Refilled every tick from the creatures, which are hashed.
+            hunters: _,
+            // A function of the grid.
+            regions: _,
             // Buffers a monster reads the field into, refilled each read.
             cells: _,
             smoothed: _,
         } = self;
         h.add(active);
+        // How far the ready field reaches: a computation covering its
+        // hunters ends short of the key's limit.
+        h.add(&field.reach());
         for key in [field.key(), field.pending()] {
             h.bool(key.is_some());
             if let Some(FieldKey {
@@ -164,6 +204,62 @@ impl StateHash for Flow {
                 h.add(&limit);
             }
         }
+    }
+}
+
+/// The grid's walkable cells labelled by the region each belongs to (the
+/// cells a creature can walk between: diagonal moves never cut a corner,
+/// so a region is joined through sides), so that a hunter the doors shut
+/// away from the player is known at once.
+#[derive(Debug)]
+struct Regions {
+    /// By cell, row by row: its region, or `u32::MAX` for a blocked cell.
+    label: Vec<u32>,
+}
+
+impl Regions {
+    fn of(&self, grid: &Grid, cell: Cell) -> Option<u32> {
+        if !grid.in_bounds(cell) {
+            return None;
+        }
+        let l = self.label[cell.y as usize * grid.width() + cell.x as usize];
+        (l != u32::MAX).then_some(l)
+    }
+}
+
+impl Derived for Regions {
+    type Config = ();
+    fn build(grid: &Grid, _: ()) -> Regions {
+        let (w, h) = (grid.width(), grid.height());
+        let mut label = vec![u32::MAX; w * h];
+        let (mut next, mut stack) = (0, Vec::new());
+        for start in 0..w * h {
+            let cell = Cell::new((start % w) as i32, (start / w) as i32);
+            if label[start] != u32::MAX || !grid.is_walkable(cell) {
+                continue;
+            }
+            label[start] = next;
+            stack.push(cell);
+            while let Some(c) = stack.pop() {
+                for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                    let n = Cell::new(c.x + dx, c.y + dy);
+                    if grid.is_walkable(n) {
+                        let i = n.y as usize * w + n.x as usize;
+                        if label[i] == u32::MAX {
+                            label[i] = next;
+                            stack.push(n);
+                        }
+                    }
+                }
+            }
+            next += 1;
+        }
+        Regions { label }
+    }
+    /// A door joins or splits regions: labelled afresh (a pass over the
+    /// map when a door changes, not per tick).
+    fn repair(&mut self, grid: &Grid, _: &[usize]) {
+        *self = Regions::build(grid, ());
     }
 }
 

@@ -108,7 +108,7 @@ impl Hunter {
             // A hunter the shared field serves asks for no search.
             let served = self.flow.serves(target, c.body.pos, scene);
             if !served && hunt.request.is_none() {
-                let due = incremental && self.incremental.due(i, cell_at(c.body.pos), target);
+                let due = incremental && self.incremental.due(i, cell_at(c.body.pos), hunt.leg(), target);
                 if let Some(reason) = reason(hunt, i, target, scene, due) {
                     hunt.request = Some((scene.tick, reason));
                     self.queue.push_back(i as u32);
@@ -153,9 +153,9 @@ impl Hunter {
     /// Plans a path for monster `i` at `pos`, in cell `from`, to `to`: a
     /// fresh search, under `incremental` a repair of its own, or with an
     /// any-angle planner a query on its structure; returns the work it cost
-    /// (expansions plus cells updated). A jump point search that cannot
-    /// run on the level (4 neighbours, weighted cells) runs its ordering
-    /// on the grid instead, and the report says so.
+    /// (expansions, cells updated and entries re-keyed). A jump point
+    /// search that cannot run on the level (4 neighbours, weighted cells)
+    /// runs its ordering on the grid instead, and the report says so.
     #[allow(clippy::too_many_arguments)]
     fn plan(
         &mut self,
@@ -214,7 +214,7 @@ impl Hunter {
             }
             stats.watched_search = Some(report);
         }
-        outcome.stats.expanded + outcome.stats.cells_updated
+        outcome.stats.expanded + outcome.stats.cells_updated + outcome.stats.rekeyed
     }
 }
 

@@ -19,7 +19,7 @@
 //! follows, so they depend only on the world (never on which monster is
 //! watched) and a summary of each enters the world's hash.
 
-use crate::grid::{Cell, Grid, Neighbors};
+use crate::grid::{Cell, Grid, Neighbors, supercover};
 use crate::hash::{StateHash, StateHasher};
 use crate::search::{GridChanges, GridGraph, Heuristic, MtDStarLite, NodeId, Outcome, PlanError, SearchSettings};
 
@@ -45,6 +45,8 @@ struct State {
     ends: (Cell, Cell),
     /// The path it found (empty if none).
     path: Vec<Cell>,
+    /// The work of its last repair.
+    last: u64,
 }
 
 impl Incremental {
@@ -55,12 +57,23 @@ impl Incremental {
     /// as a fresh search would find, and the monster follows it at no cost;
     /// the next repair takes in the moves since. (A changed grid is a
     /// repath reason of its own.)
-    pub fn due(&self, i: usize, from: Cell, to: Cell) -> bool {
+    ///
+    /// A monster following a string-pulled plan walks the straight `leg`
+    /// between two cells of the path (the cell it left and the waypoint it
+    /// heads for), crossing cells beside the path: on a cell of that leg it
+    /// is on its plan, at the leg's end, as much as on the path itself.
+    pub fn due(&self, i: usize, from: Cell, leg: Option<(Cell, Cell)>, to: Cell) -> bool {
         let Some(s) = self.state(i) else { return true };
         if s.ends == (from, to) {
             return false;
         }
-        let Some(a) = s.path.iter().position(|&c| c == from) else { return true };
+        let on_path = |cell: Cell| s.path.iter().position(|&c| c == cell);
+        let at = on_path(from).or_else(|| {
+            let (a, b) = leg?;
+            let b_at = on_path(b)?;
+            (on_path(a).is_some_and(|a_at| a_at <= b_at) && supercover(a, b).any(|c| c == from)).then_some(b_at)
+        });
+        let Some(a) = at else { return true };
         !s.path[a..].contains(&to)
     }
 
@@ -106,12 +119,28 @@ impl Incremental {
             self.states.resize_with(i + 1, || None);
         }
         let state = self.states[i].get_or_insert_with(|| {
-            Box::new(State { search: MtDStarLite::new(), grid: (0, 0), config, ends: (from, to), path: Vec::new() })
+            Box::new(State {
+                search: MtDStarLite::new(),
+                grid: (0, 0),
+                config,
+                ends: (from, to),
+                path: Vec::new(),
+                last: 0,
+            })
         });
         self.changed.clear();
         let (identity, version) = state.grid;
+        // A repair that cost more than a search from scratch would have
+        // (about the path's length: short hunts in a crowd, where A* finds
+        // the path in a few expansions and the tree's deletions and
+        // re-keyed entries outweigh them) saved nothing: when an end moves
+        // again, the plan starts afresh, which also trims the tree back to
+        // what one search grows. A repair for a changed grid alone keeps
+        // the tree: it costs nothing where the change missed it.
+        let worth = state.last < state.path.len() as u64 || state.ends == (from, to);
         let known = state.search.start().is_some()
             && state.config == config
+            && worth
             && self.changes.since(grid, identity, version, &mut self.changed);
         if !known {
             state.search.clear();
@@ -126,6 +155,7 @@ impl Incremental {
         state.search.record_updates(record);
         let graph = GridGraph::new(grid, settings.neighbors, heuristic, from, to);
         let outcome = state.search.repair(&graph, grid.node(from), grid.node(to), self.changed.iter().copied());
+        state.last = outcome.stats.expanded + outcome.stats.cells_updated + outcome.stats.rekeyed;
         self.path.extend(state.search.path().iter().map(|&n| grid.cell_of(n)));
         state.path.clone_from(&self.path);
         Ok(outcome)
@@ -174,12 +204,14 @@ impl StateHash for State {
             config,
             ends,
             path,
+            last,
         } = self;
         h.add(&search.records());
         h.add(version);
         h.add(config);
         h.add(ends);
         h.add(path);
+        h.add(last);
     }
 }
 
@@ -195,24 +227,44 @@ mod tests {
         let grid = Grid::filled(12, 3, Tile::Floor(1));
         let mut inc = Incremental::default();
         let (from, to) = (Cell::new(0, 1), Cell::new(10, 1));
-        assert!(inc.due(0, from, to), "no search yet");
+        let due = |inc: &Incremental, i, from, to| inc.due(i, from, None, to);
+        assert!(due(&inc, 0, from, to), "no search yet");
         let o = inc.repair(0, &grid, from, to, &SearchSettings::default(), false).unwrap();
         assert!(o.found && o.stats.expanded > 0);
         let path = inc.path().to_vec();
         assert_eq!(path.len(), 11);
-        assert!(!inc.due(0, from, to));
-        assert!(!inc.due(0, path[3], to), "stepped along the path");
-        assert!(!inc.due(0, path[3], path[7]), "the target came along it");
-        assert!(inc.due(0, path[7], path[3]), "the target is behind");
-        assert!(inc.due(0, Cell::new(1, 0), to), "pushed off the path");
-        assert!(inc.due(0, from, Cell::new(11, 1)), "the target left the path");
-        assert!(inc.due(1, from, to), "another monster");
+        assert!(!due(&inc, 0, from, to));
+        assert!(!due(&inc, 0, path[3], to), "stepped along the path");
+        assert!(!due(&inc, 0, path[3], path[7]), "the target came along it");
+        assert!(due(&inc, 0, path[7], path[3]), "the target is behind");
+        assert!(due(&inc, 0, Cell::new(1, 0), to), "pushed off the path");
+        assert!(due(&inc, 0, from, Cell::new(11, 1)), "the target left the path");
+        assert!(due(&inc, 1, from, to), "another monster");
         // A repair after steps along the path keeps most of the tree.
         let o = inc.repair(0, &grid, path[3], Cell::new(11, 2), &SearchSettings::default(), true).unwrap();
         assert!(o.cost.is_some_and(|c| (c - (7.0 + crate::grid::DIAGONAL)).abs() < 1e-9), "{o:?}");
         assert_eq!(inc.path().first(), Some(&path[3]));
         assert!(!inc.updated(0, &grid).is_empty());
         inc.forget(0);
-        assert!(inc.due(0, path[3], Cell::new(11, 2)));
+        assert!(due(&inc, 0, path[3], Cell::new(11, 2)));
+    }
+
+    /// A monster walking the straight leg between two cells of its path,
+    /// across cells beside it, is on its plan; beside the path anywhere
+    /// else, or on a leg that runs backwards, it is not.
+    #[test]
+    fn the_leg_walked_is_on_the_plan() {
+        let grid = Grid::filled(12, 5, Tile::Floor(1));
+        let mut inc = Incremental::default();
+        let (from, to) = (Cell::new(0, 0), Cell::new(10, 4));
+        inc.repair(0, &grid, from, to, &SearchSettings::default(), false).unwrap();
+        let path = inc.path().to_vec();
+        let leg = (path[0], *path.last().unwrap());
+        let beside = supercover(leg.0, leg.1).find(|c| !path.contains(c)).expect("the straight line leaves the path");
+        assert!(inc.due(0, beside, None, to), "off the path without a leg");
+        assert!(!inc.due(0, beside, Some(leg), to), "on the leg");
+        assert!(inc.due(0, beside, Some((leg.1, leg.0)), to), "a leg backwards");
+        let away = Cell::new(0, 4);
+        assert!(!path.contains(&away) && inc.due(0, away, Some(leg), to), "off the leg");
     }
 }

@@ -57,6 +57,9 @@ pub struct Counters {
     /// Nodes an incremental repair changed or re-examined, over all
     /// searches ([`SearchStats::cells_updated`]).
     pub cells_updated: u64,
+    /// Open entries an incremental repair re-keyed after the target moved
+    /// ([`SearchStats::rekeyed`]), over all searches.
+    pub rekeyed: u64,
     /// Expansions of the largest single search.
     pub max_expanded: u64,
     /// Open-list entries pushed, over all searches.
@@ -89,6 +92,12 @@ pub struct Counters {
     pub min_time_to_collision: Option<f32>,
     /// Time spent choosing ORCA velocities (wall clock: observation only).
     pub orca_micros: f64,
+    /// Wall time of the ticks.
+    pub tick_micros: f64,
+    /// CPU time the process spent in the ticks, all threads (0 where the
+    /// platform has no CPU clock): beside `tick_micros`, it tells waiting
+    /// for a core from working.
+    pub cpu_micros: f64,
 }
 
 impl Counters {
@@ -98,6 +107,7 @@ impl Counters {
         self.found += o.found;
         self.expanded += o.expanded;
         self.cells_updated += o.cells_updated;
+        self.rekeyed += o.rekeyed;
         self.max_expanded = self.max_expanded.max(o.max_expanded);
         self.pushed += o.pushed;
         self.stale_pops += o.stale_pops;
@@ -118,6 +128,8 @@ impl Counters {
             (a, b) => a.or(b),
         };
         self.orca_micros += o.orca_micros;
+        self.tick_micros += o.tick_micros;
+        self.cpu_micros += o.cpu_micros;
     }
 
     /// One search as a span of its own, so that it merges into a tick by
@@ -134,6 +146,7 @@ impl Counters {
             found,
             expanded: s.expanded,
             cells_updated: s.cells_updated,
+            rekeyed: s.rekeyed,
             max_expanded: s.expanded,
             pushed: s.pushed,
             stale_pops: s.stale_pops,
@@ -156,10 +169,11 @@ impl Counters {
         self.repaths.iter().sum()
     }
 
-    /// Search work: nodes expanded plus nodes an incremental repair
-    /// updated, the measure the repath policies are compared by.
+    /// Search work: nodes expanded, plus nodes an incremental repair
+    /// updated and open entries it re-keyed, the measure the repath
+    /// policies are compared by.
     pub fn work(&self) -> u64 {
-        self.expanded + self.cells_updated
+        self.expanded + self.cells_updated + self.rekeyed
     }
 
     /// Mean microseconds per search (0 without searches).
@@ -175,6 +189,16 @@ impl Counters {
     /// Mean smoothed waypoints per found path.
     pub fn mean_waypoints(&self) -> f64 {
         ratio(self.waypoints as f64, self.found)
+    }
+
+    /// Mean wall milliseconds per tick (0 without ticks).
+    pub fn wall_ms_per_tick(&self) -> f64 {
+        ratio(self.tick_micros, self.ticks) / 1e3
+    }
+
+    /// Mean CPU milliseconds per tick, all threads (0 without ticks).
+    pub fn cpu_ms_per_tick(&self) -> f64 {
+        ratio(self.cpu_micros, self.ticks) / 1e3
     }
 }
 
@@ -231,6 +255,12 @@ pub struct Stats {
     pub watched_search: Option<SearchReport>,
     /// Repath requests waiting for budget at the end of the last tick.
     pub queued: usize,
+    /// CPU milliseconds per tick of each thread over the last sample
+    /// (taken every [`WINDOW_TICKS`] ticks): first the thread that ticks
+    /// the world, then each of the pool the crowd runs on.
+    pub thread_cpu: Vec<f64>,
+    /// The threads' CPU seconds and the tick count at the last sample.
+    sampled: Option<(u64, Vec<Option<f64>>)>,
 }
 
 impl Stats {
@@ -248,12 +278,44 @@ impl Stats {
         }
     }
 
-    /// Counts the crowd's state at the end of the tick: overlapping pairs,
-    /// the smallest time to collision, and the time ORCA took.
-    pub fn record_crowd(&mut self, overlaps: u64, min_time_to_collision: Option<f32>, orca_micros: f64) {
+    /// Counts the crowd's state as the tick's steering begins: overlapping
+    /// pairs and the smallest time to collision.
+    pub fn record_crowd(&mut self, overlaps: u64, min_time_to_collision: Option<f32>) {
         self.current.overlaps += overlaps;
         self.current.min_time_to_collision = min_time_to_collision;
-        self.current.orca_micros += orca_micros;
+    }
+
+    /// Counts the time ORCA took to choose the crowd's velocities.
+    pub fn record_orca(&mut self, micros: f64) {
+        self.current.orca_micros += micros;
+    }
+
+    /// Counts the time a tick took: wall microseconds, and the process's
+    /// CPU microseconds when known.
+    pub fn record_time(&mut self, wall: f64, cpu: Option<f64>) {
+        self.current.tick_micros += wall;
+        self.current.cpu_micros += cpu.unwrap_or(0.0);
+    }
+
+    /// Every [`WINDOW_TICKS`] ticks, reads each thread's CPU clock (the
+    /// calling one's, then the pool's) and sets [`Stats::thread_cpu`] to
+    /// their CPU per tick since the last reading.
+    pub fn sample_threads(&mut self) {
+        let ticks = self.total.ticks;
+        if !ticks.is_multiple_of(WINDOW_TICKS as u64) {
+            return;
+        }
+        let mut now = vec![super::clock::thread_cpu()];
+        now.extend(super::clock::pool_cpu());
+        if let Some((then, before)) = self.sampled.take()
+            && ticks > then
+            && before.len() == now.len()
+        {
+            let per_tick = 1e3 / (ticks - then) as f64;
+            self.thread_cpu =
+                before.iter().zip(&now).map(|(a, b)| a.zip(*b).map_or(0.0, |(a, b)| (b - a) * per_tick)).collect();
+        }
+        self.sampled = Some((ticks, now));
     }
 
     /// Counts a catch of the player.
@@ -347,11 +409,14 @@ mod tests {
     #[test]
     fn crowd_figures_sum_overlaps_and_keep_the_smallest_time() {
         let mut s = Stats::default();
-        s.record_crowd(2, Some(0.8), 10.0);
+        s.record_crowd(2, Some(0.8));
+        s.record_orca(10.0);
         s.end_tick(0);
-        s.record_crowd(1, None, 5.0);
+        s.record_crowd(1, None);
+        s.record_orca(5.0);
         s.end_tick(0);
-        s.record_crowd(0, Some(1.2), 5.0);
+        s.record_crowd(0, Some(1.2));
+        s.record_orca(5.0);
         s.end_tick(0);
         assert_eq!((s.window.overlaps, s.window.min_time_to_collision, s.window.orca_micros), (3, Some(0.8), 20.0));
         assert_eq!(s.last_tick.min_time_to_collision, Some(1.2));

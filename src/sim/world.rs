@@ -30,6 +30,7 @@ mod systems;
 pub use state::Player;
 
 use super::Kind;
+use super::clock::Span;
 use super::command::Command;
 use super::creature::Creature;
 use super::doors::Doors;
@@ -126,21 +127,21 @@ type System = fn(&mut World) -> ControlFlow<()>;
 /// 7. `request`: monsters heading somewhere queue their requests for a plan.
 /// 8. `serve`: the flow field is brought up to date and the queue served
 ///    while the tick's budget of expansions lasts.
-/// 9. `steer`: every creature's steering force (one wander draw each),
-///    smoothed and integrated, or, under ORCA, its preferred velocity.
+/// 9. `steer`: what every creature senses of the bodies as they stand (the
+///    crowd's overlaps and nearest time to collision among it, statistics
+///    only), and its steering force (one wander draw each), smoothed and
+///    integrated, or, under ORCA, its preferred velocity.
 /// 10. `avoid`: under ORCA, the velocities chosen for the crowd, and moves.
-/// 11. `crowd`: the crowd's overlaps and nearest time to collision
-///     (statistics only).
-/// 12. `catch`: the first monster touching the player catches it (and
+/// 11. `catch`: the first monster touching the player catches it (and
 ///     ends whatever the player was doing).
-/// 13. `heed`: an errand stops when a monster (or for a run or an
+/// 12. `heed`: an errand stops when a monster (or for a run or an
 ///     exploration, the goal) comes into view; an exploration that has
 ///     seen its cell heads for the next.
-/// 14. `survive`: staying uncaught long enough wins.
+/// 13. `survive`: staying uncaught long enough wins.
 ///
 /// Then, whether the tick ran to the end or not, the tally closes the
 /// tick's statistics.
-const SYSTEMS: [(&str, System); 14] = [
+const SYSTEMS: [(&str, System); 13] = [
     ("walk", player::walk),
     ("clock", systems::clock),
     ("goal", systems::goal),
@@ -151,7 +152,6 @@ const SYSTEMS: [(&str, System); 14] = [
     ("serve", systems::serve),
     ("steer", movement::steer),
     ("avoid", movement::avoid),
-    ("crowd", movement::crowd),
     ("catch", systems::catch),
     ("heed", player::heed),
     ("survive", systems::survive),
@@ -454,18 +454,22 @@ impl World {
 
     /// Advances the world by one tick of [`DT`] seconds: its systems in
     /// one fixed order (walk, clock, goal, doors, sight, perceive, request,
-    /// serve, steer, avoid, crowd, catch, heed, survive; see
-    /// docs/world.md), then the tally of its statistics. A won or lost world does not change.
+    /// serve, steer, avoid, catch, heed, survive; see docs/world.md), then
+    /// the tally of its statistics. A won or lost world does not change.
     pub fn tick(&mut self) {
         if self.state.outcome.is_over() {
             return;
         }
+        let span = Span::start();
         for (_, system) in SYSTEMS {
             if system(self).is_break() {
                 break;
             }
         }
+        let (wall, cpu) = span.micros();
+        self.session.stats.record_time(wall, cpu);
         systems::tally(self);
+        self.session.stats.sample_threads();
     }
 
     /// Logs `event` at the current tick.

@@ -95,10 +95,29 @@ impl Wander {
     /// on every platform) so that it never grows until `f32` loses its
     /// fraction.
     pub fn force(&mut self, body: &Body, r: f32) -> Vec2 {
-        let angle = self.angle + r * self.jitter;
-        self.angle = if angle.is_finite() { libm::remainderf(angle, std::f32::consts::TAU) } else { 0.0 };
+        self.angle = wrap_angle(self.angle + r * self.jitter);
         let forward = if body.vel.length_squared() <= 1e-4 { Vec2::new(1.0, 0.0) } else { body.vel.normalized() };
         forward * self.distance + Vec2::new(libm::cosf(self.angle), libm::sinf(self.angle)) * self.radius
+    }
+}
+
+/// `angle` brought into [−π, π]: `remainderf(angle, 2π)`, 0 when not
+/// finite. Below 9 in size (every wander step from a wrapped angle with a
+/// jitter under 5.8) one subtraction of 2π gives the same bits as the
+/// remainder, which is exact (the difference of two floats within a factor
+/// of two of each other is exact; a zero keeps the angle's sign), without
+/// its cost.
+fn wrap_angle(angle: f32) -> f32 {
+    use std::f32::consts::{PI, TAU};
+    if !angle.is_finite() {
+        0.0
+    } else if angle.abs() <= PI {
+        angle
+    } else if angle.abs() < 9.0 {
+        let r = angle - TAU.copysign(angle);
+        if r == 0.0 { 0.0f32.copysign(angle) } else { r }
+    } else {
+        libm::remainderf(angle, TAU)
     }
 }
 
@@ -128,6 +147,22 @@ pub fn avoid_obstacle(body: &Body, obstacle: Circle, agent_radius: f32, feeler_l
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wrapping_the_wander_angle_is_the_remainder() {
+        use std::f32::consts::{PI, TAU};
+        let mut samples: Vec<f32> = (-400_000..=400_000).map(|i| i as f32 * (4.0 * PI / 400_000.0)).collect();
+        for edge in [PI, 3.0 * PI, TAU, 1.5 * TAU] {
+            for x in [edge, edge.next_up(), edge.next_down()] {
+                samples.extend([x, -x]);
+            }
+        }
+        samples.extend([0.0, -0.0, 1e-30, 100.0, -1e7, f32::MAX, f32::NAN, f32::INFINITY]);
+        for x in samples {
+            let want = if x.is_finite() { libm::remainderf(x, TAU) } else { 0.0 };
+            assert_eq!(wrap_angle(x).to_bits(), want.to_bits(), "{x}");
+        }
+    }
 
     /// Runs `steps` of "compute force, integrate" and returns pos.x and
     /// vel.x at each step (step 0 the initial state), to three decimals.

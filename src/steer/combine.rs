@@ -12,12 +12,19 @@ pub fn combine_weighted(max_force: f32, parts: &[(Vec2, f32)]) -> Vec2 {
     parts.iter().fold(Vec2::ZERO, |sum, &(force, weight)| sum + force * weight).clamp_length(max_force)
 }
 
-/// Prioritised choice: the first part that asks for anything (|f|² > 1e-4)
-/// wins outright, capped at `max_force`; zero if none does. List the
-/// must-haves first (wall avoidance before flocking before wandering) so a
-/// creature never drifts into a wall because wandering outvoted avoidance.
+/// Prioritised choice: the first part that asks for anything (|f|² > 1e-4,
+/// see [`decides`]) wins outright, capped at `max_force`; zero if none
+/// does. List the must-haves first (wall avoidance before flocking before
+/// wandering) so a creature never drifts into a wall because wandering
+/// outvoted avoidance.
 pub fn combine_priority(max_force: f32, parts: &[Vec2]) -> Vec2 {
-    parts.iter().find(|f| f.length_squared() > NEGLIGIBLE_SQ).map_or(Vec2::ZERO, |f| f.clamp_length(max_force))
+    parts.iter().copied().find(|&f| decides(f)).map_or(Vec2::ZERO, |f| f.clamp_length(max_force))
+}
+
+/// Whether `force`, ahead of others in [`combine_priority`], wins outright:
+/// then the parts after it need not be computed at all.
+pub fn decides(force: Vec2) -> bool {
+    force.length_squared() > NEGLIGIBLE_SQ
 }
 
 #[cfg(test)]

@@ -1,6 +1,12 @@
 //! Reynolds flocking: separation, alignment and cohesion over a body's
 //! neighbours, and [`Flocker`], which runs them for a whole flock through
 //! the spatial hash without allocating per boid.
+//!
+//! All three urges are formed from one running sum per body
+//! ([`FlockSums`]), fed one neighbour at a time: over a slice of bodies
+//! ([`flock`]) or straight from the spatial hash's arrays ([`Flocker`]),
+//! with the same arithmetic, so the two agree to the bit when they see the
+//! neighbours in the same order.
 
 use super::spatial::SpatialHash;
 use super::{Body, Vec2};
@@ -20,57 +26,118 @@ pub struct FlockWeights {
 /// [`separation`]: there is no direction to push them apart along.
 const COINCIDENT: f32 = 1e-5;
 
+/// What the three urges need to know of a body's neighbours, summed one
+/// neighbour at a time: the separation pushes, and the neighbours' offsets
+/// and velocities.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FlockSums {
+    /// Sum over the neighbours closer than the separation radius (and not
+    /// coincident) of their direction away from the body divided by their
+    /// distance: `-offset / d²`.
+    pub push: Vec2,
+    /// How many pushes `push` sums.
+    pub pushes: u32,
+    /// Sum of the neighbours' offsets from the body (their position minus
+    /// its own): their centre relative to it, times `count`.
+    pub offset: Vec2,
+    /// Sum of the neighbours' velocities.
+    pub velocity: Vec2,
+    /// How many neighbours were added.
+    pub count: u32,
+}
+
+impl FlockSums {
+    /// Adds one neighbour at `offset` (its position minus the body's, of
+    /// squared length `d2`) moving at `velocity`; it pushes when nearer
+    /// than `separation_radius`.
+    #[inline]
+    pub fn add(&mut self, offset: Vec2, d2: f32, velocity: Vec2, separation_radius: f32) {
+        self.add_push(offset, d2, separation_radius);
+        self.offset += offset;
+        self.velocity += velocity;
+        self.count += 1;
+    }
+
+    /// Adds only the separation push of a neighbour at `offset` (squared
+    /// length `d2`), for bodies that keep apart but do not flock.
+    #[inline]
+    pub fn add_push(&mut self, offset: Vec2, d2: f32, separation_radius: f32) {
+        if d2 > COINCIDENT * COINCIDENT && d2 < separation_radius * separation_radius {
+            self.push -= offset / d2;
+            self.pushes += 1;
+        }
+    }
+
+    /// The sums of the `neighbors` of `body`.
+    pub fn of(body: &Body, neighbors: &[Body], separation_radius: f32) -> FlockSums {
+        let mut sums = FlockSums::default();
+        for other in neighbors {
+            let offset = other.pos - body.pos;
+            sums.add(offset, offset.length_squared(), other.vel, separation_radius);
+        }
+        sums
+    }
+
+    /// The mean push: zero when none.
+    pub fn separation(&self) -> Vec2 {
+        if self.pushes == 0 { Vec2::ZERO } else { self.push / self.pushes as f32 }
+    }
+
+    /// The neighbours' mean velocity minus the body's: zero without
+    /// neighbours.
+    pub fn alignment(&self, body: &Body) -> Vec2 {
+        if self.count == 0 { Vec2::ZERO } else { self.velocity / self.count as f32 - body.vel }
+    }
+
+    /// Seek the neighbours' centre at full speed: zero without neighbours.
+    pub fn cohesion(&self, body: &Body) -> Vec2 {
+        if self.count == 0 {
+            Vec2::ZERO
+        } else {
+            (self.offset / self.count as f32).normalized() * body.max_speed - body.vel
+        }
+    }
+
+    /// The three urges weighted and capped at the body's `max_force`.
+    pub fn force(&self, body: &Body, weights: FlockWeights) -> Vec2 {
+        (self.separation() * weights.separation
+            + self.alignment(body) * weights.alignment
+            + self.cohesion(body) * weights.cohesion)
+            .clamp_length(body.max_force)
+    }
+}
+
 /// Push away from neighbours closer than `separation_radius`, each
 /// contributing its unit direction divided by the distance (close ones push
 /// hardest), averaged over those counted. Zero when none is close.
 pub fn separation(body: &Body, neighbors: &[Body], separation_radius: f32) -> Vec2 {
-    let mut sum = Vec2::ZERO;
-    let mut count = 0u32;
-    for other in neighbors {
-        let away = body.pos - other.pos;
-        let d = away.length();
-        if d > COINCIDENT && d < separation_radius {
-            sum += away.normalized() / d;
-            count += 1;
-        }
-    }
-    if count == 0 { Vec2::ZERO } else { sum / count as f32 }
+    FlockSums::of(body, neighbors, separation_radius).separation()
 }
 
 /// Match the neighbours' heading: their mean velocity minus ours. Zero
 /// without neighbours.
 pub fn alignment(body: &Body, neighbors: &[Body]) -> Vec2 {
-    mean(neighbors, |b| b.vel).map_or(Vec2::ZERO, |v| v - body.vel)
+    FlockSums::of(body, neighbors, 0.0).alignment(body)
 }
 
 /// Head for the neighbours' centre at full speed (seek their mean
 /// position). Zero without neighbours.
 pub fn cohesion(body: &Body, neighbors: &[Body]) -> Vec2 {
-    mean(neighbors, |b| b.pos).map_or(Vec2::ZERO, |centre| (centre - body.pos).normalized() * body.max_speed - body.vel)
+    FlockSums::of(body, neighbors, 0.0).cohesion(body)
 }
 
 /// The three urges weighted and capped at `max_force`. `neighbors` are the
 /// bodies within the caller's neighbour radius, the body itself excluded.
 pub fn flock(body: &Body, neighbors: &[Body], separation_radius: f32, weights: FlockWeights) -> Vec2 {
-    (separation(body, neighbors, separation_radius) * weights.separation
-        + alignment(body, neighbors) * weights.alignment
-        + cohesion(body, neighbors) * weights.cohesion)
-        .clamp_length(body.max_force)
-}
-
-/// Mean of `field` over the neighbours, `None` when there are none.
-fn mean(neighbors: &[Body], field: impl Fn(&Body) -> Vec2) -> Option<Vec2> {
-    if neighbors.is_empty() {
-        return None;
-    }
-    let sum = neighbors.iter().fold(Vec2::ZERO, |s, b| s + field(b));
-    Some(sum / neighbors.len() as f32)
+    FlockSums::of(body, neighbors, separation_radius).force(body, weights)
 }
 
 /// Flock forces for a whole flock per tick: rebuilds the spatial hash from
-/// the bodies, finds each body's neighbours within `neighbor_radius` and
-/// applies [`flock`]. All buffers are kept between ticks, so a tick
-/// allocates nothing once they have grown.
+/// the bodies, lays their velocities out in the hash's slot order, and
+/// sums each body's neighbours within `neighbor_radius` straight from those
+/// arrays, in slot order, bodies taken in slot order too (neighbouring
+/// bodies read neighbouring memory). All buffers are kept between ticks,
+/// so a tick allocates nothing once they have grown.
 #[derive(Clone, Debug)]
 pub struct Flocker {
     /// How far a boid sees its flockmates. May be changed between ticks;
@@ -82,41 +149,65 @@ pub struct Flocker {
     /// Passed to [`flock`].
     pub weights: FlockWeights,
     hash: SpatialHash,
-    ids: Vec<u32>,
-    neighbors: Vec<Body>,
+    /// The bodies in slot order, and their velocities as two arrays.
+    sorted: Vec<Body>,
+    vx: Vec<f32>,
+    vy: Vec<f32>,
+    /// Forces by slot, then by body.
+    by_slot: Vec<Vec2>,
     forces: Vec<Vec2>,
 }
 
 impl Flocker {
-    /// The hash's cells are `neighbor_radius` wide, so a query scans at most
-    /// 3×3 bins.
+    /// The hash's cells are half of `neighbor_radius` wide, so a query
+    /// scans at most 5×5 bins, about 1.8 times the disc's area (3×3 bins a
+    /// radius wide scan 2.9 times it).
     ///
     /// # Panics
     /// When `neighbor_radius` is not positive and finite.
     pub fn new(neighbor_radius: f32, separation_radius: f32, weights: FlockWeights) -> Flocker {
+        assert!(
+            neighbor_radius > 0.0 && neighbor_radius.is_finite(),
+            "neighbour radius must be positive and finite, got {neighbor_radius}"
+        );
         Flocker {
             neighbor_radius,
             separation_radius,
             weights,
-            hash: SpatialHash::new(neighbor_radius),
-            ids: Vec::new(),
-            neighbors: Vec::new(),
+            hash: SpatialHash::new(neighbor_radius * 0.5),
+            sorted: Vec::new(),
+            vx: Vec::new(),
+            vy: Vec::new(),
+            by_slot: Vec::new(),
             forces: Vec::new(),
         }
     }
 
     /// The flock force of every body, in the bodies' order. Neighbours are
-    /// the other bodies within `neighbor_radius` (ascending index, so the
-    /// sums are formed in a fixed order and the result is deterministic).
+    /// the other bodies within `neighbor_radius`, summed in the hash's slot
+    /// order ([`SpatialHash::query`]'s): a function of the positions, so the
+    /// result is deterministic.
     pub fn forces(&mut self, bodies: &[Body]) -> &[Vec2] {
-        self.hash.rebuild(bodies.iter().map(|b| b.pos));
-        self.forces.clear();
-        for (i, body) in bodies.iter().enumerate() {
-            self.hash.query(body.pos, self.neighbor_radius, &mut self.ids);
-            self.neighbors.clear();
-            self.neighbors.extend(self.ids.iter().filter(|&&j| j as usize != i).map(|&j| bodies[j as usize]));
-            self.forces.push(flock(body, &self.neighbors, self.separation_radius, self.weights));
+        let hash = &mut self.hash;
+        hash.rebuild(bodies.iter().map(|b| b.pos));
+        hash.gather(bodies, &mut self.sorted);
+        self.vx.clear();
+        self.vx.extend(self.sorted.iter().map(|b| b.vel.x));
+        self.vy.clear();
+        self.vy.extend(self.sorted.iter().map(|b| b.vel.y));
+        self.by_slot.clear();
+        let (vx, vy) = (&self.vx, &self.vy);
+        for (k, body) in self.sorted.iter().enumerate() {
+            let mut sums = FlockSums::default();
+            hash.visit(body.pos, self.neighbor_radius, |j, dx, dy, d2| {
+                if j != k {
+                    sums.add(Vec2::new(dx, dy), d2, Vec2::new(vx[j], vy[j]), self.separation_radius);
+                }
+            });
+            self.by_slot.push(sums.force(body, self.weights));
         }
+        self.forces.clear();
+        self.forces.extend(hash.slots().iter().map(|&k| self.by_slot[k as usize]));
         &self.forces
     }
 }

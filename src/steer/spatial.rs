@@ -1,29 +1,52 @@
 //! A uniform-grid spatial hash for neighbour queries, so that flocking costs
-//! O(n) per tick instead of O(n²).
+//! O(n) per tick instead of O(n²), laid out so that a query streams.
 //!
-//! It is rebuilt from scratch every tick by a counting sort into three flat
-//! arrays (bin starts, ids and positions in bin order): no per-bin `Vec`, no
-//! `HashMap`, no allocation once the buffers have grown, and the ids in each
-//! bin come out ascending, so every query is deterministic. The bins cover
-//! the bounding box of the positions, so any finite positions work; when the
-//! box is huge compared with the cell size the cells grow so that the bin
-//! count stays proportional to the number of points.
+//! It is rebuilt from scratch every tick by a counting sort into flat
+//! arrays in *bin order* (bins row by row, each bin's points by ascending
+//! id): the bin starts, the ids, and the positions as one array per
+//! coordinate. No per-bin `Vec`, no `HashMap`, no allocation once the
+//! buffers have grown. The bins a query touches on one row of bins are
+//! contiguous in those arrays, so a query reads a few runs of consecutive
+//! slots ([`SpatialHash::runs`], [`SpatialHash::visit`]) instead of
+//! gathering ids from all over memory; a caller that lays out its own
+//! per-point fields in the same order ([`SpatialHash::gather`]) reads them
+//! the same way. Answers come in slot order, which is a function of the
+//! positions alone: determinism comes from the order of construction, and
+//! no answer is sorted.
+//!
+//! The bins cover the bounding box of the positions, so any finite
+//! positions work; when the box is huge compared with the cell size the
+//! cells grow so that the bin count stays proportional to the number of
+//! points.
 
 use super::Vec2;
+use std::ops::Range;
 
 /// Bins allowed per point (plus [`MIN_BINS`]) before cells are enlarged: a
 /// few empty bins per point cost nothing, millions would.
 const BINS_PER_POINT: f64 = 4.0;
 const MIN_BINS: f64 = 16.0;
 
-/// Relative widening of the bin range a query scans. The range is
-/// computed in `f32` and the distance test in `f64`; widening by far more
-/// than `f32` rounding makes sure a point that passes the test is never in a
-/// bin just outside the range. It only adds candidates, never results.
+/// Relative widening of the bin range a query scans. The range and the
+/// distance test are both computed in `f32`; widening by far more than
+/// `f32` rounding makes sure a point that passes the test is never in a bin
+/// just outside the range. It only adds candidates, never results.
 const REACH_SLACK: f32 = 1e-5;
 
+/// Largest radius whose square the distance test forms in `f32`: its
+/// square (1e36) and any squared distance that does not overflow compare
+/// exactly as the real numbers would, and a squared distance that
+/// overflows belongs to a point farther than the radius. Above it the test
+/// is made in `f64`, where no `f32` coordinate or radius overflows.
+const F32_RADIUS: f32 = 1e18;
+
+/// Candidates a query tests at a time, into one bit mask.
+const LANES: usize = 8;
+
 /// Neighbour search over a set of points, rebuilt each tick with
-/// [`SpatialHash::rebuild`] and queried with [`SpatialHash::query`].
+/// [`SpatialHash::rebuild`] and queried with [`SpatialHash::visit`],
+/// [`SpatialHash::query`] or, for callers that test distances on their own
+/// arrays, [`SpatialHash::runs`].
 #[derive(Clone, Debug)]
 pub struct SpatialHash {
     /// The cell size asked for; the one in use may be larger (see the module
@@ -33,14 +56,17 @@ pub struct SpatialHash {
     inv_cell: f32,
     cols: usize,
     rows: usize,
-    /// `starts[b]..starts[b + 1]` is bin `b`'s range in `ids` and `points`;
-    /// bins are numbered row by row.
+    /// `starts[b]..starts[b + 1]` is bin `b`'s range of slots; bins are
+    /// numbered row by row.
     starts: Vec<u32>,
-    /// Point ids (indices into the rebuild input), grouped by bin.
+    /// The point id (index into the rebuild input) in each slot.
     ids: Vec<u32>,
-    /// The positions in the same order as `ids`, so a query reads memory
-    /// sequentially.
-    points: Vec<Vec2>,
+    /// The slot of each point id: the inverse of `ids`.
+    slots: Vec<u32>,
+    /// The positions by slot, one array per coordinate, so a query reads
+    /// memory sequentially.
+    xs: Vec<f32>,
+    ys: Vec<f32>,
     /// Scratch for a rebuild: the input positions and each one's bin.
     input: Vec<Vec2>,
     bin_of: Vec<u32>,
@@ -48,7 +74,8 @@ pub struct SpatialHash {
 
 impl SpatialHash {
     /// An empty hash with bins of `cell_size` world units. The neighbour
-    /// radius is a good choice: a query then scans 2×2 to 3×3 bins.
+    /// radius is a fine choice (a query scans 2×2 to 3×3 bins); half of it
+    /// scans fewer candidates in more, shorter runs.
     ///
     /// # Panics
     /// When `cell_size` is not a positive finite number (a programming
@@ -66,7 +93,9 @@ impl SpatialHash {
             rows: 1,
             starts: vec![0, 0],
             ids: Vec::new(),
-            points: Vec::new(),
+            slots: Vec::new(),
+            xs: vec![f32::INFINITY; LANES],
+            ys: vec![f32::INFINITY; LANES],
             input: Vec::new(),
             bin_of: Vec::new(),
         }
@@ -81,9 +110,31 @@ impl SpatialHash {
     pub fn rebuild(&mut self, positions: impl IntoIterator<Item = Vec2>) {
         self.input.clear();
         self.input.extend(positions);
+        let (lo, hi) = self.bounding_box();
+        self.sort(lo, hi);
+    }
+
+    /// [`SpatialHash::rebuild`] with bins over the box from `lo` to `hi`
+    /// (a map's extent, say) instead of the positions' bounding box, which
+    /// spares a pass over them. Positions outside the box are kept, in the
+    /// edge bins, and every query still finds them; it is only slower if
+    /// many lie outside.
+    ///
+    /// # Panics
+    /// With more than `u32::MAX` positions.
+    pub fn rebuild_within(&mut self, positions: impl IntoIterator<Item = Vec2>, lo: Vec2, hi: Vec2) {
+        self.input.clear();
+        self.input.extend(positions);
+        let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
+        let (lo, hi) = (Vec2::new(finite(lo.x), finite(lo.y)), Vec2::new(finite(hi.x), finite(hi.y)));
+        self.sort(lo, Vec2::new(hi.x.max(lo.x), hi.y.max(lo.y)));
+    }
+
+    /// Counting-sorts the input into bins covering `lo` to `hi`.
+    fn sort(&mut self, lo: Vec2, hi: Vec2) {
         let n = self.input.len();
         assert!(u32::try_from(n).is_ok(), "too many points for u32 ids");
-        self.fit_bins();
+        self.fit_bins(lo, hi);
 
         let bins = self.cols * self.rows;
         self.starts.clear();
@@ -103,23 +154,27 @@ impl SpatialHash {
             *s = end;
         }
         self.starts[bins] = n as u32;
-        self.ids.clear();
         self.ids.resize(n, 0);
-        self.points.clear();
-        self.points.resize(n, Vec2::ZERO);
+        self.slots.resize(n, 0);
+        // The positions end in LANES slots of infinity (see `visit`).
+        self.xs.clear();
+        self.xs.resize(n + LANES, f32::INFINITY);
+        self.ys.clear();
+        self.ys.resize(n + LANES, f32::INFINITY);
         for (i, (&bin, &p)) in self.bin_of.iter().zip(&self.input).enumerate().rev() {
             let slot = &mut self.starts[bin as usize];
             *slot -= 1;
-            self.ids[*slot as usize] = i as u32;
-            self.points[*slot as usize] = p;
+            let k = *slot as usize;
+            self.ids[k] = i as u32;
+            self.slots[i] = k as u32;
+            self.xs[k] = p.x;
+            self.ys[k] = p.y;
         }
     }
 
-    /// Sets origin, cell size and bin counts to cover the bounding box of
-    /// the finite input coordinates with a bounded number of bins. The
-    /// arithmetic is in `f64` so that even a box spanning the whole `f32`
-    /// range is sized without overflow.
-    fn fit_bins(&mut self) {
+    /// The bounding box of the finite input coordinates (0 on an axis
+    /// without any).
+    fn bounding_box(&self) -> (Vec2, Vec2) {
         let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
         for p in &self.input {
             for (axis, v) in [p.x, p.y].into_iter().enumerate() {
@@ -135,8 +190,16 @@ impl SpatialHash {
                 (lo[axis], hi[axis]) = (0.0, 0.0);
             }
         }
-        let span_x = f64::from(hi[0]) - f64::from(lo[0]);
-        let span_y = f64::from(hi[1]) - f64::from(lo[1]);
+        (Vec2::new(lo[0], lo[1]), Vec2::new(hi[0], hi[1]))
+    }
+
+    /// Sets origin, cell size and bin counts to cover the box from `lo` to
+    /// `hi` (finite, `lo` ≤ `hi`) with a bounded number of bins. The
+    /// arithmetic is in `f64` so that even a box spanning the whole `f32`
+    /// range is sized without overflow.
+    fn fit_bins(&mut self, lo: Vec2, hi: Vec2) {
+        let span_x = f64::from(hi.x) - f64::from(lo.x);
+        let span_y = f64::from(hi.y) - f64::from(lo.y);
         let max_bins = BINS_PER_POINT * self.input.len() as f64 + MIN_BINS;
         let mut cell = f64::from(self.cell_size);
         let (cols, rows) = loop {
@@ -147,7 +210,7 @@ impl SpatialHash {
             }
             cell *= 2.0;
         };
-        self.origin = Vec2::new(lo[0], lo[1]);
+        self.origin = lo;
         self.inv_cell = (1.0 / cell) as f32;
         self.cols = cols;
         self.rows = rows;
@@ -163,45 +226,161 @@ impl SpatialHash {
         (((y - self.origin.y) * self.inv_cell) as usize).min(self.rows - 1)
     }
 
+    /// Points held.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// Whether it holds no point.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// The point id in each slot: the bin order.
+    pub fn ids(&self) -> &[u32] {
+        &self.ids
+    }
+
+    /// The slot of each point id (the inverse of [`SpatialHash::ids`]):
+    /// where a caller finds what it computed per slot for a point.
+    pub fn slots(&self) -> &[u32] {
+        &self.slots
+    }
+
+    /// The x coordinate in each slot.
+    pub fn xs(&self) -> &[f32] {
+        &self.xs[..self.ids.len()]
+    }
+
+    /// The y coordinate in each slot.
+    pub fn ys(&self) -> &[f32] {
+        &self.ys[..self.ids.len()]
+    }
+
+    /// Replaces `out` with `by_id` (one value per point id) laid out in
+    /// slot order, so that a query's runs index it as they index the
+    /// positions.
+    pub fn gather<T: Copy>(&self, by_id: &[T], out: &mut Vec<T>) {
+        out.clear();
+        out.extend(self.ids.iter().map(|&i| by_id[i as usize]));
+    }
+
+    /// The runs of slots to scan for the points within `radius` of `pos`:
+    /// one per row of bins the disc overlaps, ascending and disjoint. Every
+    /// point that passes [`within_radius`] is in one of them; the others
+    /// in them are candidates the caller tests and skips. A negative or NaN
+    /// radius counts as 0.
+    pub fn runs(&self, pos: Vec2, radius: f32) -> impl Iterator<Item = Range<usize>> + '_ {
+        let reach = radius.max(0.0) * (1.0 + REACH_SLACK);
+        let (x0, x1) = (self.col(pos.x - reach), self.col(pos.x + reach));
+        let (y0, y1) = (self.row(pos.y - reach), self.row(pos.y + reach));
+        (y0..=y1).map(move |row| {
+            // The bins x0..=x1 of a row are contiguous in the arrays.
+            self.starts[row * self.cols + x0] as usize..self.starts[row * self.cols + x1 + 1] as usize
+        })
+    }
+
+    /// Calls `f(slot, dx, dy, d²)` for every point within `radius` of `pos`
+    /// (distance ≤ radius, see [`within_radius`]), in slot order, with its
+    /// offset from `pos` (the point minus `pos`) and squared distance in
+    /// `f32`. A point at `pos` itself is included: callers skip their own
+    /// slot. A negative or NaN radius counts as 0.
+    ///
+    /// The test runs over each run eight candidates (`LANES`) at a time into a
+    /// bit mask, without a branch per candidate (about half of them fail
+    /// it, which a branch predictor cannot guess) and in a form the
+    /// compiler turns into vector instructions; `f` is called for the set
+    /// bits, in order.
+    #[inline]
+    pub fn visit(&self, pos: Vec2, radius: f32, mut f: impl FnMut(usize, f32, f32, f32)) {
+        let r = radius.max(0.0);
+        if r > F32_RADIUS {
+            return self.visit_wide(pos, r, f);
+        }
+        let r2 = r * r;
+        for run in self.runs(pos, r) {
+            let mut at = run.start;
+            while at < run.end {
+                // The arrays end in LANES slots of infinity, which no test
+                // passes: a block may run past the last point.
+                let (Some(xs), Some(ys)) = (self.xs.get(at..at + LANES), self.ys.get(at..at + LANES)) else {
+                    break;
+                };
+                let mut hits = 0u32;
+                for (lane, (&x, &y)) in xs.iter().zip(ys).enumerate() {
+                    let (dx, dy) = (x - pos.x, y - pos.y);
+                    hits |= u32::from(dx * dx + dy * dy <= r2) << lane;
+                }
+                let left = run.end - at;
+                if left < LANES {
+                    hits &= (1 << left) - 1;
+                }
+                while hits != 0 {
+                    let k = at + hits.trailing_zeros() as usize;
+                    hits &= hits - 1;
+                    let (dx, dy) = (self.xs[k] - pos.x, self.ys[k] - pos.y);
+                    f(k, dx, dy, dx * dx + dy * dy);
+                }
+                at += LANES;
+            }
+        }
+    }
+
+    /// [`SpatialHash::visit`] for a radius above [`F32_RADIUS`], tested in
+    /// `f64`.
+    #[cold]
+    fn visit_wide(&self, pos: Vec2, r: f32, mut f: impl FnMut(usize, f32, f32, f32)) {
+        for run in self.runs(pos, r) {
+            for k in run {
+                let (x, y) = (self.xs[k], self.ys[k]);
+                if within_wide(x, y, pos, r) {
+                    let (dx, dy) = (x - pos.x, y - pos.y);
+                    f(k, dx, dy, dx * dx + dy * dy);
+                }
+            }
+        }
+    }
+
     /// Replaces `out` with the ids of every point within `radius` of `pos`
-    /// (distance ≤ radius, see [`within_radius`]), ascending. A point at
+    /// (distance ≤ radius, see [`within_radius`]), in slot order. A point at
     /// `pos` itself is included: callers skip their own id. A negative or
     /// NaN radius counts as 0.
     pub fn query(&self, pos: Vec2, radius: f32, out: &mut Vec<u32>) {
         out.clear();
-        let radius = radius.max(0.0);
-        let reach = radius * (1.0 + REACH_SLACK);
-        let (x0, x1) = (self.col(pos.x - reach), self.col(pos.x + reach));
-        let (y0, y1) = (self.row(pos.y - reach), self.row(pos.y + reach));
-        for row in y0..=y1 {
-            // The bins x0..=x1 of a row are contiguous in the arrays.
-            let first = self.starts[row * self.cols + x0] as usize;
-            let last = self.starts[row * self.cols + x1 + 1] as usize;
-            for k in first..last {
-                if within_radius(self.points[k], pos, radius) {
-                    out.push(self.ids[k]);
-                }
-            }
-        }
-        out.sort_unstable();
+        self.visit(pos, radius, |k, _, _, _| out.push(self.ids[k]));
     }
 }
 
 /// The neighbour test both the hash and the brute force use, so their
 /// answers agree exactly: distance at most `radius` (a negative or NaN
-/// radius counts as 0). Squared distances are compared in `f64`, where no
-/// `f32` coordinate or radius can overflow: in `f32` a radius above ~1e19
-/// would square to infinity and admit points at any distance.
+/// radius counts as 0). Squared distances are compared in `f32` up to a
+/// radius of 1e18, where no square overflows to a wrong answer, and in
+/// `f64` beyond (in `f32` a radius above ~1e19 would square to infinity and
+/// admit points at any distance).
+#[inline]
 pub fn within_radius(a: Vec2, b: Vec2, radius: f32) -> bool {
-    let radius = f64::from(radius.max(0.0));
-    let dx = f64::from(a.x) - f64::from(b.x);
-    let dy = f64::from(a.y) - f64::from(b.y);
-    dx * dx + dy * dy <= radius * radius
+    let r = radius.max(0.0);
+    if r <= F32_RADIUS {
+        let (dx, dy) = (a.x - b.x, a.y - b.y);
+        dx * dx + dy * dy <= r * r
+    } else {
+        within_wide(a.x, a.y, b, r)
+    }
+}
+
+/// [`within_radius`] for a radius above [`F32_RADIUS`], in `f64`.
+#[cold]
+fn within_wide(x: f32, y: f32, b: Vec2, r: f32) -> bool {
+    let r = f64::from(r);
+    let dx = f64::from(x) - f64::from(b.x);
+    let dy = f64::from(y) - f64::from(b.y);
+    dx * dx + dy * dy <= r * r
 }
 
 /// The O(n) reference for one query (O(n²) for a whole flock): what the
 /// property tests and the benchmark compare [`SpatialHash::query`] with, and
-/// a fine choice for a handful of agents. Same contract as the query.
+/// a fine choice for a handful of agents. Same test as the query, in id
+/// order.
 pub fn neighbors_brute_force(positions: &[Vec2], pos: Vec2, radius: f32, out: &mut Vec<u32>) {
     out.clear();
     out.extend((0..).zip(positions).filter(|&(_, &p)| within_radius(p, pos, radius)).map(|(i, _)| i));
@@ -223,20 +402,41 @@ mod tests {
         assert_eq!(query(&h, Vec2::ZERO, 10.0), Vec::<u32>::new());
         h.rebuild([]);
         assert_eq!(query(&h, Vec2::ZERO, 10.0), Vec::<u32>::new());
+        assert!(h.is_empty());
     }
 
     #[test]
-    fn finds_points_within_radius_in_id_order() {
+    fn finds_points_within_radius_in_bin_order() {
         let pts =
             [Vec2::new(5.0, 5.0), Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 2.0), Vec2::new(0.5, 0.5)];
         let mut h = SpatialHash::new(1.0);
         h.rebuild(pts);
-        assert_eq!(query(&h, Vec2::ZERO, 1.0), vec![1, 2, 4]);
-        assert_eq!(query(&h, Vec2::ZERO, 2.0), vec![1, 2, 3, 4]);
+        // Bins row by row, ids ascending within one: 1 and 4 share bin 0.
+        assert_eq!(h.ids(), [1, 4, 2, 3, 0]);
+        assert_eq!(h.slots(), [4, 0, 2, 3, 1]);
+        assert_eq!(h.xs(), [0.0, 0.5, 1.0, 0.0, 5.0]);
+        assert_eq!(h.ys(), [0.0, 0.5, 0.0, 2.0, 5.0]);
+        assert_eq!(query(&h, Vec2::ZERO, 1.0), vec![1, 4, 2]);
+        assert_eq!(query(&h, Vec2::ZERO, 2.0), vec![1, 4, 2, 3]);
         assert_eq!(query(&h, Vec2::new(5.0, 5.0), 0.0), vec![0]);
         assert_eq!(query(&h, Vec2::new(-50.0, 3.0), 1.0), Vec::<u32>::new());
         assert_eq!(query(&h, Vec2::ZERO, -1.0), vec![1]);
-        assert_eq!(query(&h, Vec2::ZERO, f32::INFINITY), vec![0, 1, 2, 3, 4]);
+        assert_eq!(query(&h, Vec2::ZERO, f32::NAN), vec![1]);
+        assert_eq!(query(&h, Vec2::ZERO, f32::INFINITY), vec![1, 4, 2, 3, 0]);
+        let mut tags = Vec::new();
+        h.gather(&['a', 'b', 'c', 'd', 'e'], &mut tags);
+        assert_eq!(tags, ['b', 'e', 'c', 'd', 'a']);
+    }
+
+    #[test]
+    fn visit_gives_offsets_and_squared_distances() {
+        let mut h = SpatialHash::new(2.0);
+        h.rebuild([Vec2::new(1.0, 1.0), Vec2::new(4.0, 5.0), Vec2::new(2.0, 1.0)]);
+        let mut seen = Vec::new();
+        h.visit(Vec2::new(1.0, 2.0), 1.5, |k, dx, dy, d2| seen.push((h.ids()[k], dx, dy, d2)));
+        assert_eq!(seen, [(0, 0.0, -1.0, 1.0), (2, 1.0, -1.0, 2.0)]);
+        let runs: Vec<_> = h.runs(Vec2::new(1.0, 2.0), 1.5).collect();
+        assert!(runs.windows(2).all(|w| w[0].end <= w[1].start), "ascending, disjoint: {runs:?}");
     }
 
     #[test]
@@ -250,6 +450,18 @@ mod tests {
     }
 
     #[test]
+    fn huge_radii_are_tested_without_overflow() {
+        let pts = [Vec2::new(-1e30, 0.0), Vec2::new(1e30, 0.0), Vec2::ZERO];
+        let mut h = SpatialHash::new(1.0);
+        h.rebuild(pts);
+        // 1e20 squares to infinity in f32: the test goes to f64.
+        assert_eq!(query(&h, Vec2::new(-1e30, 0.0), 1e20), vec![0]);
+        assert_eq!(query(&h, Vec2::ZERO, 1.5e30), vec![0, 2, 1]);
+        assert!(!within_radius(Vec2::new(1e30, 0.0), Vec2::ZERO, 1e20));
+        assert!(within_radius(Vec2::new(1e18, 0.0), Vec2::ZERO, 1e18));
+    }
+
+    #[test]
     fn non_finite_points_never_match() {
         let pts = [Vec2::new(f32::NAN, 0.0), Vec2::new(0.0, f32::INFINITY), Vec2::ZERO];
         let mut h = SpatialHash::new(1.0);
@@ -258,10 +470,36 @@ mod tests {
     }
 
     #[test]
+    fn a_box_given_finds_what_the_bounding_box_finds() {
+        let pts: Vec<Vec2> = (0..300)
+            .map(|i| {
+                let t = i as f32;
+                Vec2::new((t * 7.3) % 23.0 - 3.0, (t * 3.1) % 17.0 - 2.0)
+            })
+            .chain([Vec2::new(f32::NAN, 1.0), Vec2::new(1e9, -1e9)])
+            .collect();
+        let (mut boxed, mut fitted) = (SpatialHash::new(1.25), SpatialHash::new(1.25));
+        // A box smaller than the points' spread: the outliers sit in edge bins.
+        boxed.rebuild_within(pts.iter().copied(), Vec2::ZERO, Vec2::new(15.0, 10.0));
+        fitted.rebuild(pts.iter().copied());
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for q in pts.iter().copied().chain([Vec2::new(-10.0, 40.0), Vec2::new(1e9, -1e9)]) {
+            for r in [0.0, 0.7, 2.5, 9.0] {
+                boxed.query(q, r, &mut a);
+                fitted.query(q, r, &mut b);
+                a.sort_unstable();
+                b.sort_unstable();
+                assert_eq!(a, b, "{q:?} {r}");
+            }
+        }
+    }
+
+    #[test]
     fn rebuild_replaces_contents() {
         let mut h = SpatialHash::new(2.0);
         h.rebuild([Vec2::ZERO, Vec2::new(1.0, 1.0)]);
         h.rebuild([Vec2::new(10.0, 10.0)]);
+        assert_eq!(h.len(), 1);
         assert_eq!(query(&h, Vec2::ZERO, 2.0), Vec::<u32>::new());
         assert_eq!(query(&h, Vec2::new(10.0, 10.0), 0.5), vec![0]);
     }
@@ -280,6 +518,10 @@ mod tests {
         for &p in &pts {
             h.query(p, 2.0, &mut a);
             neighbors_brute_force(&pts, p, 2.0, &mut b);
+            // The same set; the hash's in slot order.
+            let slot = |id: &u32| h.slots()[*id as usize];
+            assert!(a.windows(2).all(|w| slot(&w[0]) < slot(&w[1])));
+            a.sort_unstable();
             assert_eq!(a, b);
         }
     }

@@ -4,10 +4,12 @@
 //! one, [`avoid_walls`], feels ahead and turns a body away before it
 //! touches a wall; the hard one, [`move_body`] / [`resolve_walls`], makes
 //! sure that whatever the forces, no body's centre ends a step inside a
-//! wall cell.
+//! wall cell. [`WallDistance`] says where the feelers cannot reach any
+//! wall, so that a crowd in open floor does not walk them at all.
 
 use super::{Body, Vec2};
 use crate::grid::{Cell, Grid};
+use crate::search::Derived;
 
 /// cos and sin of 35°, the angle of the two whiskers either side of the
 /// centre feeler (constants rather than runtime trigonometry, so they are
@@ -22,7 +24,16 @@ const WHISKER_SCALE: f32 = 0.5;
 /// The cell containing a world point: cell (x, y) covers [x, x+1) ×
 /// [y, y+1) (saturating for points far outside).
 pub fn cell_at(p: Vec2) -> Cell {
-    Cell::new(p.x.floor() as i32, p.y.floor() as i32)
+    Cell::new(floor_i32(p.x), floor_i32(p.y))
+}
+
+/// `x.floor() as i32` (saturating, NaN to 0), without the call to `floorf`
+/// that the baseline x86-64 instruction set (no `roundss`) makes of
+/// `floor`: every body's cell is asked for several times a tick.
+#[inline]
+fn floor_i32(x: f32) -> i32 {
+    let t = x as i32;
+    if t as f32 > x { t.saturating_sub(1) } else { t }
 }
 
 /// The centre of a cell in world units, (x + 0.5, y + 0.5).
@@ -59,6 +70,127 @@ pub fn avoid_walls(body: &Body, grid: &Grid, feeler_length: f32) -> Vec2 {
         }
     }
     push.clamp_length(body.max_force)
+}
+
+/// [`avoid_walls`] where `field` (built from `grid` as it is) cannot rule
+/// out a wall within the feelers' reach; zero, exactly as the feelers
+/// would find, where it can.
+pub fn avoid_walls_near(body: &Body, grid: &Grid, field: &WallDistance, feeler_length: f32) -> Vec2 {
+    if field.is_clear(body.pos, feeler_length) { Vec2::ZERO } else { avoid_walls(body, grid, feeler_length) }
+}
+
+/// Distances counted up to this many cells: a field tells the feelers
+/// apart from walls up to `CAP - 1` units long.
+const CAP: u8 = 4;
+
+/// For every cell, how many cells away the nearest wall cell is (the
+/// Chebyshev distance, everything outside the map counting as wall), up
+/// to a cap of 4: what lets [`avoid_walls_near`] skip the feelers in open
+/// floor. A point in a cell whose nearest wall is `d` cells away is at
+/// least `d − 1` units from every wall, so no segment shorter than that
+/// from it enters one.
+///
+/// Two bytes per cell: the distance, and the distance along the cell's
+/// row, from which the distance is the smallest of `max(|dy|, row
+/// distance)` over the rows within the cap. A changed cell changes only
+/// the row distances within the cap of it on its row, and the distances
+/// within the cap of it: [`WallDistance::repair`] recomputes those, so a
+/// door costs the same on a map of any size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WallDistance {
+    width: usize,
+    height: usize,
+    /// Distance to the nearest wall on the cell's row, capped, row by row.
+    row: Vec<u8>,
+    /// Distance to the nearest wall, capped, row by row.
+    dist: Vec<u8>,
+}
+
+impl WallDistance {
+    /// The field of `grid` as it is.
+    pub fn build(grid: &Grid) -> WallDistance {
+        let (width, height) = (grid.width(), grid.height());
+        let mut field = WallDistance { width, height, row: vec![0; width * height], dist: vec![0; width * height] };
+        for y in 0..height as i32 {
+            field.fill_row(grid, y, 0, width as i32 - 1);
+        }
+        field.fill(0, 0, width as i32 - 1, height as i32 - 1);
+        field
+    }
+
+    /// Brings the field up to date with `grid`, of which only the tiles of
+    /// `changed` changed since the field was built or last repaired.
+    pub fn repair(&mut self, grid: &Grid, changed: &[Cell]) {
+        if (grid.width(), grid.height()) != (self.width, self.height) {
+            *self = WallDistance::build(grid);
+            return;
+        }
+        let cap = i32::from(CAP);
+        for c in changed.iter().filter(|c| grid.in_bounds(**c)) {
+            self.fill_row(grid, c.y, c.x - cap, c.x + cap);
+        }
+        for c in changed.iter().filter(|c| grid.in_bounds(**c)) {
+            self.fill(c.x - cap, c.y - cap, c.x + cap, c.y + cap);
+        }
+    }
+
+    /// The nearest wall cell's distance from `cell`, in cells (Chebyshev),
+    /// capped at 4; 0 for a wall and anything outside the map.
+    pub fn cells_to_wall(&self, cell: Cell) -> u8 {
+        if cell.x < 0 || cell.y < 0 || cell.x as usize >= self.width || cell.y as usize >= self.height {
+            return 0;
+        }
+        self.dist[cell.y as usize * self.width + cell.x as usize]
+    }
+
+    /// Whether no point within `reach` of `pos` lies in a wall cell, as
+    /// far as the field can tell (it answers `false` when in doubt).
+    #[inline]
+    pub fn is_clear(&self, pos: Vec2, reach: f32) -> bool {
+        f32::from(self.cells_to_wall(cell_at(pos))) - 1.0 > reach
+    }
+
+    /// Recomputes the row distances of row `y` from column `x0` to `x1`
+    /// (clipped to the map) from the tiles.
+    fn fill_row(&mut self, grid: &Grid, y: i32, x0: i32, x1: i32) {
+        let cap = i32::from(CAP);
+        let wall = |x: i32| !grid.is_walkable(Cell::new(x, y));
+        for x in x0.max(0)..=x1.min(self.width as i32 - 1) {
+            let d = (0..cap).find(|&d| wall(x - d) || wall(x + d)).unwrap_or(cap);
+            self.row[y as usize * self.width + x as usize] = d as u8;
+        }
+    }
+
+    /// Recomputes the distances of the cells in the rectangle from
+    /// (`x0`, `y0`) to (`x1`, `y1`) (clipped to the map) from the row
+    /// distances; rows outside the map are walls.
+    fn fill(&mut self, x0: i32, y0: i32, x1: i32, y1: i32) {
+        let (w, h, cap) = (self.width as i32, self.height as i32, i32::from(CAP));
+        for y in y0.max(0)..=y1.min(h - 1) {
+            for x in x0.max(0)..=x1.min(w - 1) {
+                let mut d = cap;
+                for dy in -cap + 1..cap {
+                    let r = y + dy;
+                    let along = if (0..h).contains(&r) { i32::from(self.row[(r * w + x) as usize]) } else { 0 };
+                    d = d.min(along.max(dy.abs()));
+                }
+                self.dist[(y * w + x) as usize] = d as u8;
+            }
+        }
+    }
+}
+
+/// Kept in the search layer's cache of data derived from a grid: built once
+/// per grid, repaired where doors changed.
+impl Derived for WallDistance {
+    type Config = ();
+    fn build(grid: &Grid, _: ()) -> WallDistance {
+        WallDistance::build(grid)
+    }
+    fn repair(&mut self, grid: &Grid, changed: &[usize]) {
+        let cells: Vec<Cell> = changed.iter().map(|&i| grid.cell_of(i as u32)).collect();
+        WallDistance::repair(self, grid, &cells);
+    }
 }
 
 /// Where a segment first enters a wall cell.
@@ -133,8 +265,14 @@ pub fn move_body(body: &mut Body, force: Vec2, dt: f32, grid: &Grid) {
 /// stopped.
 pub fn resolve_walls(body: &mut Body, prev_pos: Vec2, grid: &Grid) {
     let target = body.pos;
+    let from = cell_at(prev_pos);
+    if cell_at(target) == from && grid.is_walkable(from) {
+        // Within one walkable cell (most steps): both sweeps would cross
+        // nothing.
+        return;
+    }
     body.pos = prev_pos;
-    if !grid.is_walkable(cell_at(prev_pos)) {
+    if !grid.is_walkable(from) {
         if let Some(cell) = nearest_walkable(grid, prev_pos) {
             body.pos = cell_center(cell);
         }
@@ -157,8 +295,8 @@ enum Axis {
 fn sweep_axis(grid: &Grid, body: &mut Body, target: f32, axis: Axis) {
     let here = cell_at(body.pos);
     let (from, to) = match axis {
-        Axis::X => (here.x, target.floor() as i32),
-        Axis::Y => (here.y, target.floor() as i32),
+        Axis::X => (here.x, floor_i32(target)),
+        Axis::Y => (here.y, floor_i32(target)),
     };
     let blocked = |c: i32| match axis {
         Axis::X => !grid.is_walkable(Cell::new(c, here.y)),
@@ -240,6 +378,36 @@ mod tests {
     /// Open 10×6 room with a wall column at x = 5.
     fn column() -> Grid {
         grid(&[".....#....", ".....#....", ".....#....", ".....#....", ".....#....", ".....#...."])
+    }
+
+    #[test]
+    fn floor_is_the_saturating_floor() {
+        let samples = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            2.999_999_8,
+            -2.999_999_8,
+            1e-40,
+            -1e-40,
+            2147483520.0,
+            2147483648.0,
+            -2147483648.0,
+            -2147483904.0,
+            3e9,
+            -3e9,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        for x in samples.into_iter().chain((-400..400).map(|i| i as f32 * 0.37)) {
+            assert_eq!(floor_i32(x), x.floor() as i32, "{x}");
+        }
     }
 
     #[test]

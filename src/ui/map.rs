@@ -143,16 +143,20 @@ impl Widget for MapView<'_> {
                 }
             }
         }
-        // Back to front: flocks under prey under wanderers under monsters;
-        // out of sight, nothing.
-        for kind in Kind::ALL.iter().rev() {
-            for c in world.creatures().iter().filter(|c| c.kind == *kind && in_sight(c.cell())) {
-                if let Some(pos) = camera.screen(c.cell()) {
-                    buf[pos]
-                        .set_char(glyph(c))
-                        .set_style(Style::new().fg(p.creature(c.kind)).add_modifier(Modifier::BOLD));
-                }
-            }
+        // Only the creatures in view are drawn (one pass over the list, a
+        // cheap test each, so 100,000 creatures cost the view's few);
+        // back to front: flocks under prey under wanderers under monsters,
+        // each kind in creature order; out of sight, nothing.
+        let mut shown: Vec<(usize, &Creature, Position)> = world
+            .creatures()
+            .iter()
+            .filter_map(|c| Some((c, camera.screen(c.cell())?)))
+            .filter(|&(c, _)| in_sight(c.cell()))
+            .map(|(c, pos)| (Kind::ALL.len() - 1 - c.kind as usize, c, pos))
+            .collect();
+        shown.sort_by_key(|&(layer, _, _)| layer);
+        for (_, c, pos) in shown {
+            buf[pos].set_char(glyph(c)).set_style(Style::new().fg(p.creature(c.kind)).add_modifier(Modifier::BOLD));
         }
         if let Some(c) = world.watched().and_then(|i| world.creatures().get(i)).filter(|c| in_sight(c.cell()))
             && let Some(pos) = camera.screen(c.cell())

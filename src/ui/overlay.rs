@@ -179,14 +179,15 @@ fn search(world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
 }
 
 /// The flow field's cells shaded by their distance to the player, in
-/// quarters of the field's bound: the brightest nearest, the search's
-/// closed colour for the farthest quarter; cells outside the field are
-/// left as they are.
+/// quarters of how far the field reaches (its bound, or short of it where
+/// its hunters stand nearer): the brightest nearest, the search's closed
+/// colour for the farthest quarter; cells outside the field are left as
+/// they are.
 fn flow_field(field: &GridFlow, world: &World, camera: &Camera, p: &Palette, buf: &mut Buffer) {
-    let Some(key) = field.key() else { return };
+    let Some(reach) = field.reach() else { return };
     for (cell, pos) in camera.cells() {
         if let Some(d) = field.distance(world.grid(), cell) {
-            let quarter = ((d / key.limit) * BANDS as f64) as usize;
+            let quarter = ((d / reach.max(f64::MIN_POSITIVE)) * BANDS as f64) as usize;
             p.shade(&mut buf[pos], Shade::Band(quarter.min(BANDS - 1)));
         }
     }
@@ -316,17 +317,21 @@ mod tests {
     }
 
     /// Under `flow-field` the search overlay shades the shared field by
-    /// distance (in quarters of its bound, here 13 with a detection radius
-    /// of 4): the map, then each cell's shade (1 nearest, `.` none).
+    /// distance, in quarters of how far it reaches: as far as the one
+    /// monster hunting the player (4 cells down the corridor), short of its
+    /// bound (15.5 with a detection radius of 6). The map, then each cell's
+    /// shade (1 nearest, `.` none).
     #[test]
     fn search_shows_the_flow_field_under_flow_field() {
-        let text = "############\n#@+........#\n#.#........#\n#.#....M...#\n#.######...#\n#..........#\n############\n";
+        let text = "############\n#@+........#\n#.#........#\n#.#........#\n#.######...#\n#M.........#\n############\n";
         let level = Level::parse(text, "t").unwrap();
         let settings =
-            Settings { repath: crate::sim::RepathPolicy::FlowField, detection_radius: 4.0, ..Settings::default() };
+            Settings { repath: crate::sim::RepathPolicy::FlowField, detection_radius: 6.0, ..Settings::default() };
         let mut w = World::new(&level, 1, settings).unwrap();
         w.tick();
-        assert_eq!(w.flow_field().and_then(|f| f.key()).map(|k| k.limit), Some(13.0));
+        let field = w.flow_field().unwrap();
+        assert_eq!(field.key().map(|k| k.limit), Some(15.5));
+        assert!(field.reach().is_some_and(|r| (4.0..15.5).contains(&r)), "{:?}", field.reach());
         let mut buf = Buffer::empty(Rect::new(0, 0, 12, 7));
         let palette = Palette::NAMED;
         let markers = crate::ui::map::Markers::of(&level);

@@ -23,16 +23,35 @@ pub struct Panel<'a> {
     pub world: &'a World,
     pub clock: &'a Clock,
     pub palette: &'a Palette,
-    /// Mean microseconds per search over the last second: the one figure
-    /// that depends on the machine, kept as a field so a test can fix it.
+    /// Mean microseconds per search over the last second: a figure that
+    /// depends on the machine, kept as a field so a test can fix it.
     pub micros_per_search: f64,
     /// Whether the session plays in turn mode (the pace line says so).
     pub turns: bool,
+    /// What the ticks cost the machine: likewise.
+    pub times: TickTimes,
+}
+
+/// Milliseconds a tick took over the last second: wall time beside the
+/// process's CPU time, and each thread's CPU (the one that ticks, then the
+/// crowd's pool's), so that waiting for a core is not taken for work.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TickTimes {
+    pub wall_ms: f64,
+    pub cpu_ms: f64,
+    pub threads_ms: Vec<f64>,
 }
 
 impl<'a> Panel<'a> {
     pub fn new(world: &'a World, clock: &'a Clock, palette: &'a Palette) -> Panel<'a> {
-        Panel { world, clock, palette, micros_per_search: world.stats().window.micros_per_search(), turns: false }
+        let stats = world.stats();
+        let w = &stats.window;
+        let times = TickTimes {
+            wall_ms: w.wall_ms_per_tick(),
+            cpu_ms: w.cpu_ms_per_tick(),
+            threads_ms: stats.thread_cpu.clone(),
+        };
+        Panel { world, clock, palette, micros_per_search: w.micros_per_search(), turns: false, times }
     }
 
     /// Every setting: its key, its label, its value and whether the
@@ -251,7 +270,7 @@ impl<'a> Panel<'a> {
             let sample = if k == Kind::Boid { '>' } else { letter(k) };
             vec![
                 Span::styled(format!("{sample} "), Style::new().fg(p.creature(k)).bold()),
-                Span::raw(format!("{:<10}{:>3}", plural(k), counts[k as usize])),
+                Span::raw(count_field(plural(k), counts[k as usize] as u64)),
             ]
         };
         let pair = |a: Vec<Span<'static>>, b: Vec<Span<'static>>| {
@@ -267,6 +286,7 @@ impl<'a> Panel<'a> {
             Line::from(format!("Catches {:<8}seed {}", world.stats().total.catches, world.seed())),
         ];
         lines.push(self.crowd());
+        lines.push(self.times());
         lines.extend(self.watched());
         lines.extend(self.player_search());
         lines
@@ -284,6 +304,19 @@ impl<'a> Panel<'a> {
         };
         let outcome = if r.found { format!("path {}", r.steps) } else { "no path".into() };
         vec![head.into(), format!("  {expanded} expanded, {outcome}").into()]
+    }
+
+    /// What a tick costs in ms over the last second: wall, CPU, and the
+    /// CPU of each thread (cut short with `…` when they do not fit).
+    fn times(&self) -> Line<'static> {
+        let t = &self.times;
+        let threads: Vec<String> = t.threads_ms.iter().map(|&ms| ms_figure(ms)).collect();
+        let mut line = format!("Tick {} cpu {} ms: {}", ms_figure(t.wall_ms), ms_figure(t.cpu_ms), threads.join(" "));
+        let width = usize::from(WIDTH) - 2;
+        if line.chars().count() > width {
+            line = line.chars().take(width - 1).chain(['…']).collect();
+        }
+        line.into()
     }
 
     /// Over the last second, among monsters and wanderers: overlapping
@@ -399,6 +432,26 @@ fn plural(k: Kind) -> &'static str {
         Kind::Fleeing => "fleeing",
         Kind::Boid => "boids",
     }
+}
+
+/// Milliseconds to a tenth below 10, whole above: a big crowd's tick and
+/// its threads' figures still fit one line.
+fn ms_figure(ms: f64) -> String {
+    if ms < 9.95 { format!("{ms:.1}") } else { format!("{ms:.0}") }
+}
+
+/// Columns of a kind's name and count in the panel's creature lines.
+const COUNT_FIELD: usize = 13;
+
+/// `name` and its count `n` right-aligned in [`COUNT_FIELD`] columns, the
+/// count as [`num`] writes it where that fits after a space, else in
+/// thousands (`99k`): a crowd of 100,000 must not push the second kind
+/// off the line.
+fn count_field(name: &str, n: u64) -> String {
+    let room = COUNT_FIELD - name.len();
+    let full = num(n);
+    let count = if full.len() < room { full } else { format!("{}k", n / 1000) };
+    format!("{name}{count:>room$}")
 }
 
 /// A count in at most six columns: `12,345`, `123k`, `12M`.
@@ -557,9 +610,39 @@ mod tests {
         assert_eq!(num(u64::MAX).len(), "18446744073709M".len());
     }
 
+    /// A crowd's counts keep their line: two kinds side by side fit the
+    /// panel whatever the counts (99,000 boids once showed as `990`).
+    #[test]
+    fn creature_counts_fit_beside_each_other() {
+        assert_eq!(count_field("monsters", 5), "monsters    5");
+        assert_eq!(count_field("wanderers", 999), "wanderers 999");
+        assert_eq!(count_field("wanderers", 1_500), "wanderers  1k");
+        assert_eq!(count_field("boids", 99_000), "boids  99,000");
+        assert_eq!(count_field("boids", 100_000), "boids    100k");
+        for name in ["monsters", "wanderers", "fleeing", "boids"] {
+            for n in [0, 9, 99, 999, 1_000, 9_999, 10_000, 99_999, 100_000] {
+                assert_eq!(count_field(name, n).chars().count(), COUNT_FIELD, "{name} {n}");
+            }
+        }
+    }
+
+    /// A big crowd's tick line keeps every thread's figure (a tick of
+    /// 131.9 ms once left the second pool thread cut off).
+    #[test]
+    fn a_big_tick_keeps_every_thread_on_the_line() {
+        let world = played(1);
+        let clock = Clock::default();
+        let times = TickTimes { wall_ms: 131.9, cpu_ms: 42.8, threads_ms: vec![3.6, 22.5, 16.6] };
+        let panel = Panel { times, ..Panel::new(&world, &clock, &Palette::NAMED) };
+        assert_eq!(panel.times().to_string(), "Tick 132 cpu 43 ms: 3.6 22 17");
+        assert_eq!(ms_figure(9.94), "9.9");
+        assert_eq!(ms_figure(9.96), "10");
+    }
+
     fn render(world: &World, clock: &Clock, height: u16) -> Vec<String> {
         let mut buf = Buffer::empty(Rect::new(0, 0, WIDTH, height));
-        let panel = Panel { micros_per_search: 12.5, ..Panel::new(world, clock, &Palette::NAMED) };
+        let times = TickTimes { wall_ms: 2.5, cpu_ms: 4.75, threads_ms: vec![0.25, 2.25, 2.25] };
+        let panel = Panel { micros_per_search: 12.5, times, ..Panel::new(world, clock, &Palette::NAMED) };
         panel.render(buf.area, &mut buf);
         lines(&buf)
     }
@@ -568,7 +651,7 @@ mod tests {
     #[test]
     fn panel_snapshot() {
         let world = played(300);
-        let got = render(&world, &Clock::default(), 36);
+        let got = render(&world, &Clock::default(), 37);
         insta::assert_snapshot!(got.join("\n"));
     }
 
@@ -577,9 +660,9 @@ mod tests {
         let mut world = played(0);
         let mut clock = Clock::default();
         clock.toggle_pause();
-        let text = render(&world, &clock, 36);
+        let text = render(&world, &clock, 37);
         assert!(text.iter().any(|l| l.contains("Tick 0        PAUSED (1×)")), "{text:#?}");
-        let mut buf = Buffer::empty(Rect::new(0, 0, WIDTH, 36));
+        let mut buf = Buffer::empty(Rect::new(0, 0, WIDTH, 37));
         Panel::new(&world, &clock, &Palette::NAMED).render(buf.area, &mut buf);
         // Row 5 is the weight: unused by A*.
         assert!(buf[(15, 5)].modifier.contains(Modifier::DIM));
@@ -588,18 +671,18 @@ mod tests {
         world.apply(crate::sim::Command::Set(crate::sim::Setting::Planner(crate::search::Planner::WEIGHTED)));
         world.apply(crate::sim::Command::Set(crate::sim::Setting::Repath(crate::sim::RepathPolicy::EveryTick)));
         world.apply(crate::sim::Command::Set(crate::sim::Setting::Open(crate::search::OpenUpdate::DecreaseKey)));
-        let text = render(&world, &clock, 36);
+        let text = render(&world, &clock, 37);
         assert_eq!(text[1], "│A  Algorithm  weighted          │");
         assert_eq!(text[9], "┌ Search · decrease-key ─────────┐");
         assert_eq!(text[6], "│R  Repath     every-tick        │");
         // Only timer+threshold says that a repath needs both.
         assert!(!text.iter().any(|l| l.contains("needs both")), "{text:#?}");
         world.apply(crate::sim::Command::Set(crate::sim::Setting::Repath(crate::sim::RepathPolicy::TimerThreshold)));
-        let text = render(&world, &clock, 36);
+        let text = render(&world, &clock, 37);
         assert!(text.iter().any(|l| l.contains("Repaths/s       0  needs both")), "{text:#?}");
         world.apply(crate::sim::Command::Set(crate::sim::Setting::Reopen(true)));
-        assert_eq!(render(&world, &clock, 36)[9], "┌ Search · decrease-key · reopen ┐");
-        let mut buf = Buffer::empty(Rect::new(0, 0, WIDTH, 36));
+        assert_eq!(render(&world, &clock, 37)[9], "┌ Search · decrease-key · reopen ┐");
+        let mut buf = Buffer::empty(Rect::new(0, 0, WIDTH, 37));
         Panel::new(&world, &clock, &Palette::NAMED).render(buf.area, &mut buf);
         assert!(!buf[(15, 5)].modifier.contains(Modifier::DIM));
     }
@@ -617,7 +700,7 @@ mod tests {
         while world.stats().last_search.is_none() && world.ticks() < 2000 {
             world.tick();
         }
-        let text = render(&world, &clock, 36);
+        let text = render(&world, &clock, 37);
         assert_eq!(text[1], "│A  Algorithm  jps               │");
         assert!(text[14].starts_with("│  stale") && text[14].contains(" scan"), "{text:#?}");
         // The default level has water: A* answers, and the panel says so.
@@ -626,7 +709,7 @@ mod tests {
         while world.stats().last_search.is_none() && world.ticks() < 2000 {
             world.tick();
         }
-        let text = render(&world, &clock, 36);
+        let text = render(&world, &clock, 37);
         assert_eq!(text[1], "│A  Algorithm  jps (ran astar)   │");
         assert!(text[14].starts_with("│  stale") && !text[14].contains(" scan"), "{text:#?}");
     }
@@ -641,11 +724,12 @@ mod tests {
         let n = monsters.len();
         assert!(monsters[n - 1] > n, "{monsters:?}");
         world.watch(Some(monsters[n - 1]));
-        let text = render(&world, &Clock::default(), 36);
+        // Tall enough for the whole world block (37 rows).
+        let text = render(&world, &Clock::default(), 37);
         let shown = format!("Watching   M {n}/{n} at ");
         assert!(text.iter().any(|l| l.contains(&shown)), "{text:#?}");
         world.watch(None);
-        let text = render(&world, &Clock::default(), 36);
+        let text = render(&world, &Clock::default(), 37);
         assert!(text.iter().any(|l| l.contains("Watching   none (Tab)")), "{text:#?}");
     }
 
@@ -772,7 +856,8 @@ mod tests {
         let world = played(300);
         let styled = |height| {
             let mut buf = Buffer::empty(Rect::new(0, 0, WIDTH, height));
-            Panel { micros_per_search: 12.5, ..Panel::new(&world, &Clock::default(), &Palette::NAMED) }
+            let times = TickTimes { wall_ms: 2.5, cpu_ms: 4.75, threads_ms: vec![0.25, 2.25, 2.25] };
+            Panel { micros_per_search: 12.5, times, ..Panel::new(&world, &Clock::default(), &Palette::NAMED) }
                 .render(buf.area, &mut buf);
             crate::ui::testing::styled(&buf)
         };

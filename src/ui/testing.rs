@@ -51,11 +51,24 @@ pub fn game_won() -> World {
 
 /// The buffer with its machine-dependent timings blanked to `~` in the
 /// plain style, so that a snapshot of a whole screen does not depend on how
-/// fast the tests run: a figure just before `µs` up to the next border, and
-/// the six-column field after a `µs/search` label.
+/// fast the tests run: a figure just before `µs` up to the next border, the
+/// six-column field after a `µs/search` label, and the panel's line of what
+/// a tick costs (`Tick 2.5 cpu 4.8 ms: ...`) after its `Tick`.
 pub fn mask_timing(buf: &mut Buffer) {
     use ratatui::style::Style;
     let area = buf.area;
+    for y in area.top()..area.bottom() {
+        let row: Vec<&str> = (area.left()..area.right()).map(|x| buf[(x, y)].symbol()).collect();
+        let text = |from: usize, n: usize| row.get(from..from + n).map(|s| s.concat());
+        let Some(at) = (0..row.len()).find(|&i| text(i, 5).as_deref() == Some("Tick ")) else { continue };
+        let end = (at..row.len()).find(|&i| row[i] == "│").unwrap_or(row.len());
+        if !(at..end).any(|i| text(i, 5).as_deref() == Some(" cpu ")) {
+            continue;
+        }
+        for x in at + 5..end {
+            buf[(area.left() + x as u16, y)].set_symbol("~").set_style(Style::reset());
+        }
+    }
     let digit = |s: &str| s.chars().all(|c| c.is_ascii_digit() || c == '.');
     for y in area.top()..area.bottom() {
         let mus: Vec<u16> = (area.left() + 1..area.right()).filter(|&x| buf[(x, y)].symbol() == "µ").collect();

@@ -42,6 +42,7 @@ pub fn title(args: &PlayArgs, seed: Option<u64>) -> Result<(), CliError> {
         ));
     }
     session.check_record()?;
+    session.threads.install()?;
     let campaign = campaign::levels();
     // Options no level can take (too many creatures for it) are refused
     // before the terminal is taken, on the campaign's first level.

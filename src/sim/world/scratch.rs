@@ -3,22 +3,25 @@
 //! kept only so that a tick does not allocate.
 
 use crate::grid::Grid;
-use crate::search::GridPlanner;
-use crate::sim::Kind;
-use crate::sim::behave;
+use crate::search::{GridCache, GridPlanner};
 use crate::sim::perceive::Hearing;
-use crate::sim::species::{FLOCK_RADIUS, ORCA};
-use crate::steer::{Agent, Body, Orca, SpatialHash, Vec2, Walls};
+use crate::sim::sense::View;
+use crate::sim::species::ORCA;
+use crate::steer::{Agent, Orca, Vec2, WallDistance, Walls};
 
 /// The buffers of a tick.
 #[derive(Debug)]
 pub(super) struct Scratch {
-    /// Every creature's body and kind as the tick's steering began, and a
-    /// spatial hash of their positions: what neighbours see.
-    pub(super) bodies: Vec<Body>,
-    pub(super) kinds: Vec<Kind>,
-    pub(super) hash: SpatialHash,
-    pub(super) behave: behave::Scratch,
+    /// The steering pass's view of the creatures as the tick's steering
+    /// began (in bin order), and what each sensed.
+    pub(super) view: View,
+    /// The grid's wall distance field, repaired when a door changes: a
+    /// cache of the grid.
+    pub(super) walls: GridCache<WallDistance>,
+    /// Each creature's wander draw this tick, in creature order.
+    pub(super) draws: Vec<f32>,
+    /// Under ORCA, each crowd member's preferred velocity, by creature.
+    pub(super) wishes: Vec<Vec2>,
     /// Who hears the player this tick.
     pub(super) hearing: Hearing,
     pub(super) crowd: Crowd,
@@ -30,10 +33,10 @@ pub(super) struct Scratch {
 impl Scratch {
     pub(super) fn new() -> Scratch {
         Scratch {
-            bodies: Vec::new(),
-            kinds: Vec::new(),
-            hash: SpatialHash::new(FLOCK_RADIUS),
-            behave: behave::Scratch::default(),
+            view: View::default(),
+            walls: GridCache::default(),
+            draws: Vec::new(),
+            wishes: Vec::new(),
             hearing: Hearing::default(),
             crowd: Crowd::new(),
             planner: GridPlanner::new(),
@@ -41,7 +44,7 @@ impl Scratch {
     }
 }
 
-/// What ORCA and the crowd figures need within a tick.
+/// What ORCA needs within a tick.
 #[derive(Debug)]
 pub(super) struct Crowd {
     orca: Orca,
@@ -54,10 +57,6 @@ pub(super) struct Crowd {
     pub(super) agents: Vec<Agent>,
     pub(super) creature_of: Vec<usize>,
     pub(super) velocities: Vec<Vec2>,
-    pub(super) hash: SpatialHash,
-    pub(super) ids: Vec<u32>,
-    /// The microseconds this tick's ORCA step took (statistics only).
-    pub(super) orca_micros: f64,
 }
 
 impl Crowd {
@@ -68,9 +67,6 @@ impl Crowd {
             agents: Vec::new(),
             creature_of: Vec::new(),
             velocities: Vec::new(),
-            hash: SpatialHash::new(ORCA.neighbour_dist),
-            ids: Vec::new(),
-            orca_micros: 0.0,
         }
     }
 

@@ -19,7 +19,6 @@ fn caught(world: &mut World) -> Vec2 {
     assert_eq!(world.state.creatures[0].kind, Kind::Monster);
     world.state.creatures[0].body.pos = cell_center(world.state.player.cell);
     let _ = systems::catch(world);
-    let _ = movement::crowd(world);
     systems::tally(world);
     assert_eq!(world.session.stats.last_tick.catches, 1);
     world.state.creatures[0].body.pos
@@ -57,6 +56,9 @@ fn a_catch_whose_home_is_occupied_does_not_produce_an_overlap() {
     assert!(apart >= 2.0 * AVOID_RADIUS, "landed at {landed:?}, {apart} from the wanderer");
     // The nearest clear cell, the first in row order: east of the post.
     assert_eq!(landed, cell_center(Cell::new(2, 1)));
+    // The crowd's figures are taken as the next tick's steering begins.
+    let _ = movement::steer(&mut w);
+    systems::tally(&mut w);
     assert_eq!(w.session.stats.last_tick.overlaps, 0);
 }
 
@@ -224,13 +226,18 @@ fn every_part_of_the_state_is_hashed_and_nothing_else() {
             );
         }),
         ("the flow field", |w| {
-            // Only the field changes: the allowance is put back, and no
-            // monster hunts the player yet to read it.
-            let allowance = w.state.hunter.allowance;
+            // Only the field changes: the field is computed for the monster
+            // made to hunt the player, then the creatures (the monster that
+            // read it) and the allowance are put back.
+            let (allowance, creatures) = (w.state.hunter.allowance, w.state.creatures.clone());
+            let player = w.state.player.cell;
+            hunt(w).mind.state = MonsterState::Hunting;
+            hunt(w).mind.last_known = Some(player);
             w.state.settings.repath = crate::sim::RepathPolicy::FlowField;
             let _ = systems::serve(w);
             w.state.settings.repath = Settings::default().repath;
             w.state.hunter.allowance = allowance;
+            w.state.creatures = creatures;
             assert!(w.flow_field().is_some(), "the field was computed");
         }),
         ("the doors", |w| w.state.doors = Some(Doors::new(crate::sim::DoorCycle { period: 20 }, &w.state.grid))),
@@ -258,8 +265,8 @@ fn every_part_of_the_state_is_hashed_and_nothing_else() {
     w.session.ended_at = Some(3);
     w.session.name.push('!');
     w.session.stats.record_catch();
-    w.scratch.bodies.push(w.state.creatures[0].body);
-    w.scratch.crowd.orca_micros = 1.0;
+    w.scratch.draws.push(0.5);
+    w.scratch.wishes.push(Vec2::new(1.0, 0.0));
     let (grid, from) = (&w.state.grid, w.state.player.cell);
     let _ = w.scratch.planner.plan(grid, from, Cell::new(7, 2), &Default::default());
     w.session.player_search = None;

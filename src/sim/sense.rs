@@ -1,0 +1,442 @@
+//! What every creature senses as steering begins: its walls, its
+//! neighbours, the nearest threat, and the crowd's figures, all from one
+//! snapshot of the bodies.
+//!
+//! The steering pass's view of the creatures ([`View`]) is laid out in the
+//! bin order of a spatial hash of their positions, one array per field, so
+//! the one neighbour pass ([`View::sense`]) reads each creature's
+//! neighbours as a few runs of consecutive memory instead of gathering
+//! bodies from all over the creature list. Every creature's senses are a
+//! function of the snapshot alone, so the pass runs over fixed chunks of
+//! slots on as many threads as there are: the answers, summed in the
+//! hash's slot order (a function of the positions), are the same for any
+//! number of threads.
+//!
+//! Work the blend of behaviours would throw away is not done: where the
+//! wall distance field says the feelers reach no wall they are not walked,
+//! and a creature whose wall avoidance wins its priority blend outright
+//! does not sum its neighbours. The crowd's figures (overlapping pairs and
+//! the smallest time to collision among monsters and wanderers) come out
+//! of the same pass, from the neighbours each crowd member visits anyway.
+
+use super::Kind;
+use super::creature::Creature;
+use super::species::{BODY_RADIUS, FLOCK_RADIUS, FLOCK_WEIGHTS, ORCA, SEPARATION_RADIUS, Species, alarm};
+use crate::grid::{Cell, Grid};
+use crate::steer::{
+    Body, FlockSums, SpatialHash, Vec2, WallDistance, avoid_walls_near, cell_center, decides, time_to_collision,
+};
+use rayon::prelude::*;
+
+/// Creatures handled per parallel job: fixed, so that how the work is cut
+/// never depends on the number of threads (the answers do not either:
+/// each creature's is its own).
+pub const CHUNK: usize = 512;
+
+/// How far a monster or wanderer looks at its neighbours: the crowd's
+/// figures look as far as ORCA does, and separation is within it.
+const CROWD_REACH: f32 = ORCA.neighbour_dist;
+const _: () = assert!(SEPARATION_RADIUS <= CROWD_REACH);
+
+/// The kinds that avoid each other with ORCA when it is on, and whose
+/// overlaps are counted.
+pub fn in_crowd(kind: Kind) -> bool {
+    matches!(kind, Kind::Monster | Kind::Wanderer)
+}
+
+/// What a creature does with its neighbours this tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// Flocks with the boids around it.
+    Boid,
+    /// Looks for the nearest threat.
+    Fleeing,
+    /// A wanderer, or a monster without a path: keeps apart from everyone
+    /// unless the walls decide.
+    Roaming,
+    /// A monster on a path: keeps apart from monsters.
+    Following,
+}
+
+/// One creature as the steering pass sees it.
+#[derive(Clone, Copy, Debug)]
+struct Member {
+    body: Body,
+    kind: Kind,
+    role: Role,
+}
+
+impl Member {
+    fn of(c: &Creature) -> Member {
+        let role = match c.kind {
+            Kind::Boid => Role::Boid,
+            Kind::Fleeing => Role::Fleeing,
+            Kind::Monster if c.hunt.as_ref().is_some_and(|h| !h.follower.waypoints.is_empty()) => Role::Following,
+            Kind::Monster | Kind::Wanderer => Role::Roaming,
+        };
+        Member { body: c.body, kind: c.kind, role }
+    }
+}
+
+/// The nearest threat to a fleeing creature: the player or a monster.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Threat {
+    pub pos: Vec2,
+    pub vel: Vec2,
+    pub dist: f32,
+}
+
+/// What one creature sensed this tick.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Sensed {
+    /// Its wall avoidance (zero in open floor).
+    pub walls: Vec2,
+    /// A boid's flocking force; a monster's or wanderer's separation
+    /// (zero under ORCA, and where the walls decide).
+    pub near: Vec2,
+    /// A fleeing creature's nearest threat.
+    pub threat: Threat,
+}
+
+/// The crowd as the tick begins: pairs of monsters and wanderers closer
+/// than the sum of their bodies' radii, and the smallest time to
+/// collision between one and a neighbour within ORCA's reach, looking
+/// ORCA's horizon ahead ([`crate::steer::crowd_check`]'s figures).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CrowdFigures {
+    pub overlaps: u64,
+    pub min_time_to_collision: Option<f32>,
+}
+
+impl CrowdFigures {
+    /// Counts the pair of crowd members `a` and `b`, `d2` apart squared.
+    fn pair(&mut self, a: &Body, b_pos: Vec2, b_vel: Vec2, d2: f32) {
+        let r = 2.0 * BODY_RADIUS;
+        if d2 < r * r {
+            self.overlaps += 1;
+        }
+        if let Some(t) = time_to_collision(a.pos, a.vel, b_pos, b_vel, r, ORCA.time_horizon) {
+            self.min_time_to_collision = Some(self.min_time_to_collision.map_or(t, |m| m.min(t)));
+        }
+    }
+
+    /// Both spans' figures: sums and the smaller time, the same in any
+    /// order.
+    fn merge(self, o: CrowdFigures) -> CrowdFigures {
+        let min_time_to_collision = match (self.min_time_to_collision, o.min_time_to_collision) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        CrowdFigures { overlaps: self.overlaps + o.overlaps, min_time_to_collision }
+    }
+}
+
+/// The world around the creatures this tick.
+pub struct Surroundings<'a> {
+    pub grid: &'a Grid,
+    /// The grid's wall distance field.
+    pub walls: &'a WallDistance,
+    pub player: Cell,
+    pub player_vel: Vec2,
+    /// Monsters and wanderers avoid each other with ORCA after steering,
+    /// so their steering leaves separation out.
+    pub orca: bool,
+}
+
+/// The steering pass's view of the creatures, in bin order, and what each
+/// sensed. Buffers are kept between ticks.
+#[derive(Debug)]
+pub struct View {
+    hash: SpatialHash,
+    /// The creatures by index, then by slot.
+    by_id: Vec<Member>,
+    members: Vec<Member>,
+    /// By slot: velocities and kinds, what neighbours are read for.
+    vx: Vec<f32>,
+    vy: Vec<f32>,
+    kinds: Vec<Kind>,
+    /// By slot: what each sensed.
+    sensed: Vec<Sensed>,
+}
+
+impl Default for View {
+    fn default() -> View {
+        View {
+            // Half the flocking radius: a boid's query scans 5×5 bins,
+            // 1.8 times its disc (3×3 bins a radius wide scan 2.9 times it).
+            hash: SpatialHash::new(FLOCK_RADIUS * 0.5),
+            by_id: Vec::new(),
+            members: Vec::new(),
+            vx: Vec::new(),
+            vy: Vec::new(),
+            kinds: Vec::new(),
+            sensed: Vec::new(),
+        }
+    }
+}
+
+impl View {
+    /// Takes the snapshot of `creatures` as they stand on `grid` (whose
+    /// extent the bins cover: bodies stay on the map).
+    ///
+    /// The copies run in parallel, in order (the counting sort between
+    /// them does not).
+    pub fn update(&mut self, creatures: &[Creature], grid: &Grid) {
+        self.by_id.clear();
+        self.by_id.par_extend(creatures.par_iter().map(Member::of));
+        let extent = Vec2::new(grid.width() as f32, grid.height() as f32);
+        self.hash.rebuild_within(self.by_id.iter().map(|m| m.body.pos), Vec2::ZERO, extent);
+        let by_id = &self.by_id;
+        self.members.clear();
+        self.members.par_extend(self.hash.ids().par_iter().map(|&i| by_id[i as usize]));
+        let members = &self.members;
+        self.vx.clear();
+        self.vx.par_extend(members.par_iter().map(|m| m.body.vel.x));
+        self.vy.clear();
+        self.vy.par_extend(members.par_iter().map(|m| m.body.vel.y));
+        self.kinds.clear();
+        self.kinds.par_extend(members.par_iter().map(|m| m.kind));
+    }
+
+    /// Every creature's senses of the snapshot, and the crowd's figures:
+    /// in parallel over fixed chunks of slots, on the current rayon pool.
+    pub fn sense(&mut self, around: &Surroundings) -> CrowdFigures {
+        let View { hash, members, vx, vy, kinds, sensed, .. } = self;
+        sensed.resize(members.len(), Sensed::default());
+        let look = Look { hash, members, vx, vy, kinds, around };
+        let figures: Vec<CrowdFigures> = sensed
+            .par_chunks_mut(CHUNK)
+            .enumerate()
+            .map(|(c, out)| {
+                let mut figures = CrowdFigures::default();
+                for (k, o) in (c * CHUNK..).zip(out) {
+                    *o = look.sense(k, &mut figures);
+                }
+                figures
+            })
+            .collect();
+        figures.into_iter().fold(CrowdFigures::default(), CrowdFigures::merge)
+    }
+
+    /// What creature `i` sensed at the last [`View::sense`].
+    pub fn sensed(&self, i: usize) -> &Sensed {
+        &self.sensed[self.hash.slots()[i] as usize]
+    }
+}
+
+/// The snapshot one slot's senses read.
+struct Look<'a> {
+    hash: &'a SpatialHash,
+    members: &'a [Member],
+    vx: &'a [f32],
+    vy: &'a [f32],
+    kinds: &'a [Kind],
+    around: &'a Surroundings<'a>,
+}
+
+impl Look<'_> {
+    /// What the creature in slot `k` senses; a crowd member counts its
+    /// pairs with the members after it (by creature index) in `figures`.
+    fn sense(&self, k: usize, figures: &mut CrowdFigures) -> Sensed {
+        let Member { body, kind, role } = self.members[k];
+        let around = self.around;
+        let walls = avoid_walls_near(&body, around.grid, around.walls, Species::of(kind).feeler);
+        let mut sensed = Sensed { walls, ..Sensed::default() };
+        match role {
+            // Walls first in a boid's priority blend: when they decide, its
+            // flock is never read.
+            Role::Boid if !decides(walls) => sensed.near = self.flock(k, &body),
+            Role::Boid => {}
+            Role::Fleeing => sensed.threat = self.nearest_threat(k, &body),
+            Role::Roaming | Role::Following => {
+                // A roaming creature's separation is after the walls in
+                // its priority blend; a follower's is weighed beside them.
+                let apart = !around.orca && (role == Role::Following || !decides(walls));
+                sensed.near = self.crowd(k, &body, role, apart, figures);
+            }
+        }
+        sensed
+    }
+
+    /// The flocking force of the boid in slot `k` among the boids within
+    /// the flocking radius.
+    fn flock(&self, k: usize, body: &Body) -> Vec2 {
+        let mut sums = FlockSums::default();
+        self.hash.visit(body.pos, FLOCK_RADIUS, |j, dx, dy, d2| {
+            if j != k && self.kinds[j] == Kind::Boid {
+                sums.add(Vec2::new(dx, dy), d2, Vec2::new(self.vx[j], self.vy[j]), SEPARATION_RADIUS);
+            }
+        });
+        sums.force(body, FLOCK_WEIGHTS)
+    }
+
+    /// One look around the crowd member in slot `k`: its pairs with the
+    /// crowd members after it within [`CROWD_REACH`] counted, and, if it
+    /// keeps `apart`, its separation from everyone (roaming) or from
+    /// monsters (following a path).
+    fn crowd(&self, k: usize, body: &Body, role: Role, apart: bool, figures: &mut CrowdFigures) -> Vec2 {
+        let me = self.hash.ids()[k];
+        let mut sums = FlockSums::default();
+        self.hash.visit(body.pos, CROWD_REACH, |j, dx, dy, d2| {
+            if j == k {
+                return;
+            }
+            let other = self.kinds[j];
+            let offset = Vec2::new(dx, dy);
+            if apart && (role == Role::Roaming || other == Kind::Monster) {
+                sums.add_push(offset, d2, SEPARATION_RADIUS);
+            }
+            if in_crowd(other) && self.hash.ids()[j] > me {
+                let pos = Vec2::new(self.hash.xs()[j], self.hash.ys()[j]);
+                figures.pair(body, pos, Vec2::new(self.vx[j], self.vy[j]), d2);
+            }
+        });
+        sums.separation()
+    }
+
+    /// The nearest threat to the fleeing creature in slot `k`: the player,
+    /// or a monster nearer (ties go to the player, then to the monster
+    /// first in creature order). Monsters farther than the player or than
+    /// the panic-off distance are not looked for: they could not change
+    /// the decision.
+    fn nearest_threat(&self, k: usize, body: &Body) -> Threat {
+        let player = cell_center(self.around.player);
+        let mut best = Threat { pos: player, vel: self.around.player_vel, dist: body.pos.distance(player) };
+        let mut best_id = None;
+        let reach = alarm(Kind::Fleeing, 0.0).1.min(best.dist);
+        self.hash.visit(body.pos, reach, |j, _, _, d2| {
+            if j == k || self.kinds[j] != Kind::Monster {
+                return;
+            }
+            let (d, id) = (d2.sqrt(), self.hash.ids()[j]);
+            if d < best.dist || (d == best.dist && best_id.is_some_and(|b| id < b)) {
+                let m = &self.members[j].body;
+                best = Threat { pos: m.pos, vel: m.vel, dist: d };
+                best_id = Some(id);
+            }
+        });
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Tile;
+    use crate::steer::{Agent, crowd_check, flock};
+
+    /// A 40x30 room with a wall border and some creatures of every kind at
+    /// scattered positions and velocities.
+    fn scene() -> (Grid, Vec<Creature>) {
+        let mut grid = Grid::filled(40, 30, Tile::Floor(1));
+        for x in 0..40 {
+            grid.set_tile(Cell::new(x, 0), Tile::Wall);
+            grid.set_tile(Cell::new(x, 29), Tile::Wall);
+        }
+        for y in 0..30 {
+            grid.set_tile(Cell::new(0, y), Tile::Wall);
+            grid.set_tile(Cell::new(39, y), Tile::Wall);
+        }
+        let kinds = [Kind::Monster, Kind::Wanderer, Kind::Boid, Kind::Boid, Kind::Fleeing, Kind::Boid];
+        let mut creatures: Vec<Creature> = (0..600)
+            .map(|i| {
+                let t = i as f32;
+                let pos = Vec2::new(1.0 + (t * 7.31) % 38.0, 1.0 + (t * 3.17) % 28.0);
+                let mut c = Creature::new(kinds[i % kinds.len()], pos, t, 10.0);
+                c.body.vel = Vec2::new(((t * 1.3) % 3.0) - 1.5, ((t * 0.7) % 3.0) - 1.5);
+                c
+            })
+            .collect();
+        // Some monsters with a wanderer on top of them.
+        for i in (0..600).step_by(60) {
+            creatures[i + 1].body.pos = creatures[i].body.pos + Vec2::new(0.2, 0.1);
+        }
+        (grid, creatures)
+    }
+
+    fn sensed(grid: &Grid, creatures: &[Creature], orca: bool) -> (View, CrowdFigures) {
+        let walls = WallDistance::build(grid);
+        let around = Surroundings { grid, walls: &walls, player: Cell::new(20, 15), player_vel: Vec2::ZERO, orca };
+        let mut view = View::default();
+        view.update(creatures, grid);
+        let figures = view.sense(&around);
+        (view, figures)
+    }
+
+    /// The crowd's figures out of the steering pass are those of a check
+    /// of its own over the monsters and wanderers as they stand.
+    #[test]
+    fn the_crowd_figures_are_the_crowd_checks() {
+        let (grid, creatures) = scene();
+        let (_, figures) = sensed(&grid, &creatures, false);
+        let agents: Vec<Agent> = creatures
+            .iter()
+            .filter(|c| in_crowd(c.kind))
+            .map(|c| Agent {
+                pos: c.body.pos,
+                vel: c.body.vel,
+                radius: BODY_RADIUS,
+                max_speed: c.body.max_speed,
+                preferred: c.body.vel,
+            })
+            .collect();
+        let mut hash = SpatialHash::new(CROWD_REACH);
+        hash.rebuild(agents.iter().map(|a| a.pos));
+        let (overlaps, ttc) = crowd_check(&agents, &hash, CROWD_REACH, ORCA.time_horizon, &mut Vec::new());
+        assert!(overlaps > 0 && ttc.is_some(), "a crowd dense enough to check: {overlaps} {ttc:?}");
+        assert_eq!(figures, CrowdFigures { overlaps, min_time_to_collision: ttc });
+    }
+
+    /// A boid flocks with the boids around it, summed in slot order; one
+    /// whose walls decide its priority blend, and every roaming creature
+    /// whose walls do, sum nothing; under ORCA nobody separates.
+    #[test]
+    fn senses_are_what_the_blend_reads() {
+        let (grid, creatures) = scene();
+        let (view, _) = sensed(&grid, &creatures, false);
+        let (mut flocked, mut decided) = (0, 0);
+        for (i, c) in creatures.iter().enumerate() {
+            let s = view.sensed(i);
+            assert_eq!(s.walls, crate::steer::avoid_walls(&c.body, &grid, Species::of(c.kind).feeler));
+            if c.kind != Kind::Boid {
+                continue;
+            }
+            if decides(s.walls) {
+                assert_eq!(s.near, Vec2::ZERO);
+                decided += 1;
+                continue;
+            }
+            let mut ids = Vec::new();
+            view.hash.query(c.body.pos, FLOCK_RADIUS, &mut ids);
+            let near: Vec<Body> = ids
+                .iter()
+                .map(|&j| j as usize)
+                .filter(|&j| j != i && creatures[j].kind == Kind::Boid)
+                .map(|j| creatures[j].body)
+                .collect();
+            flocked += usize::from(!near.is_empty());
+            assert_eq!(s.near, flock(&c.body, &near, SEPARATION_RADIUS, FLOCK_WEIGHTS));
+        }
+        assert!(flocked > 50 && decided > 5, "{flocked} flocked, {decided} walled");
+        let (orca, _) = sensed(&grid, &creatures, true);
+        for (i, c) in creatures.iter().enumerate().filter(|(_, c)| in_crowd(c.kind)) {
+            assert_eq!(orca.sensed(i).near, Vec2::ZERO, "{c:?}");
+        }
+    }
+
+    /// Sensing on a pool of any size gives the same senses and figures.
+    #[test]
+    fn any_number_of_threads_senses_alike() {
+        let (grid, creatures) = scene();
+        let run = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| {
+                let (view, figures) = sensed(&grid, &creatures, false);
+                ((0..creatures.len()).map(|i| *view.sensed(i)).collect::<Vec<_>>(), figures)
+            })
+        };
+        let one = run(1);
+        assert_eq!(run(3), one);
+        assert_eq!(run(8), one);
+    }
+}
