@@ -12,8 +12,10 @@ use super::any_angle::AnyAngle;
 use super::creature::{Creature, Hunt};
 use super::flow::Flow;
 use super::incremental::Incremental;
+use super::pack::PackPlanner;
 use super::settings::{Nav, RepathPolicy, Settings};
 use super::stats::{RepathReason, SearchReport, Stats};
+use super::tactics::Packs;
 use crate::grid::{Cell, Grid};
 use crate::hash::{StateHash, StateHasher};
 use crate::search::{GridPlanner, Visit};
@@ -36,6 +38,8 @@ pub struct Hunter {
     pub(super) flow: Flow,
     /// The navigation mesh and waypoint graph, for the any-angle planners.
     any_angle: AnyAngle,
+    /// Searches that keep clear of packmates' paths (`sim::pack`).
+    pack: PackPlanner,
 }
 
 impl StateHash for Hunter {
@@ -51,6 +55,8 @@ impl StateHash for Hunter {
             // Derived from the grid and rebuilt when it changes (see
             // `sim::any_angle`): a cache, like the ORCA walls.
             any_angle: _,
+            // An engine and the marks of one plan, reset by every search.
+            pack: _,
         } = self;
         h.add(queue);
         h.add(allowance);
@@ -126,6 +132,11 @@ impl Hunter {
         while self.allowance > 0 {
             let Some(i) = self.queue.pop_front() else { break };
             let i = i as usize;
+            // A pack member's search keeps clear of its packmates' paths.
+            self.pack.begin(scene.grid);
+            if scene.settings.packs == Packs::Split {
+                self.pack.mark_packmates(scene.grid, creatures, i);
+            }
             let c = &mut creatures[i];
             let (from, home, pos) = (c.cell(), cell_at(c.home), c.body.pos);
             let Some(hunt) = c.hunt.as_mut() else { continue };
@@ -159,8 +170,11 @@ impl Hunter {
             return self.any_angle.plan(scene, hunt, pos, to, i, reason, stats);
         }
         let incremental = scene.settings.repath == RepathPolicy::Incremental;
+        let split = !incremental && self.pack.splits();
         let outcome = if incremental {
             self.incremental.repair(i, grid, from, to, &scene.settings.search, scene.watched == Some(i))
+        } else if split {
+            self.pack.plan(grid, from, to, &scene.settings.search)
         } else {
             self.planner.plan(grid, from, to, &scene.settings.search)
         };
@@ -169,7 +183,11 @@ impl Hunter {
             // door as it closed): it waits for its next turn.
             return 0;
         };
-        let path = if incremental { self.incremental.path() } else { self.planner.path() };
+        let path = match (incremental, split) {
+            (true, _) => self.incremental.path(),
+            (false, true) => self.pack.path(),
+            (false, false) => self.planner.path(),
+        };
         hunt.follow_cells(grid, path, scene.settings.smoothing, &mut self.smoothed);
         let mut report = SearchReport {
             creature: i,
@@ -189,7 +207,9 @@ impl Hunter {
             report.updated = self.incremental.updated(i, grid);
             stats.watched_search = Some(report);
         } else if scene.watched == Some(i) {
-            for (cell, visit) in self.planner.visited(grid) {
+            let visited: Vec<(Cell, Visit)> =
+                if split { self.pack.visited(grid).collect() } else { self.planner.visited(grid).collect() };
+            for (cell, visit) in visited {
                 match visit {
                     Visit::Closed => report.closed.push(cell),
                     Visit::Open => report.open.push(cell),
@@ -220,7 +240,11 @@ fn reason(hunt: &Hunt, i: usize, target: Cell, scene: &Scene, due: bool) -> Opti
     let period = u64::from(s.repath_ticks.max(1));
     // Staggered: monster i's timer comes round on its own tick of the period.
     let slot = (scene.tick + i as u64).is_multiple_of(period);
-    let moved = cell_center(goal).distance(cell_center(target)) > s.repath_cells;
+    // The target moved K cells from the plan's goal, or the monster stands
+    // at the goal while the target is elsewhere: a plan that ended short
+    // of the target (an aim that moved, a player two cells on) would
+    // otherwise hold it there for good.
+    let moved = cell_center(goal).distance(cell_center(target)) > s.repath_cells || (goal != target && hunt.arrived());
     match s.repath {
         RepathPolicy::EveryTick => Some(RepathReason::EveryTick),
         RepathPolicy::Timer => slot.then_some(RepathReason::Timer),

@@ -1,5 +1,6 @@
 //! Settings of the living world: how monsters search and when they repath.
 
+use super::tactics::{Aim, Lost, Packs};
 use crate::hash::{StateHash, StateHasher};
 use crate::named::named_enum;
 use crate::nav::Planner;
@@ -101,6 +102,12 @@ pub enum Setting {
     /// Plan on the grid or an any-angle structure. Choosing an
     /// [`Algorithm`](Setting::Algorithm) goes back to the grid.
     Nav(Nav),
+    /// Where hunters aim.
+    Aim(Aim),
+    /// Whether the hunters of a pack split up.
+    Packs(Packs),
+    /// What a monster that lost the player does.
+    Lost(Lost),
 }
 
 /// Everything a user can change about how monsters plan.
@@ -128,6 +135,15 @@ pub struct Settings {
     /// `avoidance`.
     #[serde(default, skip_serializing_if = "Nav::is_grid")]
     pub nav: Nav,
+    /// Where hunters aim (see [`Aim`]).
+    #[serde(default)]
+    pub aim: Aim,
+    /// Whether the hunters of a pack split up (see [`Packs`]).
+    #[serde(default)]
+    pub packs: Packs,
+    /// What a monster that lost the player does (see [`Lost`]).
+    #[serde(default)]
+    pub lost: Lost,
 }
 
 /// Longest timer period, in ticks (500 s): a longer one is a typo.
@@ -156,6 +172,9 @@ impl Settings {
         detection_radius: 40.0,
         avoidance: Avoidance::Separation,
         nav: Nav::Grid,
+        aim: Aim::Goal,
+        packs: Packs::Split,
+        lost: Lost::Sweep,
     };
 
     /// The planner monsters use.
@@ -239,6 +258,9 @@ impl Settings {
             Setting::Repath(p) => self.repath = p,
             Setting::Avoidance(a) => self.avoidance = a,
             Setting::Nav(n) => self.nav = n,
+            Setting::Aim(a) => self.aim = a,
+            Setting::Packs(p) => self.packs = p,
+            Setting::Lost(l) => self.lost = l,
         }
     }
 }
@@ -272,6 +294,9 @@ impl StateHash for Settings {
             detection_radius,
             avoidance,
             nav,
+            aim,
+            packs,
+            lost,
         } = self;
         h.add(search);
         h.add(smoothing);
@@ -282,6 +307,9 @@ impl StateHash for Settings {
         h.add(detection_radius);
         h.add(avoidance);
         h.add(nav);
+        h.add(aim);
+        h.add(packs);
+        h.add(lost);
     }
 }
 
@@ -342,6 +370,9 @@ mod tests {
             Setting::Repath(RepathPolicy::Timer),
             Setting::Avoidance(Avoidance::Orca),
             Setting::Nav(Nav::Navmesh),
+            Setting::Aim(Aim::Heading),
+            Setting::Packs(Packs::Together),
+            Setting::Lost(Lost::Linger),
         ];
         for change in changes {
             let mut s = base;

@@ -26,6 +26,7 @@ mod session;
 mod spawn;
 mod state;
 mod systems;
+mod tactics;
 
 pub use state::Player;
 
@@ -60,7 +61,8 @@ pub const DT: f32 = 1.0 / TICKS_PER_SECOND as f32;
 /// capacity.
 pub const MAX_CREATURES: usize = 100_000;
 /// Speed the player's steps are taken to have, for creatures that predict
-/// where the player goes (cells per second).
+/// where the player goes (cells per second): boids scattering from it,
+/// hunters aiming ahead of it (`sim::foresight`).
 const PLAYER_SPEED: f32 = 5.0;
 /// Ticks after a step during which the player counts as moving (seen to
 /// move, heard): longer than a diagonal step, so a walking player is heard
@@ -110,32 +112,36 @@ type System = fn(&mut World) -> ControlFlow<()>;
 ///
 /// 1. `walk`: the player's queued move or the run's next step, if its pace
 ///    allows one in the tick starting now.
-/// 2. `clock`: the tick counts, and the grace after a catch runs down.
+/// 2. `clock`: the tick counts, and the grace after a catch ends once it
+///    has lasted two seconds and the player has moved away (or ten).
 /// 3. `goal`: standing on the goal wins before anything can move (and ends
 ///    the tick).
 /// 4. `doors`: cycling doors open and close, before anyone perceives or
 ///    plans, so that this tick's plans see them.
 /// 5. `perceive`: every monster's sight and hearing of the player moves its
 ///    mind on.
-/// 6. `request`: monsters heading somewhere queue their requests for a plan.
-/// 7. `serve`: the flow field is brought up to date and the queue served
+/// 6. `tactics`: hunters form packs and aim ahead of a moving player, and
+///    searching monsters sweep (see `sim::tactics`).
+/// 7. `request`: monsters heading somewhere queue their requests for a plan.
+/// 8. `serve`: the flow field is brought up to date and the queue served
 ///    while the tick's budget of expansions lasts.
-/// 8. `steer`: every creature's steering force (one wander draw each),
+/// 9. `steer`: every creature's steering force (one wander draw each),
 ///    smoothed and integrated, or, under ORCA, its preferred velocity.
-/// 9. `avoid`: under ORCA, the velocities chosen for the crowd, and moves.
-/// 10. `crowd`: the crowd's overlaps and nearest time to collision
+/// 10. `avoid`: under ORCA, the velocities chosen for the crowd, and moves.
+/// 11. `crowd`: the crowd's overlaps and nearest time to collision
 ///     (statistics only).
-/// 11. `catch`: the first monster touching the player catches it.
-/// 12. `survive`: staying uncaught long enough wins.
+/// 12. `catch`: the first monster touching the player catches it.
+/// 13. `survive`: staying uncaught long enough wins.
 ///
 /// Then, whether the tick ran to the end or not, the tally closes the
 /// tick's statistics.
-const SYSTEMS: [(&str, System); 12] = [
+const SYSTEMS: [(&str, System); 13] = [
     ("walk", player::walk),
     ("clock", systems::clock),
     ("goal", systems::goal),
     ("doors", systems::doors),
     ("perceive", systems::perceive),
+    ("tactics", tactics::tactics),
     ("request", systems::request),
     ("serve", systems::serve),
     ("steer", movement::steer),
@@ -246,9 +252,14 @@ impl World {
         self.state.lives
     }
 
-    /// Ticks of grace left after a catch (the player's cell flashes).
+    /// Ticks the grace after a catch lasts at most from now (the player's
+    /// cell flashes): to two seconds after the catch once the player has
+    /// moved away from where it was caught, else to ten (see [`Grace`]);
+    /// 0 when there is none.
+    ///
+    /// [`Grace`]: super::Grace
     pub fn grace_ticks_left(&self) -> u32 {
-        self.state.grace
+        self.state.grace.map_or(0, |g| g.ticks_left(self.state.tick, self.state.player.cell))
     }
 
     /// The most recent events (at most [`LOG_CAPACITY`](super::LOG_CAPACITY)),
@@ -349,7 +360,14 @@ impl World {
 
     /// Whether the player stepped within the last few ticks.
     fn player_moving(&self) -> bool {
-        self.state.player.last_step.is_some_and(|(_, _, at)| self.state.tick - at <= PLAYER_MOVING_TICKS)
+        self.player_heading().is_some()
+    }
+
+    /// The direction of the player's last step while it is moving (it
+    /// stepped within the last few ticks): where monsters see it heading.
+    fn player_heading(&self) -> Option<(i8, i8)> {
+        let step = self.state.player.last_step.filter(|&(_, _, at)| self.state.tick - at <= PLAYER_MOVING_TICKS);
+        step.map(|(dx, dy, _)| (dx, dy))
     }
 
     /// Applies one command. Commands that cannot apply (no door nearby, a
@@ -389,7 +407,7 @@ impl World {
     }
 
     /// Advances the world by one tick of [`DT`] seconds: its systems in
-    /// one fixed order (walk, clock, goal, doors, perceive, request, serve,
+    /// one fixed order (walk, clock, goal, doors, perceive, tactics, request, serve,
     /// steer, avoid, crowd, catch, survive; see docs/world.md), then the
     /// tally of its statistics. A won or lost world does not change.
     pub fn tick(&mut self) {

@@ -207,8 +207,15 @@ impl<'a> Panel<'a> {
                 Some(Reason::Heard) => ": heard you".into(),
                 Some(Reason::LostAt(at)) => format!(": lost you at {at}"),
                 Some(Reason::GaveUp) => ": gave up".into(),
+                Some(Reason::Caught) => ": caught you".into(),
             };
-            format!("  {}{why}", a.state.name())
+            // The tactic at work (`--aim`, `--lost`): the cell ahead it
+            // cuts the player off at, or the next cell of its sweep; and
+            // the pack it hunts in (`--packs`).
+            let hunt = c.hunt.as_ref();
+            let aim = hunt.and_then(|h| h.mind.aim).map_or_else(String::new, |at| format!(" → {at}"));
+            let pack = hunt.and_then(|h| h.mind.pack).map_or_else(String::new, |p| format!(" (pack {p})"));
+            format!("  {}{pack}{why}{aim}", a.state.name())
         });
         let cell = c.cell();
         let head = Line::from(vec![
@@ -442,7 +449,7 @@ mod tests {
             world.tick();
         }
         let text = render(&world, &Clock::default(), 40);
-        assert!(text.iter().any(|l| l.starts_with("│  hunting: saw you ")), "{text:#?}");
+        assert!(text.iter().any(|l| l.starts_with("│  hunting (pack 0): saw you")), "{text:#?}");
     }
 
     /// Each settings row names the keys that change that very setting.
@@ -487,6 +494,9 @@ mod tests {
                     // Named in the world block's title, above the
                     // overlaps it decides.
                     Setting::Avoidance(_) => false,
+                    // The hunters' tactics are shown in the watched
+                    // monster's lines, where they act.
+                    Setting::Aim(_) | Setting::Packs(_) | Setting::Lost(_) => false,
                 };
                 assert!(right, "{k:?}, listed for {label}, sets {setting:?}");
             }
