@@ -4,6 +4,8 @@
 
 mod campaign;
 
+pub use campaign::levels as campaign_levels;
+
 use super::{CliError, SessionArgs, load_level};
 use crate::level::Level;
 use crate::replay::feed::{self, Feed};
