@@ -4,6 +4,7 @@
 //! list of subcommands; everything a command does is library code that
 //! tests can call without a terminal or a process.
 
+mod r#gen;
 mod lab;
 mod options;
 mod path;
@@ -14,6 +15,7 @@ mod scen;
 mod session;
 mod sim;
 
+pub use r#gen::{GenArgs, generate};
 pub use lab::{LabArgs, lab};
 pub use options::SearchArgs;
 pub use path::{PathArgs, path};
@@ -23,6 +25,7 @@ pub use scen::{ScenArgs, scen};
 pub use session::SessionArgs;
 pub use sim::{SimArgs, sim};
 
+use crate::atomic::AtomicError;
 use crate::level::{Level, LevelError};
 use crate::replay::{RecordError, ReplayError, looks_like_replay};
 use crate::search::PlanError;
@@ -46,6 +49,9 @@ pub enum CliError {
     /// A recording could not be made or finished.
     #[error(transparent)]
     Record(#[from] RecordError),
+    /// An output file (a picture) could not be written.
+    #[error(transparent)]
+    Write(#[from] AtomicError),
     /// Flags that do not fit together, or an answer that cannot be written.
     #[error("{0}")]
     Usage(String),
@@ -63,6 +69,11 @@ pub enum CliError {
     /// A signal stopped the session; what it recorded is kept in `kept`.
     #[error("interrupted by {signal}{}", kept_in(kept.as_deref()))]
     Interrupted { signal: Signal, kept: Option<PathBuf> },
+    /// The terminal went away under the session (closed, hung up, end of
+    /// input); what it recorded is kept in `kept`. Exit status 129, as for
+    /// SIGHUP.
+    #[error("the terminal hung up{}", kept_in(kept.as_deref()))]
+    HungUp { kept: Option<PathBuf> },
 }
 
 impl CliError {
@@ -71,7 +82,17 @@ impl CliError {
     pub fn exit_status(&self) -> u8 {
         match self {
             CliError::Interrupted { signal, .. } => signal.exit_status(),
+            CliError::HungUp { .. } => crate::ui::Stop::Hangup.exit_status(),
             _ => 2,
+        }
+    }
+
+    /// The error of a session that `stop` stopped, with where what it
+    /// recorded is kept.
+    pub fn stopped(stop: crate::ui::Stop, kept: Option<PathBuf>) -> CliError {
+        match stop {
+            crate::ui::Stop::Signal(signal) => CliError::Interrupted { signal, kept },
+            crate::ui::Stop::Hangup => CliError::HungUp { kept },
         }
     }
 

@@ -38,9 +38,10 @@ impl fmt::Display for Cell {
     }
 }
 
-/// A cell written the way users type it: `x,y`.
+/// A cell written the way users type it: `x,y`, two whole numbers as
+/// [`crate::number`] writes them and a comma, no spaces.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not a cell (expected x,y with whole numbers, e.g. 3,4)")]
+#[error("'{0}' is not a cell (expected x,y: two whole numbers and a comma, no spaces, e.g. 3,4; a number is {syntax})", syntax = crate::number::WHOLE_SYNTAX)]
 pub struct BadCell(String);
 
 impl std::str::FromStr for Cell {
@@ -49,7 +50,8 @@ impl std::str::FromStr for Cell {
     fn from_str(s: &str) -> Result<Cell, BadCell> {
         let bad = || BadCell(s.to_string());
         let (x, y) = s.split_once(',').ok_or_else(bad)?;
-        Ok(Cell::new(x.trim().parse().map_err(|_| bad())?, y.trim().parse().map_err(|_| bad())?))
+        let coordinate = |t: &str| crate::number::whole(t).and_then(|n| i32::try_from(n).ok()).ok_or_else(bad);
+        Ok(Cell::new(coordinate(x)?, coordinate(y)?))
     }
 }
 
@@ -417,9 +419,10 @@ mod tests {
     #[test]
     fn cells_parse_from_user_text() {
         assert_eq!("3,4".parse(), Ok(Cell::new(3, 4)));
-        assert_eq!(" -1, 7".parse(), Ok(Cell::new(-1, 7)));
-        assert!("3".parse::<Cell>().is_err());
-        assert!("a,b".parse::<Cell>().is_err());
+        assert_eq!("-1,7".parse(), Ok(Cell::new(-1, 7)));
+        for bad in ["3", "a,b", " 1 , 2 ", "+1,+2", "1, 2", "01,2", "1,2,3", "1.0,2", "9999999999,1"] {
+            assert!(bad.parse::<Cell>().is_err(), "{bad:?}");
+        }
         assert_eq!(Cell::new(3, 4).to_string(), "3,4");
     }
 

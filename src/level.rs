@@ -57,6 +57,10 @@ pub struct Level {
     /// From `doors:`: the doors open and close by themselves; `None`: only
     /// the player moves them.
     pub doors: Option<DoorCycle>,
+    /// From `generator:`: the recipe that generated the level
+    /// (`rooms seed 7 depth 2 size 80x40`, see `crate::r#gen::Recipe`), as
+    /// written; the level does not check it.
+    pub generator: Option<String>,
 }
 
 /// The largest level file: a map of [`MAX_SIDE`] rows of [`MAX_SIDE`]
@@ -102,23 +106,17 @@ impl Level {
     }
 
     /// The level in the delve text format: `name:`, `description:` (when
-    /// not empty), `goal:`, `lives:` and `doors:` (when set; `doors:` only
-    /// while the map has a door), then the map with every spawn in place. Reading it back
-    /// gives the same level, apart from `source`; a level holding a Moving
-    /// AI map is written as a delve level.
+    /// not empty), `generator:`, `goal:`, `lives:` and `doors:` (when set; `doors:` only
+    /// while the map has a door), then the map with every marker in place.
+    /// Reading it back gives the same level, apart from `source` (comments
+    /// and spacing go), for every level [`marker_problem`](Level::marker_problem)
+    /// finds nothing wrong with, as every level read from a file; a level
+    /// holding a Moving AI map is written as a delve level (see
+    /// [`to_movingai`](Level::to_movingai) for its own format).
     pub fn to_text(&self) -> String {
         let (width, height) = (self.grid.width(), self.grid.height());
         let mut map: Vec<char> = self.grid.cells().map(|c| tile_glyph(self.grid.tile(c))).collect();
-        let spawns = [
-            (glyph::Spawn::Player, self.player.as_slice()),
-            (glyph::Spawn::Monster, self.monsters.as_slice()),
-            (glyph::Spawn::Wanderer, self.wanderers.as_slice()),
-            (glyph::Spawn::Fleeing, self.fleeing.as_slice()),
-            (glyph::Spawn::Boid, self.boids.as_slice()),
-            (glyph::Spawn::Start, self.start.as_slice()),
-            (glyph::Spawn::Goal, self.goal.as_slice()),
-        ];
-        for (spawn, cells) in spawns {
+        for (spawn, cells) in self.markers() {
             for &c in cells.iter().filter(|&&c| self.grid.in_bounds(c)) {
                 map[c.y as usize * width + c.x as usize] = glyph::spawn_glyph(spawn);
             }
@@ -126,6 +124,9 @@ impl Level {
         let mut out = format!("name: {}\n", self.name);
         if !self.description.is_empty() {
             out += &format!("description: {}\n", self.description);
+        }
+        if let Some(generator) = &self.generator {
+            out += &format!("generator: {generator}\n");
         }
         if let Some(goal) = self.objective {
             out += &format!("goal: {}\n", text::goal_text(goal));
@@ -144,6 +145,62 @@ impl Level {
             out.push('\n');
         }
         out
+    }
+
+    /// The level as a Moving AI map, `None` when its grid holds what that
+    /// format cannot: entry costs, water or doors. A cell keeps the glyph
+    /// of the map it was read from while its tile is unchanged (`T` stays
+    /// `T`); a changed cell is written `.` or `@`. Markers have no place in
+    /// the format and are left out.
+    pub fn to_movingai(&self) -> Option<String> {
+        movingai::write(self)
+    }
+
+    /// Whether the level was read from a Moving AI map.
+    pub fn is_movingai(&self) -> bool {
+        movingai::is_movingai(&self.source)
+    }
+
+    /// What keeps the level from being written as text and read back the
+    /// same (see [`to_text`](Level::to_text)): a marker outside the map or
+    /// on a cell that is not plain floor (the format's markers stand on
+    /// plain floor), or two markers on one cell (a cell holds one glyph).
+    /// `None` for every level read from a file.
+    pub fn marker_problem(&self) -> Option<String> {
+        let mut taken: Vec<Option<char>> = vec![None; self.grid.width() * self.grid.height()];
+        for (spawn, cells) in self.markers() {
+            let g = glyph::spawn_glyph(spawn);
+            for &c in cells {
+                if !self.grid.in_bounds(c) {
+                    return Some(format!("'{g}' at {c} is outside the map"));
+                }
+                let tile = self.grid.tile(c);
+                if tile != Tile::Floor(1) {
+                    return Some(format!(
+                        "'{g}' at {c} stands on '{}': a marker stands on plain floor",
+                        tile_glyph(tile)
+                    ));
+                }
+                let slot = &mut taken[c.y as usize * self.grid.width() + c.x as usize];
+                if let Some(other) = slot.replace(g) {
+                    return Some(format!("'{other}' and '{g}' are both at {c}: a cell holds one marker"));
+                }
+            }
+        }
+        None
+    }
+
+    /// Every marker's cells, in the order the format lists them.
+    fn markers(&self) -> [(glyph::Spawn, &[Cell]); 7] {
+        [
+            (glyph::Spawn::Player, self.player.as_slice()),
+            (glyph::Spawn::Monster, self.monsters.as_slice()),
+            (glyph::Spawn::Wanderer, self.wanderers.as_slice()),
+            (glyph::Spawn::Fleeing, self.fleeing.as_slice()),
+            (glyph::Spawn::Boid, self.boids.as_slice()),
+            (glyph::Spawn::Start, self.start.as_slice()),
+            (glyph::Spawn::Goal, self.goal.as_slice()),
+        ]
     }
 }
 
@@ -252,6 +309,50 @@ mod tests {
         let written = l.to_text();
         assert_eq!(written, "name: t\n@#.\n");
         assert_eq!(Level::parse(&written, "t").unwrap().doors, None);
+    }
+
+    #[test]
+    fn the_generator_line_is_kept_as_written_and_written_back() {
+        let text = "name: g\ngenerator: rooms seed 7 depth 2 size 3x1\n@.G\n";
+        let l = Level::parse(text, "t").unwrap();
+        assert_eq!(l.generator.as_deref(), Some("rooms seed 7 depth 2 size 3x1"));
+        assert_eq!(l.to_text(), text);
+        let e = Level::parse("generator: a\ngenerator: b\n.\n", "t").unwrap_err();
+        assert_eq!(e.to_string(), "t:2: metadata key \"generator\" given twice (first at line 1)");
+    }
+
+    #[test]
+    fn markers_that_text_cannot_hold_are_named() {
+        let mut l = Level::parse("name: m\n@.2\n.G.\n", "t").unwrap();
+        assert_eq!(l.marker_problem(), None);
+        l.start = Some(Cell::new(0, 0));
+        assert_eq!(l.marker_problem().unwrap(), "'@' and 'S' are both at 0,0: a cell holds one marker");
+        l.start = Some(Cell::new(2, 0));
+        assert_eq!(l.marker_problem().unwrap(), "'S' at 2,0 stands on '2': a marker stands on plain floor");
+        l.start = Some(Cell::new(3, 0));
+        assert_eq!(l.marker_problem().unwrap(), "'S' at 3,0 is outside the map");
+        l.start = Some(Cell::new(1, 0));
+        assert_eq!(l.marker_problem(), None);
+        assert_eq!(Level::parse(&l.to_text(), "t").unwrap().start, l.start);
+    }
+
+    #[test]
+    fn a_moving_ai_map_writes_back_in_its_own_format() {
+        let text = "type octile\r\nheight 2\r\nwidth 4\r\nmap\r\n.GT@\r\nSOW.\r\n";
+        let mut l = Level::parse(text, "maps/m.map").unwrap();
+        assert!(l.is_movingai() && !Level::embedded_default().is_movingai());
+        assert_eq!(l.to_movingai().unwrap(), text, "unchanged: the same bytes");
+        l.grid.set_tile(Cell::new(0, 0), Tile::Wall);
+        l.grid.set_tile(Cell::new(2, 0), Tile::Floor(1));
+        let written = l.to_movingai().unwrap();
+        assert_eq!(written, "type octile\r\nheight 2\r\nwidth 4\r\nmap\r\n@G.@\r\nSOW.\r\n");
+        let again = Level::parse(&written, "maps/m.map").unwrap();
+        assert!(l.grid.cells().all(|c| again.grid.tile(c) == l.grid.tile(c)));
+        l.grid.set_tile(Cell::new(1, 0), Tile::Floor(3));
+        assert_eq!(l.to_movingai(), None, "no costs in the format");
+        // A delve level without costs, water or doors can be written too.
+        let d = Level::parse("name: d\n#.\n.#\n", "d.txt").unwrap();
+        assert_eq!(d.to_movingai().unwrap(), "type octile\nheight 2\nwidth 2\nmap\n@.\n.@\n");
     }
 
     #[test]

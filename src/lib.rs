@@ -201,14 +201,18 @@
 
 #![warn(missing_docs)]
 
+pub mod atomic;
+pub mod r#gen;
 pub mod grid;
 pub mod hash;
 pub mod input;
 pub mod level;
 pub mod named;
 pub mod nav;
+pub mod number;
 pub mod picture;
 pub mod replay;
+pub mod rng;
 pub mod search;
 pub mod sim;
 pub mod steer;

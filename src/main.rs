@@ -14,7 +14,7 @@ mod ui;
 
 // The library's modules at the binary's root, so that the binary's modules
 // name them `crate::sim::World` as they name their own.
-use delve::{grid, input, level, named, nav, picture, replay, search, sim};
+use delve::{atomic, r#gen, grid, input, level, named, nav, number, picture, replay, search, sim};
 // Steering reaches the front end through the world; only a test names it.
 #[cfg(test)]
 use delve::steer;
@@ -43,6 +43,8 @@ enum Command {
     Lab(cli::LabArgs),
     /// Run a Moving AI scenario file and check every cost against its optimum
     Scen(cli::ScenArgs),
+    /// Generate a dungeon (rooms, caves, maze, mixed) as a level, or as a Moving AI map and scenarios
+    Gen(cli::GenArgs),
     /// Run the world headless with a scripted player and print its statistics
     Sim(cli::SimArgs),
     /// Play a recorded session in the terminal, or check it headless with --verify
@@ -54,6 +56,9 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(e) => return usage_error(e),
     };
+    if let Some(e) = stdout::problem() {
+        return finish(Err(cli::CliError::Output(e)));
+    }
     // A bare `delve` plays the campaign with every default.
     let Some(command) = args.command.or_else(|| Cli::parse_from(["delve", "play"]).command) else {
         unreachable!("`delve play` parses as a command");
@@ -65,6 +70,7 @@ fn main() -> ExitCode {
         Command::Path(a) => to_stdout(|out| done(cli::path(&a, out))),
         Command::Lab(a) => finish(done(cli::lab(&a))),
         Command::Scen(a) => to_stdout(|out| done(cli::scen(&a, out))),
+        Command::Gen(a) => to_stdout(|out| done(cli::generate(&a, out))),
         Command::Sim(a) => to_stdout(|out| done(cli::sim(&a, out))),
         Command::Replay(a) => to_stdout(|out| cli::replay(&a, out)),
     }
@@ -105,6 +111,9 @@ fn fail(message: &str, status: u8) -> ExitCode {
 fn usage_error(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind::{DisplayHelp, DisplayHelpOnMissingArgumentOrSubcommand, DisplayVersion};
     if matches!(e.kind(), DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand) {
+        if let Some(e) = stdout::problem() {
+            return finish(Err(cli::CliError::Output(e)));
+        }
         let printed = e.print().and_then(|()| io::stdout().flush());
         return finish(printed.map(|()| ExitCode::SUCCESS).map_err(cli::CliError::Output));
     }
@@ -118,4 +127,72 @@ fn one_line(text: &str) -> String {
     let joined = head.join(" ");
     let message = joined.trim_start_matches("error: ");
     if message.is_empty() { "invalid arguments".to_string() } else { message.to_string() }
+}
+
+/// Whether stdout can be written at all, asked before anything is done.
+///
+/// The standard library hides two ways it cannot: it reopens a stdout
+/// closed at start (`delve path >&-`) on `/dev/null` before `main`, and
+/// its stdout takes a write that fails with EBADF (a descriptor open only
+/// for reading, `1</etc/hostname`) for a success. Either would run the
+/// command and exit 0 with its answer nowhere, so both are found here and
+/// refused as the write errors they are.
+mod stdout {
+    use std::fs::File;
+    use std::io::{self, Write};
+    use std::os::fd::AsFd;
+
+    /// Why stdout cannot be written, if it cannot: closed at start, or a
+    /// write of nothing to it fails (not open for writing, a full device).
+    pub fn problem() -> Option<io::Error> {
+        if closed_at_start::was() {
+            return Some(closed_at_start::error());
+        }
+        // A copy of the descriptor, written to directly: no buffer, and
+        // nothing of std's stdout that would hide the error.
+        let copy = io::stdout().as_fd().try_clone_to_owned();
+        copy.map(File::from).and_then(|mut out| out.write(&[])).err()
+    }
+
+    #[cfg(target_os = "linux")]
+    mod closed_at_start {
+        use std::io;
+        use std::os::fd::AsFd;
+        use std::sync::atomic::{AtomicBool, Ordering};
+
+        static CLOSED: AtomicBool = AtomicBool::new(false);
+
+        /// Runs before `main`, and before the standard library reopens a
+        /// closed stdout: duplicating a closed descriptor fails.
+        extern "C" fn look() {
+            CLOSED.store(io::stdout().as_fd().try_clone_to_owned().is_err(), Ordering::Relaxed);
+        }
+
+        // SAFETY: `.init_array` holds plain `extern "C" fn()` pointers the
+        // loader calls once before `main`; `look` only stores a flag.
+        #[used]
+        #[unsafe(link_section = ".init_array")]
+        static LOOK: extern "C" fn() = look;
+
+        pub fn was() -> bool {
+            CLOSED.load(Ordering::Relaxed)
+        }
+
+        /// EBADF, what writing to a closed descriptor gives.
+        pub fn error() -> io::Error {
+            io::Error::from_raw_os_error(9)
+        }
+    }
+
+    /// Elsewhere a closed stdout goes unseen, as the standard library has it.
+    #[cfg(not(target_os = "linux"))]
+    mod closed_at_start {
+        pub fn was() -> bool {
+            false
+        }
+
+        pub fn error() -> std::io::Error {
+            std::io::ErrorKind::Other.into()
+        }
+    }
 }

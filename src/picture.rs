@@ -14,10 +14,10 @@
 //! name on its path: `grid_smoothed`, `navmesh`, `waypoints`) so that a
 //! reader can restyle the picture and a test can count shapes.
 
-use crate::grid::{Cell, Grid};
+use crate::grid::{Cell, Grid, MAX_SIDE};
 use crate::nav::Vec2;
 use crate::search::{SearchSettings, SearchStats, Visit};
-use std::fmt::Write;
+use std::io::{self, Write};
 
 /// One search as the picture draws it.
 #[derive(Clone, Debug)]
@@ -86,39 +86,119 @@ const LINE: usize = 16;
 /// Caption lines under each map of a grid search.
 const CAPTION_LINES: usize = 3;
 
-/// The picture of `searches` of the query `start` → `goal` on `grid`, in a row.
-pub fn svg(grid: &Grid, start: Cell, goal: Cell, searches: &[Drawn]) -> String {
-    let (w, h) = (grid.width(), grid.height());
-    let cell = (MAP_PIXELS / w.max(1)).clamp(2, MAX_CELL);
-    let (map_w, map_h) = (w * cell, h * cell);
-    let n = searches.len().max(1);
-    let width = GAP + n * (map_w + GAP);
+/// Most searches one picture draws side by side (`delve path --algo
+/// a,b,...`): a row of 16 is 8,000 pixels wide already.
+pub const MAX_PANELS: usize = 16;
+
+/// Most cells one picture draws, all its maps together: one map of the
+/// largest size a level may have ([`MAX_SIDE`]²), four of 1024x1024, or
+/// the sixteen maps of [`MAX_PANELS`] at 512x512. The SVG grows with the
+/// cells drawn (a rectangle per wall run and per searched cell), and so
+/// does the time it takes.
+pub const MAX_CELLS: usize = MAX_SIDE * MAX_SIDE;
+
+/// A picture refused before any work is done.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[allow(missing_docs, reason = "each variant's fields are the values its doc and message name")]
+pub enum TooLarge {
+    /// More maps side by side than [`MAX_PANELS`].
+    #[error("{panels} searches in one picture: at most {MAX_PANELS} are drawn side by side")]
+    Panels { panels: usize },
+    /// More cells in all than [`MAX_CELLS`].
+    #[error(
+        "{panels} map(s) of {width}x{height} cells are {cells} cells to draw, more than the {MAX_CELLS} one picture \
+         holds (one {MAX_SIDE}x{MAX_SIDE} map): draw fewer searches or a smaller level"
+    )]
+    Cells { panels: usize, width: usize, height: usize, cells: u128 },
+}
+
+/// Refuses a picture of `panels` maps of `grid` beyond [`MAX_PANELS`] or
+/// [`MAX_CELLS`], before any search is run for it.
+pub fn check_size(grid: &Grid, panels: usize) -> Result<(), TooLarge> {
+    if panels > MAX_PANELS {
+        return Err(TooLarge::Panels { panels });
+    }
+    let (width, height) = (grid.width(), grid.height());
+    let cells = panels as u128 * width as u128 * height as u128;
+    if cells > MAX_CELLS as u128 {
+        return Err(TooLarge::Cells { panels, width, height, cells });
+    }
+    Ok(())
+}
+
+/// The picture of `searches` of the query `start` → `goal` on `grid`, in a
+/// row, written to `out` as it is made (never whole in memory). The caller
+/// bounds it first with [`check_size`].
+pub fn write_svg(out: impl Write, grid: &Grid, start: Cell, goal: Cell, searches: &[Drawn]) -> io::Result<()> {
     let lines = searches.iter().map(|s| caption_lines(s).len()).max().unwrap_or(CAPTION_LINES);
-    let height = GAP + map_h + LINE * lines + GAP;
-    let mut out = String::new();
-    // Writing to a String cannot fail.
-    let _ = writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="monospace" font-size="12">"#
-    );
-    out.push_str(STYLE);
-    for (class, colour, stroke, _) in NAV_LINES {
-        let _ = writeln!(out, "<style>.{class}{{fill:none;stroke:{colour};{stroke}}}</style>");
+    let mut picture = Picture::begin_with(out, grid, searches.len(), lines)?;
+    for search in searches {
+        picture.panel(grid, start, goal, search)?;
     }
-    let _ = writeln!(out, r#"<rect width="{width}" height="{height}" fill="white"/>"#);
-    for (i, search) in searches.iter().enumerate() {
-        let x0 = GAP + i * (map_w + GAP);
-        let _ = writeln!(out, r#"<g transform="translate({x0},{GAP})">"#);
-        map(&mut out, grid, cell, search);
-        if let Some(nav) = &search.nav {
-            nav_layer(&mut out, cell, nav);
+    picture.end().map(drop)
+}
+
+/// A row of grid searches' pictures on its way to `out`, one map at a time,
+/// so that only the search being drawn is in memory: [`begin`](Picture::begin),
+/// a [`panel`](Picture::panel) per search, [`end`](Picture::end).
+#[derive(Debug)]
+pub struct Picture<W: Write> {
+    out: W,
+    /// A cell's side, in pixels.
+    cell: usize,
+    /// Maps drawn so far.
+    drawn: usize,
+}
+
+impl<W: Write> Picture<W> {
+    /// Writes the head of a picture of `panels` grid searches (three
+    /// caption lines each) on `grid`.
+    pub fn begin(out: W, grid: &Grid, panels: usize) -> io::Result<Picture<W>> {
+        Picture::begin_with(out, grid, panels, CAPTION_LINES)
+    }
+
+    /// The head of a picture of `panels` maps with `lines` caption lines.
+    fn begin_with(mut out: W, grid: &Grid, panels: usize, lines: usize) -> io::Result<Picture<W>> {
+        let (w, h) = (grid.width(), grid.height());
+        let cell = (MAP_PIXELS / w.max(1)).clamp(2, MAX_CELL);
+        let (map_w, map_h) = (w * cell, h * cell);
+        let n = panels.max(1);
+        let width = GAP + n * (map_w + GAP);
+        let height = GAP + map_h + LINE * lines + GAP;
+        writeln!(
+            out,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="monospace" font-size="12">"#
+        )?;
+        out.write_all(STYLE.as_bytes())?;
+        for (class, colour, stroke, _) in NAV_LINES {
+            writeln!(out, "<style>.{class}{{fill:none;stroke:{colour};{stroke}}}</style>")?;
         }
-        ends(&mut out, cell, start, goal);
-        caption(&mut out, map_h, search);
-        out.push_str("</g>\n");
+        writeln!(out, r#"<rect width="{width}" height="{height}" fill="white"/>"#)?;
+        Ok(Picture { out, cell, drawn: 0 })
     }
-    out.push_str("</svg>\n");
-    out
+
+    /// Draws the next map: `search` of the query `start` → `goal`.
+    pub fn panel(&mut self, grid: &Grid, start: Cell, goal: Cell, search: &Drawn) -> io::Result<()> {
+        let (out, cell) = (&mut self.out, self.cell);
+        let x0 = GAP + self.drawn * (grid.width() * cell + GAP);
+        writeln!(out, r#"<g transform="translate({x0},{GAP})">"#)?;
+        map(out, grid, cell, search)?;
+        if let Some(nav) = &search.nav {
+            nav_layer(out, cell, nav)?;
+        }
+        ends(out, cell, start, goal)?;
+        caption(out, grid.height() * cell, search)?;
+        out.write_all(b"</g>\n")?;
+        self.drawn += 1;
+        Ok(())
+    }
+
+    /// Closes the picture, flushes it, and gives its writer back.
+    pub fn end(mut self) -> io::Result<W> {
+        self.out.write_all(b"</svg>\n")?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
 }
 
 const STYLE: &str = "<style>
@@ -131,15 +211,15 @@ const STYLE: &str = "<style>
 ";
 
 /// One cell's square.
-fn rect(out: &mut String, class: &str, c: Cell, cell: usize) {
+fn rect(out: &mut impl Write, class: &str, c: Cell, cell: usize) -> io::Result<()> {
     let (x, y) = (c.x as usize * cell, c.y as usize * cell);
-    let _ = writeln!(out, r#"<rect class="{class}" x="{x}" y="{y}" width="{cell}" height="{cell}"/>"#);
+    writeln!(out, r#"<rect class="{class}" x="{x}" y="{y}" width="{cell}" height="{cell}"/>"#)
 }
 
 /// The terrain, the cells searched, and the path.
-fn map(out: &mut String, grid: &Grid, cell: usize, search: &Drawn) {
+fn map(out: &mut impl Write, grid: &Grid, cell: usize, search: &Drawn) -> io::Result<()> {
     let (w, h) = (grid.width() * cell, grid.height() * cell);
-    let _ = writeln!(out, r#"<rect class="floor" width="{w}" height="{h}"/>"#);
+    writeln!(out, r#"<rect class="floor" width="{w}" height="{h}"/>"#)?;
     // Terrain in runs along each row of one entry cost (0: wall), a
     // rectangle a run: a tenth of the shapes of one a cell.
     for y in 0..grid.height() as i32 {
@@ -149,16 +229,13 @@ fn map(out: &mut String, grid: &Grid, cell: usize, search: &Drawn) {
             let end = (x..grid.width() as i32).find(|&e| grid.entry_cost(Cell::new(e, y)) != cost);
             let end = end.unwrap_or(grid.width() as i32);
             let (px, py, pw) = (x as usize * cell, y as usize * cell, (end - x) as usize * cell);
-            let shape = |class: &str, extra: String| {
-                format!(r#"<rect class="{class}" x="{px}" y="{py}" width="{pw}" height="{cell}"{extra}/>"#)
-            };
+            let shape =
+                |class: &str| format!(r#"<rect class="{class}" x="{px}" y="{py}" width="{pw}" height="{cell}""#);
             match cost {
-                None => _ = writeln!(out, "{}", shape("wall", String::new())),
+                None => writeln!(out, "{}/>", shape("wall"))?,
                 Some(1) => {}
                 // Darker for dearer cells.
-                Some(c) => {
-                    _ = writeln!(out, "{}", shape("cost", format!(r#" fill-opacity="{:.2}""#, f64::from(c) / 9.0)))
-                }
+                Some(c) => writeln!(out, r#"{} fill-opacity="{:.2}"/>"#, shape("cost"), f64::from(c) / 9.0)?,
             }
             x = end;
         }
@@ -171,7 +248,7 @@ fn map(out: &mut String, grid: &Grid, cell: usize, search: &Drawn) {
         } else {
             "open"
         };
-        rect(out, class, c, cell);
+        rect(out, class, c, cell)?;
     }
     let centre = |c: &Cell| {
         let half = cell as f64 / 2.0;
@@ -180,46 +257,49 @@ fn map(out: &mut String, grid: &Grid, cell: usize, search: &Drawn) {
     for (class, cells) in [("path", &search.path), ("smoothed", &search.smoothed)] {
         if cells.len() > 1 {
             let points: Vec<String> = cells.iter().map(centre).collect();
-            let _ = writeln!(out, r#"<polyline class="{class}" points="{}"/>"#, points.join(" "));
+            writeln!(out, r#"<polyline class="{class}" points="{}"/>"#, points.join(" "))?;
         }
     }
     let r = (cell as f64 / 5.0).max(1.0);
     for c in &search.smoothed {
         let p = centre(c);
         let (x, y) = p.split_once(',').unwrap_or(("0", "0"));
-        let _ = writeln!(out, r#"<circle class="waypoint" cx="{x}" cy="{y}" r="{r}"/>"#);
+        writeln!(out, r#"<circle class="waypoint" cx="{x}" cy="{y}" r="{r}"/>"#)?;
     }
+    Ok(())
 }
 
 /// The start and goal markers.
-fn ends(out: &mut String, cell: usize, start: Cell, goal: Cell) {
+fn ends(out: &mut impl Write, cell: usize, start: Cell, goal: Cell) -> io::Result<()> {
     let half = cell as f64 / 2.0;
     let r = (cell as f64 / 2.5).max(1.5);
     for (class, c) in [("start", start), ("goal", goal)] {
         let (x, y) = (c.x as f64 * cell as f64 + half, c.y as f64 * cell as f64 + half);
-        let _ = writeln!(out, r#"<circle class="{class}" cx="{x}" cy="{y}" r="{r}"/>"#);
+        writeln!(out, r#"<circle class="{class}" cx="{x}" cy="{y}" r="{r}"/>"#)?;
     }
+    Ok(())
 }
 
 /// The nav layer over the map: mesh, portals, corners, paths.
-fn nav_layer(out: &mut String, cell: usize, nav: &NavDrawn) {
+fn nav_layer(out: &mut impl Write, cell: usize, nav: &NavDrawn) -> io::Result<()> {
     let k = cell as f64;
     let xy = |p: &Vec2| format!("{},{}", p.x * k, p.y * k);
     let list = |ps: &[Vec2]| ps.iter().map(xy).collect::<Vec<_>>().join(" ");
     for polygon in &nav.polygons {
-        let _ = writeln!(out, r#"<polygon class="mesh" points="{}"/>"#, list(polygon));
+        writeln!(out, r#"<polygon class="mesh" points="{}"/>"#, list(polygon))?;
     }
     for (a, b) in &nav.portals {
         let (x1, y1, x2, y2) = (a.x * k, a.y * k, b.x * k, b.y * k);
-        let _ = writeln!(out, r#"<line class="portal" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>"#);
+        writeln!(out, r#"<line class="portal" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>"#)?;
     }
     let r = (k / 6.0).max(1.0);
     for c in &nav.corners {
-        let _ = writeln!(out, r#"<circle class="corner" cx="{}" cy="{}" r="{r}"/>"#, c.x * k, c.y * k);
+        writeln!(out, r#"<circle class="corner" cx="{}" cy="{}" r="{r}"/>"#, c.x * k, c.y * k)?;
     }
     for line in nav.paths.iter().filter(|l| l.points.len() > 1) {
-        let _ = writeln!(out, r#"<polyline class="{}" points="{}"/>"#, line.planner, list(&line.points));
+        writeln!(out, r#"<polyline class="{}" points="{}"/>"#, line.planner, list(&line.points))?;
     }
+    Ok(())
 }
 
 /// The caption's lines: settings (or the nav title), counters, and the
@@ -258,19 +338,20 @@ fn caption_lines(search: &Drawn) -> Vec<(Option<&'static str>, String)> {
 }
 
 /// Settings, counters and the answer (or the legend) under the map.
-fn caption(out: &mut String, map_h: usize, search: &Drawn) {
+fn caption(out: &mut impl Write, map_h: usize, search: &Drawn) -> io::Result<()> {
     for (i, (key, line)) in caption_lines(search).iter().enumerate() {
         let y = map_h + LINE * (i + 1);
         let x = match key {
             Some(colour) => {
                 let top = y - LINE / 2 - 1;
-                let _ = writeln!(out, r#"<rect class="key" x="0" y="{top}" width="12" height="4" fill="{colour}"/>"#);
+                writeln!(out, r#"<rect class="key" x="0" y="{top}" width="12" height="4" fill="{colour}"/>"#)?;
                 16
             }
             None => 0,
         };
-        let _ = writeln!(out, r#"<text class="caption" x="{x}" y="{y}">{}</text>"#, escape(line));
+        writeln!(out, r#"<text class="caption" x="{x}" y="{y}">{}</text>"#, escape(line))?;
     }
+    Ok(())
 }
 
 /// `text` with the characters XML reserves escaped.

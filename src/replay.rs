@@ -28,10 +28,12 @@
 //!   [`CHECKPOINT_EVERY`] ticks without a gap, H is
 //!   [`World::hash`](crate::sim::World::hash) (the whole state, every
 //!   setting included) and D the [`CommandDigest`] of the commands applied
-//!   so far: FNV-1a over their lines as written, newline included. The
-//!   state hash alone cannot see an edit the world forgets (a step
-//!   re-stamped earlier that ends on the same cell); D sees every command
-//!   and its tick.
+//!   so far: FNV-1a over each one's line as delve writes it, newline
+//!   included (for a file delve wrote, the lines in the file). A line
+//!   written otherwise that reads as the same command digests the same; a
+//!   key a command does not have is refused. The state hash alone cannot
+//!   see an edit the world forgets (a step re-stamped earlier that ends on
+//!   the same cell); D sees every command and its tick.
 //! - `{"end":T,"hash":H,"commands":D}`: the last line of a finished
 //!   recording, for the final world and every command in the file. A file
 //!   without it is a recording that was interrupted: its checkpoints still
@@ -41,7 +43,8 @@
 //!
 //! Each as one line naming the file and line ([`ReplayError`]): a record
 //! that is not JSON or that gives a key twice (JSON readers disagree about
-//! which one counts), a header of another format version, a command delve
+//! which one counts) or a key it does not have (in a command, the header,
+//! its settings or rules), a header of another format version, a command delve
 //! never issues (a step other than one cell, a spawn of 0 creatures or
 //! past the level's [capacity](crate::sim::World::capacity), a weight out
 //! of range), ticks going backwards or past [`MAX_TICK`], and a record past
@@ -70,6 +73,7 @@ mod reader;
 mod verify;
 mod writer;
 
+pub use crate::atomic::partials;
 pub use error::ReplayError;
 pub use format::{
     CHECKPOINT_EVERY, Checkpoint, CommandDigest, FORMAT_VERSION, MAX_TICK, Spawns, Start, level_checksum,
@@ -77,4 +81,4 @@ pub use format::{
 };
 pub use reader::{MAX_REPLAY_BYTES, Replay};
 pub use verify::{Verdict, verify, verify_watched};
-pub use writer::{RecordError, Recorder, partials};
+pub use writer::{RecordError, Recorder};

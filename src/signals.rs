@@ -8,7 +8,8 @@
 //! process at once with that status, so a session stuck in its cleanup
 //! can still be stopped.
 
-use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGXFSZ};
+pub use signal_hook::consts::SIGHUP;
+use signal_hook::consts::{SIGINT, SIGQUIT, SIGTERM, SIGXFSZ};
 use signal_hook::flag;
 use std::io;
 use std::sync::Arc;

@@ -8,8 +8,10 @@
 //! a replay.
 
 mod app;
+mod busy;
 mod clock;
 mod end;
+mod game;
 mod help;
 mod keys;
 mod lab;
@@ -23,10 +25,13 @@ mod screen;
 mod sight;
 #[cfg(test)]
 mod testing;
+mod tty;
+mod worker;
 
 pub use app::Exit;
 pub use clock::SPEED_RANGE;
+pub use game::{Played, Session, Sessions, play};
 pub use lab::lab;
 pub use overlay::{RAW_PATH, WAYPOINT};
 pub use palette::Palette;
-pub use run::{Session, Terminal, play};
+pub use run::Stop;

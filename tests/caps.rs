@@ -34,7 +34,7 @@ fn counts_above_the_cap_are_refused_with_one_line() {
         ),
         (
             &["sim", "--fleeing", "many"],
-            "delve: invalid value 'many' for '--fleeing <FLEEING>': 'many' is not a number of creatures from 0 to 100000\n",
+            "delve: invalid value 'many' for '--fleeing <FLEEING>': 'many' is not a number of creatures from 0 to 100000 (decimal digits, without + or leading zeros)\n",
         ),
         (&["sim", room, "--boids", "20", "--monsters", "20"], &too_many),
         (

@@ -2,15 +2,15 @@
 
 use std::process::{Command, Output};
 
-fn delve(args: &[&str]) -> Output {
+pub(crate) fn delve(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_delve")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap()
 }
 
-fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
@@ -451,6 +451,42 @@ impl Drop for TempLevel {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(self.0.parent().unwrap());
     }
+}
+
+/// Flags that would run something other than what they ask for are
+/// refused: `--compare` beside a planner that is not a grid search (it
+/// would run A* in the grid column), `--bot goal` on a level without a `G`
+/// (the bot would stand still).
+#[test]
+fn flags_that_cannot_mean_what_they_say_are_refused() {
+    for planner in ["navmesh", "waypoints"] {
+        let o = delve(&["path", "--compare", "--algo", planner]);
+        assert_eq!(o.status.code(), Some(2), "{planner}");
+        assert_eq!(
+            stderr(&o),
+            format!(
+                "delve: --compare runs a grid search beside the navmesh and the waypoints: --algo {planner} is not a grid algorithm\n"
+            )
+        );
+    }
+    assert!(delve(&["path", "--compare", "--algo", "jps"]).status.success());
+    let level = TempLevel::new("nogoal", "name: nogoal\n@.......\n...M....\n");
+    for extra in [&[][..], &["--record", "never.jsonl"]] {
+        let mut args = vec!["sim", level.path(), "--bot", "goal", "--ticks", "5"];
+        args.extend(extra);
+        let o = delve(&args);
+        assert_eq!(o.status.code(), Some(2));
+        assert_eq!(
+            stderr(&o),
+            format!(
+                "delve: {}: --bot goal walks to the level's G, and this level has none (try --bot random)\n",
+                level.path()
+            )
+        );
+        assert_eq!(stdout(&o), "");
+    }
+    assert!(!std::path::Path::new("never.jsonl").exists());
+    assert!(delve(&["sim", "levels/dungeon.txt", "--bot", "goal", "--ticks", "5"]).status.success());
 }
 
 #[test]

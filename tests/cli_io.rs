@@ -5,67 +5,11 @@
 //! Every child runs under a deadline, so a regression to hanging fails
 //! the test instead of hanging the suite.
 
+use crate::support::run::{DEADLINE, command, output_of, path_str, run, run_with, stderr, stdout, wait_within};
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
-
-/// Longest a child may take before it counts as hanging.
-const DEADLINE: Duration = Duration::from_secs(60);
-
-fn command(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_delve"));
-    c.args(args).current_dir(env!("CARGO_MANIFEST_DIR")).stdin(Stdio::null()).stderr(Stdio::piped());
-    c
-}
-
-/// Waits for `child`, killing it and failing the test past [`DEADLINE`].
-fn wait_within(child: &mut Child, what: &str) -> ExitStatus {
-    let began = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if began.elapsed() > DEADLINE {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what}: still running after {DEADLINE:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// Runs delve with stdout to `stdout`, under the deadline; the output's
-/// stdout is empty unless piped.
-fn run_with(args: &[&str], stdout: Stdio) -> Output {
-    let mut child = command(args).stdout(stdout).spawn().unwrap();
-    // The outputs are a line or two, far below a pipe's buffer, so
-    // reading them after the exit cannot block the child.
-    let status = wait_within(&mut child, &format!("{args:?}"));
-    let mut out = Output { status, stdout: Vec::new(), stderr: Vec::new() };
-    if let Some(mut s) = child.stdout.take() {
-        s.read_to_end(&mut out.stdout).unwrap();
-    }
-    child.stderr.take().unwrap().read_to_end(&mut out.stderr).unwrap();
-    out
-}
-
-fn run(args: &[&str]) -> Output {
-    run_with(args, Stdio::piped())
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 /// An open Moving AI map of `side`² cells and `count` corner-to-corner
 /// scenarios on it, in `dir`: the scenario file's path.
@@ -111,6 +55,28 @@ fn every_write_failure_is_one_line_and_exit_two() {
         let o = run_with(args, Stdio::from(full));
         assert_eq!(stderr(&o), "delve: cannot write to stdout: No space left on device\n", "{args:?}");
         assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+}
+
+/// A stdout closed (`>&-`) or open only for reading (`1</etc/hostname`) is
+/// an error like any other write failure, found before any work, for the
+/// help too; a stdout redirected to /dev/null is no error.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_or_read_only_stdout_is_a_write_error() {
+    let cases: &[&[&str]] = &[&["path"], &["--help"], &["--version"], &["sim", "--ticks", "5", "--json"]];
+    let bad = "delve: cannot write to stdout: Bad file descriptor\n";
+    for args in cases {
+        let read_only = std::fs::File::open("Cargo.toml").unwrap();
+        let o = run_with(args, Stdio::from(read_only));
+        assert_eq!((stderr(&o).as_str(), o.status.code()), (bad, Some(2)), "{args:?} 1<Cargo.toml");
+        let mut closed = Command::new("sh");
+        closed.arg("-c").arg("exec \"$0\" \"$@\" >&-").arg(env!("CARGO_BIN_EXE_delve")).args(*args);
+        closed.current_dir(env!("CARGO_MANIFEST_DIR")).stdin(Stdio::null()).stderr(Stdio::piped());
+        let o = output_of(closed, "delve with stdout closed");
+        assert_eq!((stderr(&o).as_str(), o.status.code()), (bad, Some(2)), "{args:?} >&-");
+        let o = run_with(args, Stdio::null());
+        assert_eq!((stderr(&o).as_str(), o.status.code()), ("", Some(0)), "{args:?} >/dev/null");
     }
 }
 
@@ -206,6 +172,7 @@ fn negative_numbers_are_answered_with_the_rule() {
         (&["play", "--boids", "-3"], "invalid value '-3' for '--boids <BOIDS>': must be ≥ 0"),
         (&["sim", "--repath-cells", "-1"], "'-1' is not a number of cells ≥ 0"),
         (&["path", "--weight", "-1"], "'-1' is not a weight from 1 to 10"),
+        (&["path", "--weight", "-inf"], "'-inf' is not a weight from 1 to 10: write decimal digits"),
         (&["path", "--neighbors", "-4"], "unknown neighbour count '-4'"),
         (&["replay", "x.replay", "--speed", "-1"], "'-1' is not a speed from 0.25 to 8"),
     ];
@@ -215,6 +182,63 @@ fn negative_numbers_are_answered_with_the_rule() {
         let err = stderr(&o);
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(rule), "{args:?}: {err}");
+    }
+}
+
+/// Every numeric and cell flag of every command takes a number spelt one
+/// way (digits, a `-` for a negative, no `+`, spaces, leading zeros,
+/// exponents or infinities) and says which rule a value breaks.
+#[test]
+fn numbers_on_the_command_line_have_one_spelling() {
+    let whole = [
+        "--seed",
+        "--ticks",
+        "--monsters",
+        "--wanderers",
+        "--fleeing",
+        "--boids",
+        "--repath-ticks",
+        "--budget",
+        "--lives",
+    ];
+    let decimal: [(&[&str], &str); 4] = [
+        (&["path"], "--weight"),
+        (&["path", "--algo", "navmesh"], "--radius"),
+        (&["sim"], "--repath-cells"),
+        (&["replay", "x.jsonl"], "--speed"),
+    ];
+    let mut cases: Vec<(Vec<&str>, &str)> = whole.iter().map(|&flag| (vec!["sim"], flag)).collect();
+    cases.extend(decimal.iter().map(|&(command, flag)| (command.to_vec(), flag)));
+    cases.push((vec!["play"], "--monsters"));
+    cases.push((vec!["scen", "x.scen"], "--weight"));
+    for (command, flag) in &cases {
+        for bad in ["+1", " 1", "1 ", "01", "0x1", "1e1", "1_0", "-inf", "inf", "NaN", ""] {
+            let mut args = command.clone();
+            args.extend([*flag, bad]);
+            let o = run(&args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            let err = stderr(&o);
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            assert!(err.contains(&format!("for '{flag} <")) && err.contains("decimal digits"), "{args:?}: {err}");
+        }
+    }
+    for flag in ["--from", "--to"] {
+        for bad in ["+1,+2", " 1 , 2 ", "1, 2", "01,2", "1,2,3", "1.5,2", "-inf,1", "1;2"] {
+            let o = run(&["path", flag, bad]);
+            assert_eq!(o.status.code(), Some(2), "{flag} {bad:?}");
+            let err = stderr(&o);
+            assert!(
+                err.contains(&format!("'{bad}' is not a cell (expected x,y: two whole numbers and a comma")),
+                "{err}"
+            );
+        }
+    }
+    // The documented forms pass.
+    for args in
+        [&["path", "--weight", "1.5", "--from", "4,3", "--to", "66,27"][..], &["sim", "--ticks", "0", "--seed", "0"]]
+    {
+        let o = run(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
     }
 }
 
@@ -241,6 +265,26 @@ fn names_with_control_characters_are_printed_escaped() {
         stderr(&o),
         format!("delve: {shown}:1:2: unknown glyph 'x' (expected one of # . 1-9 ~ + ' @ M w f b S G)\n")
     );
+}
+
+/// A name that holds a right-to-left override or a zero-width character
+/// is shown with them escaped, on stdout and in an error line alike, so it
+/// cannot reorder or hide what follows it.
+#[test]
+fn names_with_bidirectional_overrides_are_printed_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("bidi.txt");
+    std::fs::write(&level, "name: evil\u{202e}txt.exe\u{200b}\nS.G\n").unwrap();
+    let o = run(&["path", path_str(&level)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("evil\\u{202e}txt.exe\\u{200b} (3x1): 0,0 -> 2,0\n"), "{}", stdout(&o));
+    let solid = dir.path().join("solid\u{2067}.txt");
+    std::fs::write(&solid, "name: x\u{202d}y\n###\n").unwrap();
+    let o = run(&["sim", path_str(&solid), "--ticks", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(!err.contains('\u{202d}') && !err.contains('\u{2067}'), "{err}");
+    assert!(err.ends_with("solid\\u{2067}.txt: level 'x\\u{202d}y' has no walkable cell for the player\n"), "{err}");
 }
 
 #[test]

@@ -21,10 +21,12 @@ use std::path::{Path, PathBuf};
 /// layers below its own, never one of its own layer or above it.
 const LIBRARY: &[&[&str]] = &[
     // The stable hasher and the StateHash trait every layer's state types
-    // implement (the settings' names implement it too).
-    &["hash"],
-    // Utilities: bounded reading of input files; the names of settings.
-    &["input", "named"],
+    // implement (the settings' names implement it too); the one number
+    // syntax; output files written whole or not at all.
+    &["hash", "number", "atomic"],
+    // Utilities: bounded reading of input files; the names of settings;
+    // the random number generator.
+    &["input", "named", "rng"],
     &["grid"],
     &["level"],
     &["search"],
@@ -282,7 +284,7 @@ fn tokens(code: &str) -> Vec<Token<'_>> {
     let (mut i, mut line) = (0, 1);
     while i < bytes.len() {
         let b = bytes[i];
-        let start = i;
+        let mut start = i;
         if b == b'\n' {
             line += 1;
             i += 1;
@@ -291,6 +293,11 @@ fn tokens(code: &str) -> Vec<Token<'_>> {
             i += 1;
             continue;
         } else if b.is_ascii_alphanumeric() || b == b'_' {
+            // A raw identifier (`r#gen`) names what it would without `r#`.
+            if code[i..].starts_with("r#") && bytes.get(i + 2).is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_') {
+                i += 2;
+                start = i;
+            }
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                 i += 1;
             }
@@ -501,6 +508,8 @@ mod inner {
     // Deeper files climb further before they reach the root.
     assert!(crate_paths("use super::x::Y;\n", 2).is_empty());
     assert_eq!(crate_paths("use super::super::x::Y;\n", 2)[0].module, "x");
+    // A raw identifier is the module it names.
+    assert_eq!(crate_paths("use crate::r#gen::Recipe;\n", 1)[0].module, "gen");
 }
 
 #[test]

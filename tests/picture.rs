@@ -95,7 +95,7 @@ fn one_any_angle_planner_draws_its_mesh_or_corners_and_its_path() {
     let svg = dir.path().join("p.svg");
     let svg = svg.to_str().unwrap();
     for (algo, shape) in [("navmesh", "mesh"), ("waypoints", "corner")] {
-        let o = delve(&["path", "levels/dungeon.txt", "--algo", algo, "--radius", "0.25", "--svg", svg]);
+        let o = delve(&["path", "levels/dungeon.txt", "--algo", algo, "--radius", "0.25", "--svg", svg, "--force"]);
         assert!(o.status.success(), "{algo}: {}", String::from_utf8_lossy(&o.stderr));
         let text = std::fs::read_to_string(svg).unwrap();
         let doc = roxmltree::Document::parse(&text).expect("well-formed XML");

@@ -320,6 +320,25 @@ fn edited_commands_do_not_verify() {
     }
 }
 
+/// The digest covers each command as delve writes it, so a line that
+/// reads as the same command (other spacing, key order, escapes, the
+/// defaults written out) digests the same and verifies; an extra key is
+/// refused rather than passed over.
+#[test]
+fn a_command_written_otherwise_reads_and_digests_the_same() {
+    let good = good_lines();
+    let replay = Replay::parse(&joined(&good), "good").unwrap();
+    let Verdict::Match { complete: true, .. } = verify(&replay) else { panic!("the good file verifies") };
+    assert_eq!(good[1], r#"{"tick":3,"cmd":"move","dx":1,"dy":0}"#);
+    let same = r#"{ "dy" : 0 , "dx":1, "cmd" : "mo\u0076e", "\u0074ick":3 }"#;
+    let edited = Replay::parse(&with_line(&good, 2, same), "respaced").unwrap();
+    assert_eq!(verify(&edited), verify(&replay));
+    let mut header: serde_json::Value = serde_json::from_str(&good[0]).unwrap();
+    header["settings"]["avoidance"] = "separation".into();
+    let text = with_line(&good, 1, &header.to_string());
+    assert_eq!(verify(&Replay::parse(&text, "defaults written").unwrap()), verify(&replay));
+}
+
 /// A good recording's lines, to damage one way at a time.
 fn good_lines() -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
@@ -495,6 +514,42 @@ fn damaged_files_are_refused_with_their_own_message() {
                 &header_with(&good, |h| drop(h.insert("rules".into(), serde_json::json!({"goal":"none","lives":0})))),
             ),
             "1: bad header: lives 0 is not from 1 to 99".into(),
+        ),
+        (
+            "unknown key in a command",
+            with_line(&good, 2, r#"{"tick":3,"cmd":"move","dx":1,"dy":0,"extra":1}"#),
+            "2: bad command: unknown key \"extra\" (a move has the keys tick, cmd, dx, dy)".into(),
+        ),
+        (
+            "unknown key in a command without fields",
+            with_line(&good, 2, r#"{"tick":3,"cmd":"door","dx":1}"#),
+            "2: bad command: unknown key \"dx\" (a door has the keys tick, cmd)".into(),
+        ),
+        (
+            "unknown key in a setting",
+            with_line(&good, 3, r#"{"tick":60,"cmd":"set","setting":"heuristic","value":"manhattan","was":"octile"}"#),
+            "3: bad command: unknown key \"was\" (a set has the keys tick, cmd, setting, value)".into(),
+        ),
+        (
+            "unknown key in the settings",
+            with_line(&good, 1, &header_with(&good, |h| h["settings"]["extra"] = 1.into())),
+            "1: bad header: unknown field `extra`, expected one of ".into(),
+        ),
+        (
+            "unknown key in the search settings",
+            with_line(&good, 1, &header_with(&good, |h| h["settings"]["search"]["extra"] = 1.into())),
+            "1: bad header: unknown field `extra`, expected one of ".into(),
+        ),
+        (
+            "unknown key in the goal",
+            with_line(
+                &good,
+                1,
+                &header_with(&good, |h| {
+                    h["rules"] = serde_json::json!({"goal":{"survive":{"ticks":20,"x":1}},"lives":3})
+                }),
+            ),
+            "1: bad header: unknown field `x`, expected `ticks`".into(),
         ),
         (
             "run nowhere",

@@ -32,6 +32,20 @@ fn signals_restore_the_terminal_and_keep_the_recording() {
     run_script("tmux_signals.sh");
 }
 
+/// A closed terminal (tmux kill-session) under `delve play --record`,
+/// `delve replay` and `delve lab`, with and without the SIGHUP.
+#[test]
+fn a_closed_terminal_ends_the_program() {
+    run_script("tmux_hangup.sh");
+}
+
+/// Long work (a seek over a long recording, a tick building HPA*'s
+/// abstraction of a 2048x2048 level) never keeps q and signals waiting.
+#[test]
+fn long_work_never_holds_the_keys_or_the_signals() {
+    run_script("tmux_busy.sh");
+}
+
 /// `delve lab`: stepping, editing, saving and quitting in a real terminal.
 #[test]
 fn the_lab_steps_edits_saves_and_restores_the_terminal() {

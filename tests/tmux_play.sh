@@ -9,7 +9,9 @@
 # Last, a small level with a monster next to the player: the game plays
 # into a catch, the log says so, the second catch loses the game, the end
 # screen shows, r retries (recorded beside the first), and q quits without
-# a question; the lost session replays to its end screen.
+# a question; the lost session replays to its end screen. Then retries
+# whose recording names are taken: each goes to the next free name, and
+# says which.
 #
 # Usage: tests/tmux_play.sh PATH/TO/delve   (cargo test runs it via tests/tmux.rs)
 set -euo pipefail
@@ -123,4 +125,29 @@ wait_for "You lost: caught with no life left"
 wait_for "q quit"
 t send-keys -t play q
 wait_for "$done_marker"
+
+# Retries whose names are taken: the second session's FILE-2 holds
+# something precious, so it is recorded to FILE-3 (and the third to
+# FILE-4), the log and stderr saying so; FILE-2 is left alone.
+printf 'name: quick\nlives: 1\n@M......\n........\n' >"$dir/quick.txt"
+echo precious >"$dir/taken-2.jsonl"
+t send-keys -t play "clear; '$bin' play '$dir/quick.txt' --record '$dir/taken.jsonl' 2> '$dir/taken.err'; echo \"quick=\$?\"; echo \"qui\"\"ck-$$\"" Enter
+done_marker="quick-$$"
+wait_for "You lost"
+t send-keys -t play r
+# (The log wraps the line; stderr has it whole.)
+wait_for "this session is recorded to"
+wait_for "You lost"
+t send-keys -t play r
+sleep 0.5
+wait_for "You lost"
+t send-keys -t play q
+wait_for "$done_marker"
+grep -qF "quick=0" <<<"$(screen)" || { echo "tmux_play: the retries did not exit with 0:" >&2; screen >&2; exit 1; }
+[[ $(cat "$dir/taken-2.jsonl") == precious ]] || { echo "tmux_play: taken-2.jsonl was overwritten" >&2; exit 1; }
+expected="delve: this session is recorded to $dir/taken-3.jsonl ($dir/taken-2.jsonl is taken)"
+[[ $(cat "$dir/taken.err") == "$expected" ]] || { echo "tmux_play: stderr said: $(cat "$dir/taken.err")" >&2; exit 1; }
+for f in taken.jsonl taken-3.jsonl taken-4.jsonl; do
+    "$bin" replay "$dir/$f" --verify | grep -q "^ok: " || { echo "tmux_play: $f does not verify" >&2; exit 1; }
+done
 echo "tmux_play: ok"

@@ -5,7 +5,7 @@
 # number, that the shell got its terminal back (cooked mode, main screen,
 # cursor shown), that the message names the partial file, and that the
 # partial file verifies as an interrupted recording. Then the same for a
-# replay played in the terminal.
+# replay played in the terminal, and for the lab.
 #
 # Usage: tests/tmux_signals.sh PATH/TO/delve   (cargo test runs it via tests/tmux.rs)
 set -euo pipefail
@@ -29,7 +29,7 @@ interrupt() {
     status=$((128 + $(kill -l "$signal")))
     rm -f "$dir/pid" "$dir/err" "$dir/stty"
     t send-keys -t sig "clear; sh -c 'echo \$\$ > \"$dir/pid\"; exec \"\$0\" \"\$@\"' '$bin' $* 2> '$dir/err'; echo \"exit=\$?\"; stty -a > '$dir/stty'; echo \"fini\"\"shed-$signal\"" Enter
-    wait_for "World: dungeon"
+    wait_for "${drawn:-World: dungeon}"
     kill -s "$signal" "$(cat "$dir/pid")"
     wait_for "finished-$signal"
     screen | grep -qF "exit=$status" || fail "SIG$signal: delve did not exit with $status"
@@ -60,4 +60,12 @@ done
 "$bin" sim --ticks 300 --record "$dir/played.jsonl" >/dev/null
 interrupt TERM replay "'$dir/played.jsonl'"
 [[ $(cat "$dir/err") == "delve: interrupted by SIGTERM" ]] || fail "replay: unexpected message: $(cat "$dir/err")"
+
+# The lab: restored too.
+cp "$(dirname "$0")/../levels/dungeon.txt" "$dir/room.txt"
+drawn="1: astar octile fifo 8n"
+for signal in TERM INT; do
+    interrupt "$signal" lab "'$dir/room.txt'"
+    [[ $(cat "$dir/err") == "delve: interrupted by SIG$signal" ]] || fail "lab: unexpected message: $(cat "$dir/err")"
+done
 echo "tmux_signals: ok"

@@ -24,3 +24,24 @@ pub fn timed<T>(times: &mut Vec<f64>, run: impl FnOnce() -> T) -> T {
     times.push(t.elapsed().as_secs_f64() * 1e6);
     out
 }
+
+/// CPU time this thread has used, in µs: the first field of Linux's
+/// `/proc/thread-self/schedstat` (nanoseconds on the CPU). `None` where
+/// there is no such file. Unlike wall time, it leaves out the time other
+/// processes had the core, so it is the figure to quote on a loaded machine.
+pub fn thread_cpu_micros() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos: f64 = stat.split_whitespace().next()?.parse().ok()?;
+    Some(nanos / 1e3)
+}
+
+/// Times `run` once, in µs of wall time and (where it can be read) of this
+/// thread's CPU time, appending to `wall` and `cpu`.
+pub fn timed_with_cpu<T>(wall: &mut Vec<f64>, cpu: &mut Vec<f64>, run: impl FnOnce() -> T) -> T {
+    let cpu_before = thread_cpu_micros();
+    let out = timed(wall, run);
+    if let (Some(before), Some(after)) = (cpu_before, thread_cpu_micros()) {
+        cpu.push(after - before);
+    }
+    out
+}

@@ -20,8 +20,8 @@ pub struct LabArgs {
 }
 
 /// Runs `delve lab` until the user quits. A bad level is one line on a
-/// terminal left as it was; a caught signal ends the lab with the terminal
-/// restored ([`CliError::Interrupted`]).
+/// terminal left as it was; a caught signal or a hangup ends the lab with
+/// the terminal restored ([`CliError::Interrupted`], [`CliError::HungUp`]).
 pub fn lab(args: &LabArgs) -> Result<(), CliError> {
     if args.algorithms.len() > 2 {
         return Err(CliError::Usage("--algo: the lab has two panes, so two planners at most".into()));
@@ -32,8 +32,8 @@ pub fn lab(args: &LabArgs) -> Result<(), CliError> {
     }
     let save_to = args.level.clone().unwrap_or_else(|| PathBuf::from(format!("{DEFAULT_LEVEL_NAME}.txt")));
     let signals = Signals::catch()?;
-    match ui::lab(level, save_to, &args.algorithms, Palette::detect(), &signals)? {
-        Some(signal) => Err(CliError::Interrupted { signal, kept: None }),
+    match ui::lab(level, save_to, &args.algorithms, Palette::detect(), signals)? {
+        Some(stop) => Err(CliError::stopped(stop, None)),
         None => Ok(()),
     }
 }

@@ -22,13 +22,13 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = DEFAULT.heuristic)]
     pub heuristic: Heuristic,
     /// Weight w of weighted A* (f = g + w·h), from 1 to 10
-    #[arg(long, default_value_t = DEFAULT.weight, value_parser = parse_weight, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = DEFAULT.weight, value_parser = parse_weight, allow_hyphen_values = true)]
     pub weight: f64,
     /// Order among equal f: fifo|low-h|cross
     #[arg(long = "tie", value_name = "TIE", default_value_t = DEFAULT.tie)]
     pub tie: TieBreak,
     /// 4 or 8 neighbours (diagonals never cut a wall corner)
-    #[arg(long, value_name = "4|8", default_value_t = DEFAULT.neighbors, allow_negative_numbers = true)]
+    #[arg(long, value_name = "4|8", default_value_t = DEFAULT.neighbors, allow_hyphen_values = true)]
     pub neighbors: Neighbors,
     /// Reopen closed nodes when a cheaper route turns up
     #[arg(long)]
@@ -90,30 +90,40 @@ impl SearchArgs {
     }
 }
 
-/// A parser of whole numbers from `min` to `max` that states the rule
-/// broken ("must be ≥ 0") instead of the number parser's words. Numeric
-/// flags take it with `allow_negative_numbers`, so that `-1` reaches it
-/// instead of being taken for a flag.
+/// A parser of whole numbers from `min` to `max`, spelt as every number
+/// delve reads is ([`crate::number`]), that states the rule broken ("must
+/// be ≥ 0") instead of the number parser's words. Numeric flags take their
+/// parser with `allow_hyphen_values`, so that any value starting with `-`
+/// (`-1`, `-inf`) reaches it instead of being taken for a flag.
 pub(crate) fn whole_number<T: TryFrom<u64> + Clone + Send + Sync + 'static>(
     min: u64,
     max: u64,
 ) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
     move |s| {
-        let rule = match s.trim().parse::<i128>() {
-            Ok(n) if n < i128::from(min) => format!("must be ≥ {min}"),
-            Ok(n) if n > i128::from(max) => format!("must be ≤ {max}"),
-            Ok(n) => return T::try_from(n as u64).map_err(|_| format!("must be ≤ {max}")),
-            Err(_) => format!("must be a whole number from {min} to {max}"),
+        let rule = match crate::number::whole(s) {
+            Some(n) if n < i128::from(min) => format!("must be ≥ {min}"),
+            Some(n) if n > i128::from(max) => format!("must be ≤ {max}"),
+            Some(n) => return T::try_from(n as u64).map_err(|_| format!("must be ≤ {max}")),
+            None => format!("must be a whole number from {min} to {max} ({})", crate::number::WHOLE_SYNTAX),
         };
         Err(rule)
     }
 }
 
-fn parse_weight(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(w) if (MIN_WEIGHT..=MAX_WEIGHT).contains(&w) => Ok(w),
-        _ => Err(format!("'{s}' is not a weight from {MIN_WEIGHT} to {MAX_WEIGHT}")),
+/// A decimal from `range`, spelt as every number delve reads is
+/// ([`crate::number`]); `what` names the value in the message that refuses
+/// one out of range ("a weight from 1 to 10"). Takes `allow_hyphen_values`
+/// as [`whole_number`] does.
+pub(crate) fn decimal(text: &str, range: std::ops::RangeInclusive<f64>, what: &str) -> Result<f64, String> {
+    match crate::number::decimal(text) {
+        Some(x) if range.contains(&x) => Ok(x),
+        Some(_) => Err(format!("'{text}' is not {what}")),
+        None => Err(format!("'{text}' is not {what}: write {}", crate::number::DECIMAL_SYNTAX)),
     }
+}
+
+fn parse_weight(s: &str) -> Result<f64, String> {
+    decimal(s, MIN_WEIGHT..=MAX_WEIGHT, &format!("a weight from {MIN_WEIGHT} to {MAX_WEIGHT}"))
 }
 
 #[cfg(test)]
@@ -130,10 +140,25 @@ mod tests {
         assert_eq!(parse("-1"), Err("must be ≥ 1".to_string()));
         assert_eq!(parse("101"), Err("must be ≤ 100".to_string()));
         assert_eq!(parse("99999999999999999999999"), Err("must be ≤ 100".to_string()));
-        assert_eq!(parse("1.5"), Err("must be a whole number from 1 to 100".to_string()));
-        assert_eq!(parse("x"), Err("must be a whole number from 1 to 100".to_string()));
+        let syntax = "must be a whole number from 1 to 100 (decimal digits, without + or leading zeros)";
+        for bad in ["1.5", "x", "+7", " 7", "07", "0x7", "-inf", ""] {
+            assert_eq!(parse(bad), Err(syntax.to_string()), "{bad:?}");
+        }
         let seed = whole_number::<u64>(0, u64::MAX);
         assert_eq!(seed("18446744073709551615"), Ok(u64::MAX));
         assert_eq!(seed("-1"), Err("must be ≥ 0".to_string()));
+    }
+
+    #[test]
+    fn decimals_state_the_rule_they_break() {
+        assert_eq!(parse_weight("1.5"), Ok(1.5));
+        assert_eq!(parse_weight("10"), Ok(10.0));
+        assert_eq!(parse_weight("-1"), Err("'-1' is not a weight from 1 to 10".to_string()));
+        for bad in ["-inf", "inf", "NaN", "1e1", "+2", " 2", ".5", "2."] {
+            let rule = format!(
+                "'{bad}' is not a weight from 1 to 10: write decimal digits with an optional fraction, e.g. 1.5"
+            );
+            assert_eq!(parse_weight(bad), Err(rule), "{bad:?}");
+        }
     }
 }

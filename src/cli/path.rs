@@ -3,15 +3,16 @@
 mod any_angle;
 
 use super::{CliError, SearchArgs, load_level};
+use crate::atomic::{AtomicError, AtomicFile};
 use crate::grid::{Cell, Grid};
 use crate::level::{DEFAULT_LEVEL_NAME, Level, tile_glyph as glyph};
 use crate::nav::MAX_RADIUS;
-use crate::picture::Drawn;
-use crate::search::{GridPlanner, Outcome, PlanError, SearchSettings, Visit, string_pull};
+use crate::picture::{Drawn, MAX_PANELS, Picture, TooLarge, check_size, write_svg};
+use crate::search::{GridPlanner, Outcome, PlanError, SearchSettings, string_pull};
 use crate::shown::shown;
 use crate::ui::{RAW_PATH, WAYPOINT};
 use serde_json::json;
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
 /// Arguments of `delve path`.
@@ -32,7 +33,7 @@ pub struct PathArgs {
     #[arg(long)]
     pub smooth: bool,
     /// Agent radius for navmesh and waypoints, in cells (0 to 0.45): the path keeps that clearance from walls
-    #[arg(long, value_name = "R", default_value_t = 0.0, value_parser = parse_radius, allow_negative_numbers = true)]
+    #[arg(long, value_name = "R", default_value_t = 0.0, value_parser = parse_radius, allow_hyphen_values = true)]
     pub radius: f64,
     /// Run string-pulled grid A*, the navmesh and the waypoint graph on the same query and compare them
     #[arg(long)]
@@ -42,17 +43,19 @@ pub struct PathArgs {
     pub json: bool,
     /// Also draw the search as an SVG picture in FILE: cells closed and
     /// open, path, smoothed waypoints, settings and counters; one picture
-    /// per --algo, in a row. With navmesh or waypoints, the mesh or the
-    /// corners and the path; with --compare, the mesh and the three paths
+    /// per --algo (at most 16), in a row. With navmesh or waypoints, the
+    /// mesh or the corners and the path; with --compare, the mesh and the
+    /// three paths. FILE is a file (`-` is refused, not standard output),
+    /// written whole or not at all; an existing FILE is kept unless --force
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Overwrite the --svg file if it is a regular file
+    #[arg(long, requires = "svg")]
+    pub force: bool,
 }
 
 fn parse_radius(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(r) if (0.0..=MAX_RADIUS).contains(&r) => Ok(r),
-        _ => Err(format!("'{s}' is not a radius from 0 to {MAX_RADIUS}")),
-    }
+    super::options::decimal(s, 0.0..=MAX_RADIUS, &format!("a radius from 0 to {MAX_RADIUS}"))
 }
 
 /// Largest map drawn whole; larger ones are cropped around the query.
@@ -67,32 +70,53 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
     if args.svg.is_none() {
         args.search.one_algorithm()?;
     }
+    let panels = args.search.algorithms.len();
+    if panels > MAX_PANELS {
+        return Err(CliError::Usage(format!("--algo: {}", TooLarge::Panels { panels })));
+    }
+    let any_angle = args.compare || args.search.algorithms.iter().any(|p| p.grid().is_none());
+    if any_angle && panels > 1 {
+        // One picture of one query: the planner's, or --compare's three paths.
+        let rule = "--algo navmesh, --algo waypoints and --compare take one --algo (several only for grid searches)";
+        return Err(CliError::Usage(rule.into()));
+    }
+    if args.compare && args.search.planner().grid().is_none() {
+        return Err(CliError::Usage(format!(
+            "--compare runs a grid search beside the navmesh and the waypoints: --algo {} is not a grid algorithm",
+            args.search.planner()
+        )));
+    }
+    if !any_angle && args.radius != 0.0 {
+        let rule = "--radius: only --algo navmesh, --algo waypoints and --compare plan for a radius";
+        return Err(CliError::Usage(rule.into()));
+    }
+    // The picture's file is made before any work, so that a target it
+    // cannot be written to is refused before the search, not after it.
+    let svg = args.svg.as_ref().map(|target| AtomicFile::create(target, args.force, "--svg")).transpose()?;
+    if svg.is_some() {
+        // Past `ulimit -f`, a write fails (and the old picture stays)
+        // rather than the process ending with its partial file left.
+        crate::signals::survive_file_size_limit()?;
+    }
     let level = load_level(args.level.as_ref())?;
     let file = args.level.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_LEVEL_NAME));
     let from = endpoint(args.from, level.start, "--from", "S", &file)?;
     let to = endpoint(args.to, level.goal, "--to", "G", &file)?;
-    let any_angle = args.compare || args.search.algorithms.iter().any(|p| p.grid().is_none());
     if any_angle {
-        if args.search.algorithms.len() > 1 {
-            // One picture of one query: the planner's, or --compare's three paths.
-            let rule =
-                "--algo navmesh, --algo waypoints and --compare take one --algo (several only for grid searches)";
-            return Err(CliError::Usage(rule.into()));
-        }
         PlanError::check(&level.grid, from, to).map_err(|source| CliError::Plan { file, source })?;
+        let svg = svg.map(|file| Svg::new(file, &level.grid, 1)).transpose()?;
         return if args.compare {
-            any_angle::compare(args, &level, from, to, out)
+            any_angle::compare(args, &level, from, to, out, svg)
         } else {
-            any_angle::plan(args, &level, from, to, out)
+            any_angle::plan(args, &level, from, to, out, svg)
         };
     }
-    if args.radius != 0.0 {
-        let rule = "--radius: only --algo navmesh, --algo waypoints and --compare plan for a radius";
-        return Err(CliError::Usage(rule.into()));
-    }
     args.search.grid_only("--svg")?;
+    let mut picture = match svg {
+        Some(file) => Some(Svg::new(file, &level.grid, panels)?.begin(&level.grid, panels)?),
+        None => None,
+    };
     let mut planner = GridPlanner::new();
-    let mut pictured = Vec::new();
     for settings in args.search.all_settings() {
         let planned = planner.plan(&level.grid, from, to, &settings);
         let outcome = planned.map_err(|source| CliError::Plan { file: file.clone(), source })?;
@@ -112,32 +136,83 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
             write_human(out, &level, from, to, &settings, &answer)
         };
         written.map_err(CliError::Output)?;
-        if args.svg.is_some() {
-            let cells: Vec<(Cell, Visit)> = planner.visited(&level.grid).collect();
-            pictured.push((settings, outcome, cells, planner.path().to_vec(), smoothed));
+        if let Some(picture) = &mut picture {
+            let found = outcome.found;
+            let drawn = Drawn {
+                settings,
+                stats: outcome.stats,
+                cost: found.then_some(outcome.cost),
+                finished: true,
+                cells: planner.visited(&level.grid).collect(),
+                current: None,
+                path: if found { planner.path().to_vec() } else { Vec::new() },
+                smoothed: if found { smoothed } else { Vec::new() },
+                nav: None,
+            };
+            picture.panel(&level.grid, from, to, &drawn)?;
         }
     }
-    let Some(svg) = &args.svg else { return Ok(()) };
-    let drawn: Vec<Drawn> = pictured
-        .into_iter()
-        .map(|(settings, o, cells, path, smoothed)| Drawn {
-            settings,
-            stats: o.stats,
-            cost: o.found.then_some(o.cost),
-            finished: true,
-            cells,
-            current: None,
-            path: if o.found { path } else { Vec::new() },
-            smoothed: if o.found { smoothed } else { Vec::new() },
-            nav: None,
-        })
-        .collect();
-    write_svg(svg, &crate::picture::svg(&level.grid, from, to, &drawn))
+    picture.map_or(Ok(()), SvgRow::end)
 }
 
-/// Writes the picture to `file`.
-fn write_svg(file: &std::path::Path, picture: &str) -> Result<(), CliError> {
-    std::fs::write(file, picture).map_err(|e| CliError::Usage(format!("cannot write {}: {e}", file.display())))
+/// The `--svg` picture on its way to its file: sized before any search,
+/// written as the searches are drawn, committed whole at the end.
+struct Svg {
+    file: AtomicFile,
+}
+
+impl Svg {
+    /// The picture of `panels` maps of `grid` to `file`, refused when too
+    /// large to draw.
+    fn new(file: AtomicFile, grid: &Grid, panels: usize) -> Result<Svg, CliError> {
+        check_size(grid, panels).map_err(|e| CliError::Usage(format!("--svg: {e}")))?;
+        Ok(Svg { file })
+    }
+
+    /// Starts a row of `panels` grid searches.
+    fn begin(self, grid: &Grid, panels: usize) -> Result<SvgRow, CliError> {
+        let target = self.file.target().to_path_buf();
+        let picture = Picture::begin(BufWriter::new(self.file), grid, panels);
+        Ok(SvgRow { picture: picture.map_err(|io| write_error(&target, io))?, target })
+    }
+
+    /// Writes the whole picture of `searches` and commits it.
+    fn write(self, grid: &Grid, from: Cell, to: Cell, searches: &[Drawn]) -> Result<(), CliError> {
+        let target = self.file.target().to_path_buf();
+        let mut out = BufWriter::new(self.file);
+        write_svg(&mut out, grid, from, to, searches).map_err(|io| write_error(&target, io))?;
+        commit(out, &target)
+    }
+}
+
+/// A row of grid searches' pictures being written.
+struct SvgRow {
+    picture: Picture<BufWriter<AtomicFile>>,
+    target: PathBuf,
+}
+
+impl SvgRow {
+    fn panel(&mut self, grid: &Grid, from: Cell, to: Cell, drawn: &Drawn) -> Result<(), CliError> {
+        self.picture.panel(grid, from, to, drawn).map_err(|io| write_error(&self.target, io))
+    }
+
+    fn end(self) -> Result<(), CliError> {
+        let target = self.target;
+        let out = self.picture.end().map_err(|io| write_error(&target, io))?;
+        commit(out, &target)
+    }
+}
+
+/// Puts the written picture in its target's place.
+fn commit(out: BufWriter<AtomicFile>, target: &std::path::Path) -> Result<(), CliError> {
+    let file = out.into_inner().map_err(|e| write_error(target, e.into_error()))?;
+    Ok(file.commit()?)
+}
+
+/// A failed write of the picture, named by its target (its partial file
+/// goes, and the target is left as it was).
+fn write_error(target: &std::path::Path, io: io::Error) -> CliError {
+    AtomicError::Io { file: target.to_path_buf(), io }.into()
 }
 
 /// A cell from the command line, or else the level's marker.

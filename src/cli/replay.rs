@@ -22,21 +22,20 @@ pub struct ReplayArgs {
     pub verify: bool,
     /// Playback speed, from 0.25 to 8 times real time (played at the
     /// nearest of ¼ ½ 1 2 4 8, which + and - then change)
-    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed, conflicts_with = "verify", allow_negative_numbers = true)]
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed, conflicts_with = "verify", allow_hyphen_values = true)]
     pub speed: f64,
 }
 
 fn parse_speed(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if SPEED_RANGE.contains(&x) => Ok(x),
-        _ => Err(format!("'{s}' is not a speed from {} to {}", SPEED_RANGE.start(), SPEED_RANGE.end())),
-    }
+    let what = format!("a speed from {} to {}", SPEED_RANGE.start(), SPEED_RANGE.end());
+    super::options::decimal(s, SPEED_RANGE, &what)
 }
 
 /// Runs `delve replay`. Without `--verify`, plays the session in the
-/// terminal (player keys ignored; pause, single tick, speed, overlays and
-/// the panel work), stops at its last tick and shows the end screen of a
-/// session that was won or lost. With `--verify`, prints the
+/// terminal (player keys ignored; pause, single tick, speed, overlays,
+/// seeks and the panel work), stops at its last tick and shows the end
+/// screen of a session that was won or lost; a signal or a hangup ends it
+/// with its status. With `--verify`, prints the
 /// verdict and exits 0 when every hash matches (also for an interrupted
 /// recording, whose verdict says so) and 1 at the first mismatch. A file
 /// that cannot be used is an error (exit 2).
@@ -50,18 +49,17 @@ pub fn replay(args: &ReplayArgs, out: &mut impl Write) -> Result<ExitCode, CliEr
             )));
         }
         let signals = Signals::catch()?;
-        let mut world = replay.world();
         let session = ui::Session {
-            world: &mut world,
+            world: replay.world(),
             feed: &mut ReplayFeed::new(&replay),
             level: &replay.start().level,
             next_level: false,
             notes: Vec::new(),
         };
-        if let Exit::Signal(signal) = ui::play(session, Palette::detect(), args.speed, signals)? {
-            return Err(CliError::Interrupted { signal, kept: None });
-        }
-        return Ok(ExitCode::SUCCESS);
+        return match ui::play(session, Palette::detect(), args.speed, signals)?.exit? {
+            Exit::Stopped(stop) => Err(CliError::stopped(stop, None)),
+            Exit::Quit | Exit::Retry | Exit::Next => Ok(ExitCode::SUCCESS),
+        };
     }
     let progress = Progress::on_stderr("ticks", replay.last_tick().unwrap_or(0));
     let verdict = verify_watched(&replay, |tick| progress.set(tick));

@@ -16,7 +16,7 @@ pub struct SessionArgs {
     /// Level file: a delve level or a Moving AI map (default: the embedded level)
     pub level: Option<PathBuf>,
     /// Session seed: the same seed, level and commands give the same session
-    #[arg(long, default_value_t = 1, value_parser = whole_number::<u64>(0, u64::MAX), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1, value_parser = whole_number::<u64>(0, u64::MAX), allow_hyphen_values = true)]
     pub seed: u64,
     /// Creatures spawned beyond the level's markers.
     #[command(flatten)]
@@ -28,7 +28,7 @@ pub struct SessionArgs {
     #[command(flatten)]
     pub world: WorldArgs,
     /// Catches the player can take before the session is lost (default: the level's `lives:`, else 3)
-    #[arg(long, value_name = "N", value_parser = whole_number::<u32>(1, MAX_LIVES.into()), allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = whole_number::<u32>(1, MAX_LIVES.into()), allow_hyphen_values = true)]
     pub lives: Option<u32>,
     /// Record the session to FILE, a replay that `delve replay FILE` plays and `--verify` checks
     /// (a file: `-` is refused, not standard output)
@@ -102,27 +102,30 @@ impl SessionArgs {
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct SpawnArgs {
     /// Extra monsters
-    #[arg(long, default_value_t = 0, value_parser = parse_count, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 0, value_parser = parse_count, allow_hyphen_values = true)]
     pub monsters: u32,
     /// Extra wanderers
-    #[arg(long, default_value_t = 0, value_parser = parse_count, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 0, value_parser = parse_count, allow_hyphen_values = true)]
     pub wanderers: u32,
     /// Extra fleeing creatures
-    #[arg(long, default_value_t = 0, value_parser = parse_count, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 0, value_parser = parse_count, allow_hyphen_values = true)]
     pub fleeing: u32,
     /// Extra boids
-    #[arg(long, default_value_t = 0, value_parser = parse_count, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 0, value_parser = parse_count, allow_hyphen_values = true)]
     pub boids: u32,
 }
 
 /// A number of creatures, from 0 to [`MAX_CREATURES`]: a larger one is
 /// refused, not cut; a negative one is told the rule, not taken for a flag.
 fn parse_count(s: &str) -> Result<u32, String> {
-    match s.trim().parse::<i128>() {
-        Ok(n) if n < 0 => Err("must be ≥ 0".to_string()),
-        Ok(n) if n <= MAX_CREATURES as i128 => Ok(n as u32),
-        Ok(_) => Err(format!("'{s}' is above the cap of {MAX_CREATURES} creatures")),
-        Err(_) => Err(format!("'{s}' is not a number of creatures from 0 to {MAX_CREATURES}")),
+    match crate::number::whole(s) {
+        Some(n) if n < 0 => Err("must be ≥ 0".to_string()),
+        Some(n) if n <= MAX_CREATURES as i128 => Ok(n as u32),
+        Some(_) => Err(format!("'{s}' is above the cap of {MAX_CREATURES} creatures")),
+        None => Err(format!(
+            "'{s}' is not a number of creatures from 0 to {MAX_CREATURES} ({})",
+            crate::number::WHOLE_SYNTAX
+        )),
     }
 }
 
@@ -140,14 +143,14 @@ pub struct WorldArgs {
     #[arg(long, default_value_t = Settings::DEFAULT.repath)]
     pub repath: RepathPolicy,
     /// N of the timer policies, in ticks
-    #[arg(long, default_value_t = Settings::DEFAULT.repath_ticks, allow_negative_numbers = true,
+    #[arg(long, default_value_t = Settings::DEFAULT.repath_ticks, allow_hyphen_values = true,
           value_parser = whole_number::<u32>(1, u64::from(crate::sim::MAX_REPATH_TICKS)))]
     pub repath_ticks: u32,
     /// K of the threshold policies, in cells
-    #[arg(long, default_value_t = Settings::DEFAULT.repath_cells, value_parser = parse_cells, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = Settings::DEFAULT.repath_cells, value_parser = parse_cells, allow_hyphen_values = true)]
     pub repath_cells: f32,
     /// Node expansions allowed per tick across all monsters
-    #[arg(long, default_value_t = Settings::DEFAULT.budget, value_parser = whole_number::<u32>(1, u32::MAX.into()), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = Settings::DEFAULT.budget, value_parser = whole_number::<u32>(1, u32::MAX.into()), allow_hyphen_values = true)]
     pub budget: u32,
     /// Follow raw cell paths instead of string-pulled ones
     #[arg(long)]
@@ -174,10 +177,7 @@ pub struct WorldArgs {
 /// A distance in cells: finite, so that a replay header can hold it (JSON
 /// has no infinity or NaN), and not negative.
 fn parse_cells(s: &str) -> Result<f32, String> {
-    match s.parse::<f32>() {
-        Ok(k) if k.is_finite() && k >= 0.0 => Ok(k),
-        _ => Err(format!("'{s}' is not a number of cells ≥ 0")),
-    }
+    super::options::decimal(s, 0.0..=f64::from(f32::MAX), "a number of cells ≥ 0").map(|k| k as f32)
 }
 
 impl WorldArgs {

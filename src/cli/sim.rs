@@ -23,7 +23,7 @@ pub struct SimArgs {
     pub session: SessionArgs,
     /// Ticks to simulate (20 per second of game time), at most 100000000
     /// (57 days of game time, the most a replay holds)
-    #[arg(long, default_value_t = 2000, value_parser = parse_ticks, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 2000, value_parser = parse_ticks, allow_hyphen_values = true)]
     pub ticks: u64,
     /// Print one JSON object instead of the summary
     #[arg(long)]
@@ -70,11 +70,12 @@ impl SimArgs {
 /// A number of ticks a session may run: no more than a replay holds, with
 /// or without `--record`, so that every run can be recorded.
 fn parse_ticks(s: &str) -> Result<u64, String> {
-    match s.parse::<u64>() {
-        Ok(n) if n <= MAX_TICK => Ok(n),
-        _ => Err(format!(
-            "'{s}' is not a number of ticks from 0 to {MAX_TICK} (57 days of game time, the most a replay holds)"
-        )),
+    let rule =
+        format!("'{s}' is not a number of ticks from 0 to {MAX_TICK} (57 days of game time, the most a replay holds)");
+    match crate::number::whole(s) {
+        Some(n) if (0..=i128::from(MAX_TICK)).contains(&n) => Ok(n as u64),
+        Some(_) => Err(rule),
+        None => Err(format!("{rule}: write {}", crate::number::WHOLE_SYNTAX)),
     }
 }
 
@@ -96,6 +97,12 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
         return seeds::seeds(args, seeds, out);
     }
     let (start, mut world) = session.start_with(args.game())?;
+    if args.bot == BotKind::Goal && start.level.goal.is_none() {
+        let file = session.level.as_ref().map_or(DEFAULT_LEVEL_NAME.to_string(), |p| p.display().to_string());
+        return Err(CliError::Usage(format!(
+            "{file}: --bot goal walks to the level's G, and this level has none (try --bot random)"
+        )));
+    }
     let signals = session.record.as_ref().map(|_| Signals::catch()).transpose()?;
     let mut feed = session.feed(&start)?;
     let mut bot = Bot::of(args.bot, session.seed);

@@ -98,13 +98,15 @@ pub enum LevelError {
     /// A `key: value` line before the map with a key other than `name`,
     /// `description`, `goal` or `lives`; rejected so that a typo (`nmae:`) does not pass
     /// silently.
-    #[error("{origin}:{line}: unknown metadata key {key:?} (expected name, description, goal, lives or doors)")]
+    #[error(
+        "{origin}:{line}: unknown metadata key {key:?} (expected name, description, goal, lives, doors or generator)"
+    )]
     UnknownKey { origin: String, line: usize, key: String },
 
     /// A line before the map meant as metadata but not `key: value`
     /// (`name x`, `na me: x`, `: x`).
     #[error(
-        "{origin}:{line}: bad metadata line {found}: {problem} (expected `key: value` with key name, description, goal, lives or doors)"
+        "{origin}:{line}: bad metadata line {found}: {problem} (expected `key: value` with key name, description, goal, lives, doors or generator)"
     )]
     BadMetadata {
         origin: String,
@@ -125,6 +127,14 @@ pub enum LevelError {
     /// A `goal:`, `lives:` or `doors:` value that does not read.
     #[error("{origin}:{line}: bad {key} {value:?} (expected {expected})")]
     BadValue { origin: String, line: usize, key: &'static str, value: String, expected: &'static str },
+
+    /// A number in a `goal:`, `lives:` or `doors:` value not written as
+    /// delve writes numbers (see [`crate::number`]): `lives: 03`, `+20`.
+    #[error(
+        "{origin}:{line}: bad {key} {value:?}: {number:?} is not a whole number as delve writes one ({})",
+        crate::number::WHOLE_SYNTAX
+    )]
+    BadNumber { origin: String, line: usize, key: &'static str, value: String, number: String },
 
     /// `goal: reach` on a map without a `G` to reach.
     #[error("{origin}:{line}: `goal: reach` but the map has no 'G' to reach")]

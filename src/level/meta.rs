@@ -15,7 +15,7 @@ pub const TICKS_PER_SECOND: u32 = 20;
 
 /// What wins a session (level metadata `goal:`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
 #[allow(missing_docs, reason = "the variant's doc describes its field")]
 pub enum Goal {
     /// Nothing: a sandbox that only a loss of every life ends.

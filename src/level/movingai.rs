@@ -35,19 +35,20 @@ fn tile(c: char) -> Option<Tile> {
     }
 }
 
-/// Reads a Moving AI map: `type octile`, `height H`, `width W`, `map`, then
-/// H rows of W glyphs. The sides are checked against [`MAX_SIDE`] before
-/// the tiles are allocated.
+/// Reads a Moving AI map: `type octile`, `height H`, `width W`, `map`, each
+/// line exactly so (one space, no other whitespace, H and W written as
+/// [`crate::number`] has numbers), then H rows of W glyphs. The sides are
+/// checked against [`MAX_SIDE`] before the tiles are allocated.
 pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
     let mut lines = numbered_lines(text);
     let magic = header_line(&mut lines, 1, MAGIC_LINE, origin)?;
-    if magic.trim_end() != MAGIC {
+    if magic != MAGIC {
         return Err(header_error(1, MAGIC_LINE, quote(magic), origin));
     }
     let height = side(&mut lines, 2, Axis::Height, origin)?;
     let width = side(&mut lines, 3, Axis::Width, origin)?;
     let map = header_line(&mut lines, 4, MAP_LINE, origin)?;
-    if map.trim_end() != "map" {
+    if map != "map" {
         return Err(header_error(4, MAP_LINE, quote(map), origin));
     }
 
@@ -98,7 +99,36 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
         objective: None,
         lives: None,
         doors: None,
+        generator: None,
     })
+}
+
+/// [`Level::to_movingai`]: the map in this format, or `None` when its grid
+/// has a tile the format cannot hold.
+pub(super) fn write(level: &Level) -> Option<String> {
+    let grid = &level.grid;
+    let written = |t: Tile| match t {
+        Tile::Floor(1) => Some('.'),
+        Tile::Wall => Some('@'),
+        _ => None,
+    };
+    let (width, height) = (grid.width(), grid.height());
+    // The glyphs of the map it was read from, row by row, if it was one.
+    let source = level.is_movingai().then(|| numbered_lines(&level.source).skip(4)).into_iter().flatten();
+    let mut original: Vec<Vec<char>> = source.take(height).map(|(_, row)| row.chars().collect()).collect();
+    original.resize(height, Vec::new());
+    let eol = if level.source.split('\n').next().is_some_and(|l| l.ends_with('\r')) { "\r\n" } else { "\n" };
+    let mut out = format!("{MAGIC}{eol}height {height}{eol}width {width}{eol}map{eol}");
+    out.reserve((width + eol.len()) * height);
+    for (y, row) in original.iter().enumerate() {
+        for x in 0..width {
+            let t = grid.tile(crate::grid::Cell::new(x as i32, y as i32));
+            let kept = row.get(x).copied().filter(|&c| tile(c) == Some(t));
+            out.push(kept.or_else(|| written(t))?);
+        }
+        out.push_str(eol);
+    }
+    Some(out)
 }
 
 const MAGIC_LINE: &str = "`type octile`";
@@ -116,12 +146,12 @@ fn side<'a>(
         Axis::Width => "`width W` with W a whole number above 0",
     };
     let text = header_line(lines, line, expected, origin)?;
-    let mut words = text.split_whitespace();
-    let key = words.next();
-    let size = words.next().and_then(|w| w.parse::<usize>().ok());
-    let size = match (key, size, words.next()) {
-        (Some(k), Some(n), None) if k == axis.to_string() && n > 0 => n,
-        _ => return Err(header_error(line, expected, quote(text), origin)),
+    // Exactly `height H`: one space, H as every number is written.
+    let key = axis.to_string();
+    let number = text.strip_prefix(key.as_str()).and_then(|rest| rest.strip_prefix(' '));
+    let size = number.and_then(crate::number::whole).filter(|&n| n > 0);
+    let Some(size) = size.map(|n| usize::try_from(n).unwrap_or(usize::MAX)) else {
+        return Err(header_error(line, expected, quote(text), origin));
     };
     if size > MAX_SIDE {
         return Err(LevelError::TooLarge { origin: origin.to_owned(), line, axis, size });
@@ -191,6 +221,16 @@ mod tests {
             ("TYPE octile\nheight 1\nwidth 2\nmap\n..\n", 1, "\"TYPE octile\""),
             ("type  octile\nheight 1\nwidth 2\nmap\n..\n", 1, "\"type  octile\""),
             ("type tile\n", 1, "\"type tile\""),
+            // Every header line is exactly as the format has it.
+            ("type octile \nheight 1\nwidth 2\nmap\n..\n", 1, "\"type octile \""),
+            ("type octile\t\nheight 1\nwidth 2\nmap\n..\n", 1, "\"type octile\\t\""),
+            ("type octile\nheight 1 \nwidth 2\nmap\n..\n", 2, "\"height 1 \""),
+            ("type octile\nheight  1\nwidth 2\nmap\n..\n", 2, "\"height  1\""),
+            ("type octile\n height 1\nwidth 2\nmap\n..\n", 2, "\" height 1\""),
+            ("type octile\nheight +1\nwidth 2\nmap\n..\n", 2, "\"height +1\""),
+            ("type octile\nheight 01\nwidth 2\nmap\n..\n", 2, "\"height 01\""),
+            ("type octile\nheight 1\nwidth 0x2\nmap\n..\n", 3, "\"width 0x2\""),
+            ("type octile\nheight 1\nwidth 2\nmap \n..\n", 4, "\"map \""),
         ];
         for (text, line, found) in cases {
             let e = parse_err(text);

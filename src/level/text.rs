@@ -43,6 +43,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
         objective,
         lives,
         doors,
+        generator: meta.generator.map(|(_, g)| g),
     })
 }
 
@@ -66,10 +67,7 @@ fn goal(value: &str, line: usize, origin: &str) -> Result<Goal, LevelError> {
     let goal = match (words.next(), words.next(), words.next()) {
         (Some("none"), None, _) => Some(Goal::None),
         (Some("reach"), None, _) => Some(Goal::Reach),
-        (Some("survive"), Some(n), None) => n
-            .parse::<u64>()
-            .ok()
-            .filter(|n| (1..=MAX_SURVIVE_SECONDS).contains(n))
+        (Some("survive"), Some(n), None) => number(n, 1..=MAX_SURVIVE_SECONDS, ("goal", value, line, origin))?
             .map(|n| Goal::Survive { ticks: n * u64::from(TICKS_PER_SECOND) }),
         _ => None,
     };
@@ -83,7 +81,7 @@ fn goal(value: &str, line: usize, origin: &str) -> Result<Goal, LevelError> {
 }
 
 fn lives(value: &str, line: usize, origin: &str) -> Result<u32, LevelError> {
-    value.parse::<u32>().ok().filter(|n| (1..=MAX_LIVES).contains(n)).ok_or_else(|| LevelError::BadValue {
+    number(value, 1..=MAX_LIVES, ("lives", value, line, origin))?.ok_or_else(|| LevelError::BadValue {
         origin: origin.to_owned(),
         line,
         key: "lives",
@@ -96,9 +94,7 @@ fn lives(value: &str, line: usize, origin: &str) -> Result<u32, LevelError> {
 fn doors(value: &str, line: usize, origin: &str) -> Result<DoorCycle, LevelError> {
     let mut words = value.split_whitespace();
     let period = match (words.next(), words.next(), words.next()) {
-        (Some("cycle"), Some(n), None) => {
-            n.parse::<u32>().ok().filter(|n| (MIN_DOOR_CYCLE..=MAX_DOOR_CYCLE).contains(n))
-        }
+        (Some("cycle"), Some(n), None) => number(n, MIN_DOOR_CYCLE..=MAX_DOOR_CYCLE, ("doors", value, line, origin))?,
         _ => None,
     };
     period.map(|period| DoorCycle { period }).ok_or_else(|| LevelError::BadValue {
@@ -110,6 +106,22 @@ fn doors(value: &str, line: usize, origin: &str) -> Result<DoorCycle, LevelError
     })
 }
 
+/// `text`, a number in the value of a `key:` line, read as every number
+/// of the format is ([`crate::number::whole`]): `None` when it is out of
+/// `range` (the caller says what the key expects), an error naming the
+/// rule when it is not written as a number.
+fn number<T: TryFrom<i128> + Copy + PartialOrd>(
+    text: &str,
+    range: std::ops::RangeInclusive<T>,
+    (key, value, line, origin): (&'static str, &str, usize, &str),
+) -> Result<Option<T>, LevelError> {
+    let Some(n) = crate::number::whole(text) else {
+        let (origin, value, number) = (origin.to_owned(), value.to_owned(), text.to_owned());
+        return Err(LevelError::BadNumber { origin, line, key, value, number });
+    };
+    Ok(T::try_from(n).ok().filter(|n| range.contains(n)))
+}
+
 /// The metadata values with the line each came from (for duplicate errors).
 #[derive(Default)]
 struct Metadata {
@@ -118,6 +130,7 @@ struct Metadata {
     goal: Option<(usize, String)>,
     lives: Option<(usize, String)>,
     doors: Option<(usize, String)>,
+    generator: Option<(usize, String)>,
 }
 
 /// One map row: its 1-based line number and its text.
@@ -223,6 +236,7 @@ fn set_metadata(meta: &mut Metadata, key: &str, value: &str, line: usize, origin
         "goal" => &mut meta.goal,
         "lives" => &mut meta.lives,
         "doors" => &mut meta.doors,
+        "generator" => &mut meta.generator,
         _ => {
             return Err(LevelError::UnknownKey { origin: origin.to_owned(), line, key: key.to_owned() });
         }
@@ -535,7 +549,7 @@ mod tests {
         assert!(matches!(e, LevelError::UnknownKey { line: 2, ref key, .. } if key == "nmae"));
         assert_eq!(
             e.to_string(),
-            "levels/t.txt:2: unknown metadata key \"nmae\" (expected name, description, goal, lives or doors)"
+            "levels/t.txt:2: unknown metadata key \"nmae\" (expected name, description, goal, lives, doors or generator)"
         );
         let e = parse_err("description: a\nname: x\ndescription: b\n#\n");
         assert!(matches!(e, LevelError::DuplicateKey { line: 3, first_line: 1, .. }));
@@ -562,7 +576,7 @@ mod tests {
             assert_eq!(
                 e.to_string(),
                 format!(
-                    "levels/t.txt:{line}: bad metadata line {message} (expected `key: value` with key name, description, goal, lives or doors)"
+                    "levels/t.txt:{line}: bad metadata line {message} (expected `key: value` with key name, description, goal, lives, doors or generator)"
                 )
             );
         }
@@ -617,7 +631,6 @@ mod tests {
             ("doors: cycle 72001\n+\n", "cycle 72001"),
             ("doors: cycle 99999999999999999999\n+\n", "cycle 99999999999999999999"),
             ("doors: cycle -5\n+\n", "cycle -5"),
-            ("doors: cycle 6.5\n+\n", "cycle 6.5"),
             ("doors: cycle\n+\n", "cycle"),
             ("doors: cycle 60 ticks\n+\n", "cycle 60 ticks"),
             ("doors: 60\n+\n", "60"),
@@ -633,6 +646,31 @@ mod tests {
             parse_err("doors: cycle 40\ndoors: cycle 40\n+\n").to_string(),
             "levels/t.txt:2: metadata key \"doors\" given twice (first at line 1)"
         );
+    }
+
+    /// One spelling of a number for every value: plain decimal digits.
+    #[test]
+    fn metadata_numbers_have_one_spelling() {
+        assert_eq!(parse_ok("lives: 3\n@\n").lives, Some(3));
+        let rule = "is not a whole number as delve writes one (decimal digits, without + or leading zeros)";
+        for (text, key, value, number) in [
+            ("lives: 03\n@\n", "lives", "03", "03"),
+            ("lives: 0x3\n@\n", "lives", "0x3", "0x3"),
+            ("lives: +3\n@\n", "lives", "+3", "+3"),
+            ("lives: 3.0\n@\n", "lives", "3.0", "3.0"),
+            ("lives: three\n@\n", "lives", "three", "three"),
+            ("doors: cycle +20\n+\n", "doors", "cycle +20", "+20"),
+            ("doors: cycle 020\n+\n", "doors", "cycle 020", "020"),
+            ("doors: cycle 6.5\n+\n", "doors", "cycle 6.5", "6.5"),
+            ("goal: survive 1e2\n@\n", "goal", "survive 1e2", "1e2"),
+            ("goal: survive 090\n@\n", "goal", "survive 090", "090"),
+        ] {
+            assert_eq!(
+                parse_err(text).to_string(),
+                format!("levels/t.txt:1: bad {key} {value:?}: {number:?} {rule}"),
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

@@ -44,12 +44,14 @@ pub trait Feed {
         None
     }
 
-    /// Puts `world` at tick `target` (cut to [`end`](Feed::end)) by
-    /// playing again from the start without drawing: how a replay seeks,
-    /// the world being deterministic. Returns false, leaving `world` as
-    /// it is, for a feed that cannot (live play).
-    fn seek(&mut self, _world: &mut World, _target: u64) -> io::Result<bool> {
-        Ok(false)
+    /// A world at the first tick, and the feed back at its start: how a
+    /// replay seeks back (the world being deterministic, playing on from
+    /// there without drawing reaches any tick; the loop does that in
+    /// slices, calling [`due`](Feed::due) and [`applied`](Feed::applied)
+    /// as ever but not [`ticked`](Feed::ticked), which a replay has no use
+    /// for). `None` for a feed that cannot seek (live play).
+    fn restart(&mut self) -> Option<World> {
+        None
     }
 
     /// True for a replay of an interrupted recording, whose end is only
@@ -83,16 +85,27 @@ pub fn apply(world: &mut World, feed: &mut dyn Feed, command: Command) -> io::Re
 /// won or lost world has stopped: nothing is due, ticked or reported (so a
 /// loop that goes on ticking writes no second checkpoint for its last tick).
 pub fn tick(world: &mut World, feed: &mut dyn Feed) -> io::Result<()> {
+    if before_tick(world, feed)? {
+        world.tick();
+        feed.ticked(world)?;
+    }
+    Ok(())
+}
+
+/// The first half of [`tick`], for a loop that runs the tick itself
+/// (elsewhere) and then reports it with [`Feed::ticked`]: applies the
+/// commands the feed has due. False when the world is won or lost, and
+/// has no tick to run.
+pub fn before_tick(world: &mut World, feed: &mut dyn Feed) -> io::Result<bool> {
     if world.outcome().is_over() {
-        return Ok(());
+        return Ok(false);
     }
     let mut due = Vec::new();
     feed.due(world.ticks(), &mut due);
     for command in due {
         apply(world, feed, command)?;
     }
-    world.tick();
-    feed.ticked(world)
+    Ok(true)
 }
 
 /// Runs one tick of a headless session: the scripted player's command for
@@ -212,15 +225,31 @@ impl Feed for ReplayFeed<'_> {
         self.replay.end().is_none()
     }
 
-    fn seek(&mut self, world: &mut World, target: u64) -> io::Result<bool> {
-        let target = self.end().map_or(target, |end| target.min(end));
-        *world = self.replay.world();
+    fn restart(&mut self) -> Option<World> {
         self.applied = CommandDigest::default();
-        while world.ticks() < target && !world.outcome().is_over() {
-            tick(world, self)?;
-        }
-        Ok(true)
+        Some(self.replay.world())
     }
+}
+
+/// A recording of `ticks` ticks of the scripted player with `seed` on the
+/// default level, made to `path`; and the hash it ends with.
+#[cfg(test)]
+pub(crate) fn bot_recording(path: &Path, seed: u64, ticks: u64) -> (Replay, u64) {
+    let start = Start {
+        level: crate::level::Level::embedded_default(),
+        seed,
+        settings: Default::default(),
+        spawns: Default::default(),
+        rules: Default::default(),
+    };
+    let mut live = RecordFeed::new(Recorder::create(path, &start, false).unwrap());
+    let mut w = start.world().unwrap();
+    let mut bot = Bot::new(seed);
+    for _ in 0..ticks {
+        bot_tick(&mut w, &mut live, &mut bot).unwrap();
+    }
+    live.finish(&w).unwrap();
+    (Replay::load(path).unwrap(), w.hash())
 }
 
 #[cfg(test)]
@@ -300,48 +329,22 @@ mod tests {
         assert_eq!((w.ticks(), feed.log.len()), (end, log));
     }
 
-    /// Seeking back and then forward to a tick gives the world that
-    /// playing straight to it gives, commands and all.
+    /// A replay restarts at its first tick with its digest of commands
+    /// back at nothing; live play cannot.
     #[test]
-    fn seeking_back_and_forth_gives_the_world_of_playing_straight_on() {
+    fn a_replay_restarts_from_its_first_tick() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("seek.jsonl");
-        let start = super::super::Start {
-            level: Level::embedded_default(),
-            seed: 3,
-            settings: Settings::default(),
-            spawns: Default::default(),
-            rules: Default::default(),
-        };
-        let mut live = RecordFeed::new(Recorder::create(&path, &start, false).unwrap());
-        let mut w = start.world().unwrap();
-        let mut bot = Bot::new(3);
-        for _ in 0..300 {
-            bot_tick(&mut w, &mut live, &mut bot).unwrap();
-        }
-        live.finish(&w).unwrap();
-        let replay = Replay::load(&path).unwrap();
-        let straight = |t: u64| {
-            let (mut w, mut feed) = (replay.world(), ReplayFeed::new(&replay));
-            while w.ticks() < t {
-                tick(&mut w, &mut feed).unwrap();
-            }
-            (w.hash(), feed.commands())
-        };
+        let (replay, _) = bot_recording(&dir.path().join("restart.jsonl"), 3, 100);
         let mut feed = ReplayFeed::new(&replay);
         let mut w = replay.world();
-        assert!(feed.seek(&mut w, 250).unwrap());
-        assert_eq!(w.ticks(), 250);
-        assert!(feed.seek(&mut w, 40).unwrap());
-        assert_eq!((w.hash(), feed.commands()), straight(40));
-        assert!(feed.seek(&mut w, 170).unwrap());
-        assert_eq!((w.hash(), feed.commands()), straight(170));
-        // Past the end stops at the end; the live feed cannot seek.
-        assert!(feed.seek(&mut w, 10_000).unwrap());
-        assert_eq!(w.ticks(), 300);
-        assert_eq!(w.hash(), straight(300).0);
-        assert!(!LiveFeed.seek(&mut w, 0).unwrap());
-        assert_eq!(w.ticks(), 300);
+        while w.ticks() < 100 {
+            tick(&mut w, &mut feed).unwrap();
+        }
+        assert_ne!(feed.commands(), CommandDigest::default().value(), "the bot moved");
+        let again = feed.restart().unwrap();
+        assert_eq!((again.ticks(), again.hash()), (0, replay.world().hash()));
+        assert_eq!(feed.commands(), CommandDigest::default().value());
+        assert!(LiveFeed.restart().is_none());
     }
 
     /// Replaying what a feed recorded gives the same world.

@@ -216,6 +216,21 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// Refuses a command line with a key its command does not have
+    /// (`{"tick":15,"cmd":"door","extra":1}`), which serde would pass over:
+    /// a command means one thing, and the digest covers it as delve writes
+    /// it. A command writes every key it has, so the keys of its own line
+    /// are the ones it knows.
+    fn known_keys(&self, line: usize, record: &CommandRecord, keys: &[String]) -> Result<(), ReplayError> {
+        let canonical = serde_json::to_value(record).unwrap_or_default();
+        let known: Vec<&String> = canonical.as_object().map_or(Vec::new(), |o| o.keys().collect());
+        let Some(unknown) = keys.iter().find(|k| !known.contains(k)) else { return Ok(()) };
+        let name = canonical.get("cmd").and_then(Value::as_str).unwrap_or("command").to_owned();
+        let list: Vec<&str> = known.iter().map(|k| k.as_str()).collect();
+        let message = format!("unknown key {unknown:?} (a {name} has the keys {})", list.join(", "));
+        Err(self.bad(line, "command", message))
+    }
+
     /// The session's start, how many creatures its world begins with, and
     /// how many it can hold.
     fn header(&self, value: Value) -> Result<(Start, u64, u64), ReplayError> {
@@ -252,7 +267,10 @@ impl Parser<'_> {
     fn record(&self, value: Value, line: usize) -> Result<Record, ReplayError> {
         let has = |key| value.get(key).is_some();
         if has("tick") {
-            serde_json::from_value(value).map(Record::Command).map_err(|e| self.bad(line, "command", e))
+            let keys: Vec<String> = value.as_object().map_or(Vec::new(), |o| o.keys().cloned().collect());
+            let record: CommandRecord = serde_json::from_value(value).map_err(|e| self.bad(line, "command", e))?;
+            self.known_keys(line, &record, &keys)?;
+            Ok(Record::Command(record))
         } else if has("checkpoint") {
             serde_json::from_value(value).map(Record::Checkpoint).map_err(|e| self.bad(line, "checkpoint", e))
         } else if has("end") {

@@ -1,22 +1,22 @@
 //! Writing a replay while the session runs.
 //!
-//! The file grows beside its target under a name of its own,
-//! `.NAME.<pid>.<n>.partial`, created new, so two recordings to one name
-//! never write the same file. It is written in whole lines and flushed at
-//! every checkpoint; [`Recorder::finish`] writes the end record and renames
-//! it to NAME in one step, so NAME only ever holds a whole recording (of
-//! two sessions recording to one name with `--force`, the last to finish).
-//! A recording that cannot go on (a full disk, a file-size limit, a signal)
-//! keeps its partial file, ending in a whole line, and says where it is.
+//! The file is an [`AtomicFile`]: it grows beside its target under a name
+//! of its own, `.NAME.<pid>.<n>.partial`, created new, so two recordings
+//! to one name never write the same file. It is written in whole lines and
+//! flushed at every checkpoint; [`Recorder::finish`] writes the end record
+//! and commits it to NAME in one step, so NAME only ever holds a whole
+//! recording (of two sessions recording to one name with `--force`, the
+//! last to finish). Unlike a picture's, a recording's partial file is kept
+//! when it cannot go on (a full disk, a file-size limit, a signal, a
+//! crash): it ends in a whole line, verifies up to its last checkpoint,
+//! and the error says where it is.
 
 use super::format::{CHECKPOINT_EVERY, CheckpointRecord, CommandDigest, CommandRecord, EndRecord, Header, Start};
+use crate::atomic::{self, AtomicError, AtomicFile, partials};
 use crate::sim::{Command, World};
 use serde::Serialize;
-use std::ffi::OsString;
-use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Why a recording could not be made or finished.
 #[derive(Debug, thiserror::Error)]
@@ -46,128 +46,18 @@ pub enum RecordError {
     Cut { file: String, io: io::Error },
 }
 
-/// The first number tried for this process's next partial file.
-static NEXT_PARTIAL: AtomicU32 = AtomicU32::new(0);
-
-/// How many taken names [`create_partial`] steps over before giving up.
-const PARTIAL_TRIES: u32 = 1000;
-
-/// `.NAME.<pid>.<n>.partial` beside `target`: the same directory, so the
-/// final rename never crosses file systems. `None` when `target` names no
-/// file.
-fn partial_name(target: &Path, pid: u32, n: u32) -> Option<PathBuf> {
-    let mut partial = OsString::from(".");
-    partial.push(target.file_name()?);
-    partial.push(format!(".{pid}.{n}.partial"));
-    Some(target.with_file_name(partial))
-}
-
-/// Is `name` the partial file of a recording to `target_name`: as
-/// [`partial_name`] makes them, or `.NAME.partial` as delve named them
-/// before partial files had names of their own?
-fn is_partial_of(name: &[u8], target_name: &[u8]) -> bool {
-    let Some(rest) = name.strip_prefix(b".").and_then(|r| r.strip_prefix(target_name)) else { return false };
-    let Some(middle) = rest.strip_prefix(b".").and_then(|r| r.strip_suffix(b"partial")) else { return false };
-    let numbers: Vec<&[u8]> = middle.split(|&b| b == b'.').collect();
-    // `.NAME.partial`, or `.NAME.<pid>.<n>.partial` (middle `<pid>.<n>.`).
-    middle.is_empty()
-        || (numbers.len() == 3
-            && numbers[2].is_empty()
-            && numbers[..2].iter().all(|n| !n.is_empty() && n.iter().all(u8::is_ascii_digit)))
-}
-
-/// The partial files of unfinished recordings to `target` (interrupted, or
-/// still running), sorted by name.
-pub fn partials(target: &Path) -> io::Result<Vec<PathBuf>> {
-    let Some(name) = target.file_name() else { return Ok(Vec::new()) };
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(parent(target))? {
-        let entry = entry?;
-        if is_partial_of(entry.file_name().as_encoded_bytes(), name.as_encoded_bytes()) {
-            found.push(target.with_file_name(entry.file_name()));
+impl From<AtomicError> for RecordError {
+    fn from(e: AtomicError) -> RecordError {
+        match e {
+            AtomicError::Exists { file } => RecordError::Exists(file.display().to_string()),
+            AtomicError::Refused { file, why } => RecordError::Target { file: file.display().to_string(), why },
+            AtomicError::Io { file, io } => RecordError::Io { file: file.display().to_string(), io },
         }
     }
-    found.sort();
-    Ok(found)
 }
 
-/// The directory `target` is in.
-fn parent(target: &Path) -> &Path {
-    target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."))
-}
-
-/// Refuses a `target` that cannot end up holding the recording, before
-/// the session starts: `-`, a directory (or a name ending in `/`), a
-/// missing parent or one that is not a directory, and anything but a
-/// regular file in the way (a symlink, a fifo, a device: `--force` never
-/// replaces them). An existing regular file is refused unless `force`.
-fn check_target(target: &Path, force: bool) -> Result<(), RecordError> {
-    let file = target.display().to_string();
-    let refuse = |why: String| Err(RecordError::Target { file: file.clone(), why });
-    if target.as_os_str() == "-" {
-        return refuse("--record writes a file, not standard output (name it ./- to mean a file called -)".into());
-    }
-    let raw = target.as_os_str().as_encoded_bytes();
-    if target.file_name().is_none() || raw.ends_with(b"/") || raw.ends_with(b"/.") || raw == b"." {
-        return refuse("it names a directory; name a file".into());
-    }
-    let dir = parent(target);
-    match std::fs::metadata(dir) {
-        Ok(m) if m.is_dir() => {}
-        Ok(_) => return refuse(format!("{} is not a directory", dir.display())),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return refuse(format!("its directory {} does not exist", dir.display()));
-        }
-        Err(e) => return refuse(format!("{}: {e}", dir.display())),
-    }
-    match std::fs::symlink_metadata(target) {
-        Ok(m) if m.is_file() && !force => Err(RecordError::Exists(file)),
-        Ok(m) if m.is_file() => Ok(()),
-        Ok(m) => refuse(format!("it is {}; --record replaces only regular files", kind(m.file_type()))),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) => refuse(e.to_string()),
-    }
-}
-
-/// What a file that is not a regular file is, for a message.
-fn kind(t: std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a fifo";
-        } else if t.is_socket() {
-            return "a socket";
-        } else if t.is_block_device() || t.is_char_device() {
-            return "a device";
-        }
-    }
-    if t.is_dir() {
-        "a directory"
-    } else if t.is_symlink() {
-        "a symbolic link"
-    } else {
-        "not a regular file"
-    }
-}
-
-/// Creates a new partial file for `target`, stepping over names a crashed
-/// process with the same pid may have left.
-fn create_partial(target: &Path) -> Result<(File, PathBuf), RecordError> {
-    let pid = std::process::id();
-    let mut last = None;
-    for _ in 0..PARTIAL_TRIES {
-        let n = NEXT_PARTIAL.fetch_add(1, Ordering::Relaxed);
-        let Some(partial) = partial_name(target, pid, n) else { break };
-        match OpenOptions::new().write(true).create_new(true).open(&partial) {
-            Ok(file) => return Ok((file, partial)),
-            Err(io) if io.kind() == io::ErrorKind::AlreadyExists => last = Some(partial),
-            Err(io) => return Err(RecordError::Io { file: partial.display().to_string(), io }),
-        }
-    }
-    let file = last.map_or_else(|| target.display().to_string(), |p| p.display().to_string());
-    Err(RecordError::Io { file, io: io::ErrorKind::AlreadyExists.into() })
-}
+/// What names the recorder in the messages of the file it writes.
+const BY: &str = "--record";
 
 /// Records a session as it runs. In a live loop:
 ///
@@ -190,10 +80,7 @@ fn create_partial(target: &Path) -> Result<(File, PathBuf), RecordError> {
 /// [`interrupt`](Recorder::interrupt) keeps everything recorded so far.
 #[derive(Debug)]
 pub struct Recorder {
-    out: Lines<File>,
-    partial: PathBuf,
-    target: PathBuf,
-    force: bool,
+    out: Lines<AtomicFile>,
     /// The latest tick written, to catch a caller stamping out of order.
     tick: u64,
     /// The digest of the commands written so far, for the checkpoints.
@@ -207,15 +94,9 @@ impl Recorder {
     /// or the partial file of another unfinished recording to it.
     pub fn create(target: &Path, start: &Start, force: bool) -> Result<Recorder, RecordError> {
         Recorder::check(target, force)?;
-        let (file, partial) = create_partial(target)?;
-        let mut recorder = Recorder {
-            out: Lines::new(file),
-            partial,
-            target: target.to_path_buf(),
-            force,
-            tick: 0,
-            commands: CommandDigest::default(),
-        };
+        let mut file = AtomicFile::create(target, force, BY)?;
+        file.keep();
+        let mut recorder = Recorder { out: Lines::new(file), tick: 0, commands: CommandDigest::default() };
         recorder.line(&Header::of(start))?;
         recorder.flush()?;
         Ok(recorder)
@@ -224,7 +105,7 @@ impl Recorder {
     /// What [`create`](Recorder::create) refuses, found without creating
     /// anything: for a session to check its target before it starts.
     pub fn check(target: &Path, force: bool) -> Result<(), RecordError> {
-        check_target(target, force)?;
+        atomic::check(target, force, BY)?;
         if !force {
             let found = partials(target).map_err(|io| RecordError::Io { file: target.display().to_string(), io })?;
             if let Some(partial) = found.first() {
@@ -236,7 +117,7 @@ impl Recorder {
 
     /// Where the recording grows until it is finished.
     pub fn partial(&self) -> &Path {
-        &self.partial
+        self.out.out.partial()
     }
 
     /// Records `command`, applied when `world.ticks()` was `tick`.
@@ -263,10 +144,10 @@ impl Recorder {
     pub fn finish(mut self, world: &World) -> Result<(), RecordError> {
         self.line(&EndRecord { end: world.ticks(), hash: world.hash(), commands: self.commands.value() })?;
         self.sync()?;
-        // The target may have appeared since `create` checked.
-        check_target(&self.target, self.force).map_err(|e| self.kept(e))?;
-        std::fs::rename(&self.partial, &self.target)
-            .map_err(|io| self.kept(RecordError::Io { file: self.target.display().to_string(), io }))
+        let partial = self.partial().display().to_string();
+        // The target may have appeared since `create` checked: the commit
+        // then fails, and the recording stays where it is.
+        self.out.out.commit().map_err(|e| RecordError::NotRenamed { partial, why: Box::new(e.into()) })
     }
 
     /// Ends the recording where it is, as an interrupted one (no end
@@ -274,7 +155,7 @@ impl Recorder {
     /// Returns the partial file, which verifies as incomplete.
     pub fn interrupt(mut self) -> Result<PathBuf, RecordError> {
         self.sync()?;
-        Ok(self.partial)
+        Ok(self.partial().to_path_buf())
     }
 
     fn line(&mut self, record: &impl Serialize) -> Result<(), RecordError> {
@@ -288,18 +169,12 @@ impl Recorder {
 
     fn sync(&mut self) -> Result<(), RecordError> {
         self.flush()?;
-        self.out.out.sync_all().map_err(|io| self.cut(io))
+        self.out.out.sync().map_err(|io| self.cut(io))
     }
 
     /// A write error: the partial file is kept, in whole lines.
     fn cut(&self, io: io::Error) -> RecordError {
-        RecordError::Cut { file: self.partial.display().to_string(), io }
-    }
-
-    /// `e`, which stopped the finished recording from taking its name,
-    /// with where it is instead.
-    fn kept(&self, e: RecordError) -> RecordError {
-        RecordError::NotRenamed { partial: self.partial.display().to_string(), why: Box::new(e) }
+        RecordError::Cut { file: self.partial().display().to_string(), io }
     }
 }
 
@@ -308,7 +183,7 @@ trait Truncate: Write {
     fn truncate(&mut self, len: u64) -> io::Result<()>;
 }
 
-impl Truncate for File {
+impl Truncate for AtomicFile {
     fn truncate(&mut self, len: u64) -> io::Result<()> {
         self.set_len(len)
     }
@@ -463,26 +338,5 @@ mod tests {
         assert!(lines.out.data.is_empty());
         lines.push(&line).unwrap();
         assert_eq!(lines.out.data.len(), (PENDING_MAX / 1000 + 1) * 1001);
-    }
-
-    #[test]
-    fn partial_files_are_told_from_other_names() {
-        let is = |name: &str| is_partial_of(name.as_bytes(), b"run.jsonl");
-        assert!(is(".run.jsonl.123.0.partial"));
-        assert!(is(".run.jsonl.partial"));
-        let name = partial_name(Path::new("dir/run.jsonl"), 77, 3).unwrap();
-        assert_eq!(name, Path::new("dir/.run.jsonl.77.3.partial"));
-        assert!(is(name.file_name().unwrap().to_str().unwrap()));
-        for other in [
-            ".run.jsonl.1.123.0.partial", // a recording to run.jsonl.1
-            ".run.jsonl.x.0.partial",
-            ".run.jsonl.123.partial",
-            ".run.jsonl..0.partial",
-            "run.jsonl.123.0.partial",
-            ".run.json.123.0.partial",
-            ".run.jsonl",
-        ] {
-            assert!(!is(other), "{other}");
-        }
     }
 }

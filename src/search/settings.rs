@@ -120,8 +120,10 @@ pub const MIN_WEIGHT: f64 = 1.0;
 /// but name.
 pub const MAX_WEIGHT: f64 = 10.0;
 
-/// Everything that shapes one grid search.
+/// Everything that shapes one grid search. A key it does not know is
+/// refused when read.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SearchSettings {
     /// Which member of the best-first family runs.
     pub algorithm: Algorithm,

@@ -110,8 +110,10 @@ pub enum Setting {
     Lost(Lost),
 }
 
-/// Everything a user can change about how monsters plan.
+/// Everything a user can change about how monsters plan. A key it does
+/// not know is refused (a replay header's settings mean one thing).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Settings {
     /// How each monster's search runs.
     pub search: SearchSettings,

@@ -1,8 +1,9 @@
 //! Front-end state: what the view shows, how fast time runs, what the
-//! keys mean right now (the game, the help, a quit to confirm, the end
-//! screen), and the message log. Nothing here is world state; which
-//! monster is watched lives in the world (as an observation setting) so
-//! there is one answer to "who is selected".
+//! keys mean right now (one [`Mode`]: the game, the help, a quit to
+//! confirm, the end screen, a terminal too small, a seek), and the message
+//! log. Nothing here is world state; which monster is watched lives in the
+//! world (as an observation setting) so there is one answer to "who is
+//! selected".
 
 use super::clock::Clock;
 use super::keys::{self, Action, Ui};
@@ -10,13 +11,14 @@ use super::log::Log;
 use super::map::Markers;
 use super::overlay::Overlay;
 use super::palette::Palette;
+use super::run::Stop;
+use super::screen;
 use super::sight::Sight;
-use crate::signals::Signal;
 use crate::sim::{Command, Goal, Kind, MonsterState, Outcome, World};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 
-/// How a session ends in the terminal: chosen by the player, or by a
-/// caught signal.
+/// How a session ends in the terminal: chosen by the player, or stopped
+/// from outside.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
     /// The player quits (`q` confirmed, or on the end screen).
@@ -25,9 +27,31 @@ pub enum Exit {
     Retry,
     /// The next level (the end screen's `n`).
     Next,
-    /// A caught signal stopped the session: the caller keeps what was
-    /// recorded and exits with the signal's status.
-    Signal(Signal),
+    /// A caught signal or a hangup stopped the session: the caller keeps
+    /// what was recorded and exits with the status it gives.
+    Stopped(Stop),
+}
+
+/// What the keys mean right now: one mode at a time, so that no order of
+/// checks decides which of two wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The session plays (or is paused): every key has its meaning.
+    Play,
+    /// The help is open: `?` or Esc closes it, every other key waits.
+    Help,
+    /// `q` or Esc asked whether to quit a live game: `y` quits, any other
+    /// key plays on.
+    Quitting,
+    /// The session is won or lost: the end screen's keys (and a replay's
+    /// seek keys).
+    Ended,
+    /// The terminal is too small to show the game: time stands still, `q`
+    /// and Esc quit.
+    TooSmall,
+    /// A replay is seeking: `q` or Esc stops it where it got to (the loop
+    /// reads these keys itself, the world being busy).
+    Seeking,
 }
 
 /// What the log says when a key that moves the player is refused.
@@ -49,12 +73,11 @@ pub struct App {
     /// Whether the camera follows the watched monster instead of the player.
     pub follow: bool,
     pub sight: Sight,
-    pub help: bool,
-    /// `q` was pressed mid-session: `y` quits, any other key goes on.
-    pub confirm_quit: bool,
-    /// The terminal is too small to show the game: time stands still.
-    pub too_small: bool,
-    /// The replay reached the recording's last tick.
+    /// What the keys mean now.
+    pub mode: Mode,
+    /// The terminal's size, once known (until then it is taken to fit).
+    pub screen: Option<(u16, u16)>,
+    /// The replay reached the recording's last tick (said once).
     pub recording_ended: bool,
     pub exit: Option<Exit>,
     pub palette: Palette,
@@ -82,9 +105,8 @@ impl App {
             fov: false,
             follow: false,
             sight: Sight::default(),
-            help: false,
-            confirm_quit: false,
-            too_small: false,
+            mode: Mode::Play,
+            screen: None,
             recording_ended: false,
             exit: None,
             palette,
@@ -98,11 +120,34 @@ impl App {
         }
     }
 
-    /// Whether time stands still whatever the clock says: behind the help,
-    /// a quit to confirm or a terminal too small to show the game, and
-    /// once the session is won or lost.
-    pub fn held(&self, world: &World) -> bool {
-        self.help || self.confirm_quit || self.too_small || world.outcome() != Outcome::Running
+    /// Whether time stands still whatever the clock says: in every mode
+    /// but [`Mode::Play`] (behind the help, a quit to confirm, a terminal
+    /// too small, during a seek, once the session is won or lost).
+    pub fn held(&self) -> bool {
+        self.mode != Mode::Play
+    }
+
+    /// The terminal is now `width` x `height`: the game gives way to the
+    /// too-small message, or comes back.
+    pub fn resized(&mut self, width: u16, height: u16, world: &World) {
+        self.screen = Some((width, height));
+        self.settle(world);
+    }
+
+    /// The mode the world and the terminal give, where no question or
+    /// popup is open: the end screen once the session is won or lost, the
+    /// too-small message while the terminal cannot show the game, else
+    /// play. The help, a quit to confirm and a seek stay until answered.
+    pub fn settle(&mut self, world: &World) {
+        if !matches!(self.mode, Mode::Play | Mode::Ended | Mode::TooSmall) {
+            return;
+        }
+        let small = self.screen.is_some_and(|(w, h)| screen::is_too_small(w, h));
+        self.mode = match () {
+            () if small => Mode::TooSmall,
+            () if world.outcome() != Outcome::Running => Mode::Ended,
+            () => Mode::Play,
+        };
     }
 
     /// Once the world reaches `end`, the recording's last tick (a replay):
@@ -146,30 +191,40 @@ impl App {
             self.exit = Some(Exit::Quit);
             return None;
         }
-        // The help swallows every key but its own.
-        if self.help {
-            if matches!(key.code, KeyCode::Char('?') | KeyCode::Esc) {
-                self.help = false;
+        match self.mode {
+            Mode::Play => self.play_key(key, world),
+            Mode::Help => {
+                if matches!(key.code, KeyCode::Char('?') | KeyCode::Esc) {
+                    self.mode = Mode::Play;
+                    self.settle(world);
+                }
+                None
             }
-            return None;
-        }
-        if self.confirm_quit {
-            self.confirm_quit = false;
-            if key.code == KeyCode::Char('y') {
-                self.exit = Some(Exit::Quit);
+            Mode::Quitting => {
+                if key.code == KeyCode::Char('y') {
+                    self.exit = Some(Exit::Quit);
+                }
+                self.mode = Mode::Play;
+                self.settle(world);
+                None
             }
-            return None;
-        }
-        if world.outcome() != Outcome::Running {
-            self.end_key(key.code);
-            return None;
-        }
-        if self.too_small {
-            if matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
-                self.ask_quit();
+            Mode::Ended => {
+                self.end_key(key, world);
+                None
             }
-            return None;
+            Mode::TooSmall => {
+                if matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
+                    self.ask_quit();
+                }
+                None
+            }
+            // The loop reads a seek's keys itself, the world being away.
+            Mode::Seeking => None,
         }
+    }
+
+    /// A key in play.
+    fn play_key(&mut self, key: KeyEvent, world: &mut World) -> Option<Command> {
         let command = match keys::action(key, world.settings()) {
             Some(Action::World(command)) => self.world_key(command, world),
             Some(Action::Ui(action)) => {
@@ -199,9 +254,16 @@ impl App {
         Some(command)
     }
 
-    /// The end screen's keys: retry, next level, quit.
-    fn end_key(&mut self, code: KeyCode) {
-        self.exit = match code {
+    /// The end screen's keys: retry, next level, quit; in a replay, the
+    /// seek keys too (back from the end, or on to it).
+    fn end_key(&mut self, key: KeyEvent, world: &World) {
+        if !self.live
+            && let Some(Action::Ui(Ui::Seek(to))) = keys::action(key, world.settings())
+        {
+            self.seek = Some(to);
+            return;
+        }
+        self.exit = match key.code {
             KeyCode::Char('r') if self.live => Some(Exit::Retry),
             KeyCode::Char('n') if self.live && self.next_level => Some(Exit::Next),
             KeyCode::Char('q') | KeyCode::Esc => Some(Exit::Quit),
@@ -212,7 +274,7 @@ impl App {
     /// `q` or Esc mid-session: a live game asks first; a replay quits.
     fn ask_quit(&mut self) {
         if self.live {
-            self.confirm_quit = true;
+            self.mode = Mode::Quitting;
         } else {
             self.exit = Some(Exit::Quit);
         }
@@ -237,7 +299,7 @@ impl App {
                 self.picked = true;
                 world.watch(previous_monster(world));
             }
-            Ui::Help => self.help = true,
+            Ui::Help => self.mode = Mode::Help,
             Ui::Quit => self.ask_quit(),
             Ui::Seek(seek) => self.seek = Some(seek),
         }
@@ -392,20 +454,20 @@ mod tests {
     fn the_help_holds_time_and_swallows_every_key_but_its_own() {
         let mut w = world();
         let mut app = App::new(Palette::NAMED, true);
-        assert!(!app.held(&w));
+        assert!(!app.held());
         assert_eq!(app.key(char_key('?'), &mut w), None);
-        assert!(app.help && app.held(&w) && !app.clock.paused());
+        assert!(app.mode == Mode::Help && app.held() && !app.clock.paused());
         for c in ['l', 'E', ' ', 'q', 'O', 'F', '.', 'y'] {
             assert_eq!(app.key(char_key(c), &mut w), None, "{c}");
         }
-        assert!(app.help && app.exit.is_none() && !app.clock.paused());
+        assert!(app.mode == Mode::Help && app.exit.is_none() && !app.clock.paused());
         assert_eq!(app.overlay, Overlay::None);
         assert!(!app.fov);
         app.key(press(KeyCode::Esc), &mut w);
-        assert!(!app.help && !app.held(&w));
+        assert!(app.mode == Mode::Play && !app.held());
         app.key(char_key('?'), &mut w);
         app.key(char_key('?'), &mut w);
-        assert!(!app.help && app.exit.is_none());
+        assert!(app.mode == Mode::Play && app.exit.is_none());
     }
 
     #[test]
@@ -413,12 +475,12 @@ mod tests {
         let mut w = world();
         let mut app = App::new(Palette::NAMED, true);
         app.key(char_key('q'), &mut w);
-        assert!(app.confirm_quit && app.held(&w) && app.exit.is_none());
+        assert!(app.mode == Mode::Quitting && app.held() && app.exit.is_none());
         // Any key but y goes on, and does nothing else.
         assert_eq!(app.key(char_key('l'), &mut w), None);
-        assert!(!app.confirm_quit && app.exit.is_none() && !app.held(&w));
+        assert!(app.mode == Mode::Play && app.exit.is_none() && !app.held());
         app.key(press(KeyCode::Esc), &mut w);
-        assert!(app.confirm_quit);
+        assert_eq!(app.mode, Mode::Quitting);
         app.key(char_key('y'), &mut w);
         assert_eq!(app.exit, Some(Exit::Quit));
         // Ctrl-C is the reflex: no question asked.
@@ -455,11 +517,22 @@ mod tests {
     fn a_small_terminal_holds_time_and_keys_but_quit() {
         let mut w = world();
         let mut app = App::new(Palette::NAMED, true);
-        app.too_small = true;
-        assert!(app.held(&w));
+        app.resized(59, 20, &w);
+        assert!(app.mode == Mode::TooSmall && app.held());
         assert_eq!(app.key(char_key('l'), &mut w), None);
         app.key(char_key('q'), &mut w);
-        assert!(app.confirm_quit);
+        assert_eq!(app.mode, Mode::Quitting);
+        // Any other key: back to the message while the terminal is small,
+        // to the game once it is large enough.
+        app.key(char_key('n'), &mut w);
+        assert_eq!(app.mode, Mode::TooSmall);
+        app.resized(60, 20, &w);
+        assert_eq!(app.mode, Mode::Play);
+        // The help stays open through a resize.
+        app.key(char_key('?'), &mut w);
+        app.resized(10, 10, &w);
+        app.resized(100, 30, &w);
+        assert_eq!(app.mode, Mode::Help);
     }
 
     #[test]
@@ -472,7 +545,8 @@ mod tests {
         }
         assert_eq!(w.outcome(), Outcome::Won);
         let mut app = App::new(Palette::NAMED, true);
-        assert!(app.held(&w));
+        app.settle(&w);
+        assert!(app.mode == Mode::Ended && app.held());
         // No next level: n does nothing; moves do nothing.
         for c in ['n', 'l', 'y'] {
             assert_eq!(app.key(char_key(c), &mut w), None);
@@ -486,13 +560,28 @@ mod tests {
         // No question on the end screen.
         app.key(char_key('q'), &mut w);
         assert_eq!(app.exit, Some(Exit::Quit));
-        // A replay's end screen only quits.
+        // A replay's end screen does not retry, but seeks.
         let mut app = App::new(Palette::NAMED, false);
         app.next_level = true;
+        app.settle(&w);
         for c in ['r', 'n'] {
             app.key(char_key(c), &mut w);
             assert_eq!(app.exit, None, "{c}");
         }
+        for (code, to) in [
+            (KeyCode::Home, keys::Seek::Start),
+            (KeyCode::PageUp, keys::Seek::Back),
+            (KeyCode::PageDown, keys::Seek::Forward),
+            (KeyCode::End, keys::Seek::End),
+        ] {
+            app.key(press(code), &mut w);
+            assert_eq!((app.seek.take(), app.exit), (Some(to), None), "{code:?}");
+        }
+        // A live game's end screen has nothing to seek in.
+        let mut app = App::new(Palette::NAMED, true);
+        app.settle(&w);
+        app.key(press(KeyCode::Home), &mut w);
+        assert_eq!(app.seek, None);
     }
 
     #[test]
@@ -594,6 +683,6 @@ mod tests {
         assert_eq!(app.clock.take_steps(), 1);
         assert_eq!(app.overlay, Overlay::Paths);
         assert!(app.fov && app.follow);
-        assert!(app.help && app.exit.is_none());
+        assert!(app.mode == Mode::Help && app.exit.is_none());
     }
 }

@@ -39,7 +39,7 @@ pub enum Ui {
     Help,
     /// `q` or Esc: quit, after a question in a live game.
     Quit,
-    /// A replay plays again from the start, without drawing, to a tick.
+    /// A replay plays on (or again from the start) to a tick, in slices.
     Seek(Seek),
 }
 

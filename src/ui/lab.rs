@@ -12,7 +12,10 @@
 //! Each pane runs the query to its end at once, through the engine's
 //! [`Observer`](crate::search::Observer), recording a
 //! [`Trace`](crate::search::Trace); stepping replays the trace. The engine
-//! of the game never records, and pays nothing for the lab.
+//! of the game never records, and pays nothing for the lab. On a large map
+//! that takes longer than a frame, so the lab's state lives on a
+//! [`Worker`] and every key's work runs there, the terminal loop reading
+//! keys and signals meanwhile.
 
 mod draw;
 mod keys;
@@ -21,72 +24,146 @@ mod nav_map;
 mod pane;
 mod state;
 
+use super::busy::{self, Busy};
 use super::palette::Palette;
+use super::run::{FRAME, Front, Stop, Terminal};
+use super::worker::Worker;
 use crate::level::Level;
 use crate::nav::Planner;
-use crate::signals::{Signal, Signals};
-use ratatui::crossterm::event::{self, Event};
-use ratatui::crossterm::{cursor, execute};
+use crate::signals::Signals;
+use keys::Action;
+use ratatui::Frame;
+use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind};
 use state::Lab;
+use std::collections::VecDeque;
 use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// Time between two frames while running: 30 a second.
-const FRAME: Duration = Duration::from_nanos(1_000_000_000 / 30);
-/// Longest wait for a key, so that a caught signal is seen within it.
-const SIGNAL_CHECK: Duration = Duration::from_millis(100);
+/// Most keys kept while the panes search; later ones are dropped.
+const QUEUED: usize = 1024;
 
 /// Runs the lab on `level` in the terminal until the user quits (`None`)
-/// or one of `signals` is caught. `W` writes the level to `save_to`, `p`
-/// the picture beside it. `planners` are the panes' (left, right), when
-/// given. The terminal is restored however this returns.
+/// or a signal or a hangup stops it. `W` writes the level to `save_to`,
+/// `p` the picture beside it. `planners` are the panes' (left, right),
+/// when given. The terminal is restored however this returns.
 pub fn lab(
     level: Level,
     save_to: PathBuf,
     planners: &[Planner],
     palette: Palette,
-    signals: &Signals,
-) -> io::Result<Option<Signal>> {
-    let _restore = Restore;
-    let mut terminal = ratatui::try_init()?;
-    let mut lab = Lab::new(level, save_to);
-    lab.set_planners(planners);
-    let mut last_frame = Instant::now();
-    loop {
-        if let Some(signal) = signals.caught() {
-            return Ok(Some(signal));
-        }
-        terminal.draw(|frame| draw::draw(frame, &lab, &palette))?;
-        let wait = if lab.running { FRAME.saturating_sub(last_frame.elapsed()) } else { SIGNAL_CHECK };
-        if event::poll(wait)? {
-            while event::poll(Duration::ZERO)? {
-                if let Some(action) = match event::read()? {
-                    Event::Key(key) => keys::action(key),
-                    _ => None,
-                } {
-                    lab.handle(action);
-                }
-                if lab.quit {
-                    return Ok(None);
-                }
-            }
-        }
-        if last_frame.elapsed() >= FRAME {
-            lab.advance();
-            last_frame = Instant::now();
-        }
-    }
+    signals: Signals,
+) -> io::Result<Option<Stop>> {
+    let mut terminal = Terminal::open(palette, signals)?;
+    let planners = planners.to_vec();
+    let name = level.name.clone();
+    let make = move || {
+        let mut lab = Lab::new(level, save_to);
+        lab.set_planners(&planners);
+        lab
+    };
+    let mut front = LabFront {
+        lab: Worker::new(make, Some(terminal.waker())),
+        palette,
+        queued: VecDeque::new(),
+        doing: format!("opening {}: the panes search it", crate::shown::shown(&name)),
+        dirty: true,
+        quit: false,
+        last_frame: Instant::now(),
+    };
+    terminal.run(&mut front)
 }
 
-/// Leaves raw mode and the alternate screen and shows the cursor when
-/// dropped, including while unwinding from a panic.
-struct Restore;
+/// The lab in the terminal loop: its state on a worker, for the panes'
+/// searches (a query runs to its end at once, and on a large map, or with
+/// a navmesh or HPA* to build, that takes longer than a frame).
+struct LabFront {
+    lab: Worker<Lab>,
+    palette: Palette,
+    /// Keys waiting for the lab, in order.
+    queued: VecDeque<Action>,
+    /// What the lab is away doing, for the popup.
+    doing: String,
+    dirty: bool,
+    quit: bool,
+    /// When the running search last stepped.
+    last_frame: Instant,
+}
 
-impl Drop for Restore {
-    fn drop(&mut self) {
-        ratatui::restore();
-        let _ = execute!(io::stdout(), cursor::Show);
+impl Front for LabFront {
+    fn event(&mut self, event: Event) {
+        self.dirty = true;
+        let Event::Key(key) = event else { return };
+        if key.kind == KeyEventKind::Release {
+            return;
+        }
+        // While the popup says the panes are busy, q and Esc quit at once
+        // (the popup's question cannot wait for the search).
+        let shown = self.lab.away().is_some_and(|d| d >= busy::SAY_AFTER);
+        if super::keys::is_interrupt(key) || (shown && matches!(key.code, KeyCode::Char('q') | KeyCode::Esc)) {
+            self.quit = true;
+            return;
+        }
+        if let Some(action) = keys::action(key)
+            && self.queued.len() < QUEUED
+        {
+            self.queued.push_back(action);
+        }
+    }
+
+    fn work(&mut self) -> io::Result<Option<Duration>> {
+        let Some(lab) = self.lab.get() else { return Ok(None) };
+        if lab.quit {
+            self.quit = true;
+            return Ok(None);
+        }
+        if !self.queued.is_empty() {
+            let actions: Vec<Action> = self.queued.drain(..).collect();
+            self.doing = "the panes search again".to_string();
+            self.lab.start(move |lab: &mut Lab| {
+                for action in actions {
+                    lab.handle(action);
+                    if lab.quit {
+                        break;
+                    }
+                }
+            });
+            self.dirty = true;
+            return Ok(None);
+        }
+        if !lab.running {
+            return Ok(None);
+        }
+        let since = self.last_frame.elapsed();
+        if since < FRAME {
+            return Ok(Some(FRAME - since));
+        }
+        self.last_frame = Instant::now();
+        self.doing = "the panes step on".to_string();
+        self.lab.start(Lab::advance);
+        self.dirty = true;
+        Ok(None)
+    }
+
+    fn dirty(&self) -> bool {
+        self.dirty && self.lab.home().is_some()
+    }
+
+    fn draw(&mut self, frame: &mut Frame) {
+        if let Some(lab) = self.lab.home() {
+            draw::draw(frame, lab, &self.palette);
+            self.dirty = false;
+        }
+    }
+
+    fn busy(&self) -> Option<Busy> {
+        let elapsed = self.lab.away().filter(|d| *d >= busy::SAY_AFTER)?;
+        let stop = "q, Esc or Ctrl-C quits without waiting (what is not written is lost)".to_string();
+        Some(Busy { what: self.doing.clone(), elapsed, stop })
+    }
+
+    fn finished(&self) -> bool {
+        self.quit
     }
 }
 
@@ -180,7 +257,9 @@ mod tests {
         insta::assert_snapshot!("grid_beside_navmesh", navmesh_screen(all, true));
         // The picture the lab saves draws the mesh and the pulled path.
         lab.handle(Action::End);
-        let svg = lab.picture();
+        let mut svg = Vec::new();
+        lab.write_picture(&mut svg).unwrap();
+        let svg = String::from_utf8(svg).unwrap();
         let doc = roxmltree::Document::parse(&svg).expect("well-formed XML");
         let count = |class| doc.descendants().filter(|n| n.attribute("class") == Some(class)).count();
         let polygons = lab.panes[1].nav.as_ref().unwrap().polygons.len();

@@ -71,10 +71,12 @@ impl Log {
     }
 
     /// After a replay seeks: the world's events so far are skipped (they
-    /// were played again without being shown) and the jump is noted.
-    pub fn seeked(&mut self, world: &World) {
+    /// were played again without being shown) and the jump is noted, or
+    /// where it stopped when it was `stopped` short.
+    pub fn seeked(&mut self, world: &World, stopped: bool) {
         self.taken = world.events_total();
-        self.note(world.ticks(), format!("jumped to {}", game_time(world.ticks())));
+        let verb = if stopped { "seek stopped at" } else { "jumped to" };
+        self.note(world.ticks(), format!("{verb} {}", game_time(world.ticks())));
     }
 
     fn push(&mut self, entry: Entry) {

@@ -3,7 +3,7 @@
 //! help popup and the quit question; or, on a terminal too small to hold
 //! them, a message saying so.
 
-use super::app::App;
+use super::app::{App, Mode};
 use super::end::EndScreen;
 use super::help::{self, key_name};
 use super::keys::{self, Action, STATUS};
@@ -47,7 +47,7 @@ fn log_rows(height: u16) -> u16 {
 pub fn draw(frame: &mut Frame, app: &App, world: &World) {
     let area = frame.area();
     if is_too_small(area.width, area.height) {
-        frame.render_widget(too_small(area, app.confirm_quit), area);
+        frame.render_widget(too_small(area, app.mode == Mode::Quitting), area);
         return;
     }
     let [main, status] = Layout::vertical([Constraint::Fill(1), Constraint::Length(1)]).areas(area);
@@ -87,11 +87,10 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
         let end = EndScreen { world, palette: &app.palette, live: app.live, next_level: app.next_level };
         frame.render_widget(end, area);
     }
-    if app.help {
-        help::render(frame, area, &app.palette);
-    }
-    if app.confirm_quit {
-        frame.render_widget(confirm(&app.palette), area);
+    match app.mode {
+        Mode::Help => help::render(frame, area, &app.palette),
+        Mode::Quitting => frame.render_widget(confirm(&app.palette), area),
+        Mode::Play | Mode::Ended | Mode::TooSmall | Mode::Seeking => {}
     }
 }
 
@@ -149,7 +148,8 @@ fn status_line(app: &App, world: &World) -> Line<'static> {
     let mode = match world.outcome() {
         Outcome::Won => " WON ".to_string(),
         Outcome::Lost => " LOST ".to_string(),
-        Outcome::Running if app.clock.paused() || app.held(world) => " PAUSED ".to_string(),
+        Outcome::Running if app.mode == Mode::Seeking => " SEEKING ".to_string(),
+        Outcome::Running if app.clock.paused() || app.held() => " PAUSED ".to_string(),
         Outcome::Running => format!(" {} ", app.clock.speed_label()),
     };
     let mut spans = vec![Span::raw(mode).reversed()];
@@ -215,7 +215,7 @@ mod tests {
     fn help_lists_every_key() {
         let world = played(0);
         let mut app = App::new(Palette::NAMED, true);
-        app.help = true;
+        app.mode = Mode::Help;
         let text = screen(120, 40, &app, &world);
         let top = text.iter().position(|l| l.contains("┌ Keys ")).expect("the popup's title");
         let chars: Vec<Vec<char>> = text.iter().map(|l| l.chars().collect()).collect();
@@ -252,7 +252,7 @@ mod tests {
     #[test]
     fn help_fits_the_smallest_terminal() {
         let mut app = App::new(Palette::NAMED, true);
-        app.help = true;
+        app.mode = Mode::Help;
         let text = screen(MIN_WIDTH, MIN_HEIGHT, &app, &played(0));
         for b in BINDINGS {
             assert!(text.iter().any(|l| l.contains(b.what)), "{} is cut:\n{}", b.what, text.join("\n"));

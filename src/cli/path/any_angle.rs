@@ -2,7 +2,7 @@
 //! any-angle planners on one query, alone or beside the string-pulled grid
 //! path.
 
-use super::PathArgs;
+use super::{PathArgs, Svg};
 use crate::cli::CliError;
 use crate::grid::Cell;
 use crate::level::Level;
@@ -39,8 +39,9 @@ fn picture(
     (from, to): (Cell, Cell),
     nav: NavDrawn,
     stats: SearchStats,
+    svg: Option<Svg>,
 ) -> Result<(), CliError> {
-    let Some(file) = &args.svg else { return Ok(()) };
+    let Some(svg) = svg else { return Ok(()) };
     let drawn = Drawn {
         settings: args.search.settings(),
         stats,
@@ -52,11 +53,18 @@ fn picture(
         smoothed: Vec::new(),
         nav: Some(nav),
     };
-    super::write_svg(file, &crate::picture::svg(&level.grid, from, to, &[drawn]))
+    svg.write(&level.grid, from, to, &[drawn])
 }
 
 /// One query on the navmesh or the waypoint graph.
-pub(super) fn plan(args: &PathArgs, level: &Level, from: Cell, to: Cell, out: &mut impl Write) -> Result<(), CliError> {
+pub(super) fn plan(
+    args: &PathArgs,
+    level: &Level,
+    from: Cell,
+    to: Cell,
+    out: &mut impl Write,
+    svg: Option<Svg>,
+) -> Result<(), CliError> {
     let grid = &level.grid;
     let (a, b) = (Vec2::centre(from), Vec2::centre(to));
     let mut searcher = Searcher::new();
@@ -83,7 +91,7 @@ pub(super) fn plan(args: &PathArgs, level: &Level, from: Cell, to: Cell, out: &m
             corners: Vec::new(),
             paths: vec![NavLine { planner: "navmesh", points: path.as_ref().map_or(vec![], |p| p.points.clone()) }],
         };
-        picture(args, level, (from, to), nav, path.as_ref().map_or(SearchStats::default(), |p| p.stats))?;
+        picture(args, level, (from, to), nav, path.as_ref().map_or(SearchStats::default(), |p| p.stats), svg)?;
         let v = json!({
             "algo": "navmesh",
             "radius": r,
@@ -118,7 +126,7 @@ pub(super) fn plan(args: &PathArgs, level: &Level, from: Cell, to: Cell, out: &m
             corners: wp.corners().collect(),
             paths: vec![NavLine { planner: "waypoints", points: path.as_ref().map_or(vec![], |p| p.points.clone()) }],
         };
-        picture(args, level, (from, to), nav, path.as_ref().map_or(SearchStats::default(), |p| p.stats))?;
+        picture(args, level, (from, to), nav, path.as_ref().map_or(SearchStats::default(), |p| p.stats), svg)?;
         let v = json!({
             "algo": "waypoints",
             "radius": r,
@@ -162,6 +170,7 @@ pub(super) fn compare(
     from: Cell,
     to: Cell,
     out: &mut impl Write,
+    svg: Option<Svg>,
 ) -> Result<(), CliError> {
     let grid = &level.grid;
     let (a, b) = (Vec2::centre(from), Vec2::centre(to));
@@ -203,7 +212,7 @@ pub(super) fn compare(
             NavLine { planner: "waypoints", points: wp_path.map_or(vec![], |p| p.points) },
         ],
     };
-    picture(args, level, (from, to), nav, SearchStats::default())?;
+    picture(args, level, (from, to), nav, SearchStats::default(), svg)?;
 
     let rows = [
         ("grid_smoothed", grid_len, grid_micros, None),

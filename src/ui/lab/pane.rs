@@ -248,6 +248,7 @@ mod tests {
             smooth,
             json: true,
             svg: None,
+            force: false,
             radius: 0.0,
             compare: false,
         };

@@ -3,10 +3,15 @@
 
 use super::keys::{Action, Setting};
 use super::pane::Pane;
+use crate::atomic::{self, AtomicError};
 use crate::grid::{Cell, Tile};
 use crate::level::Level;
 use crate::nav::Planner;
+use crate::picture::check_size;
 use crate::search::{Algorithm, MAX_WEIGHT, MIN_WEIGHT, SearchSettings};
+use crate::shown::{shown, shown_path};
+use crate::sim::Goal;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// Expansions per frame, chosen by `+` and `-`.
@@ -41,6 +46,11 @@ pub struct Lab {
     /// A file that exists and will be overwritten if the same save key is
     /// pressed again next.
     confirm: Option<PathBuf>,
+    /// Whether `W` writes the start and the goal as the level's `S` and
+    /// `G`: when the level had them, or once they are placed. Otherwise
+    /// the query's ends are the lab's own (the player's cell, the last
+    /// walkable one), and saving leaves the level without them.
+    marked: [bool; 2],
     pub quit: bool,
 }
 
@@ -54,6 +64,7 @@ impl Lab {
         let first = walkable.next().unwrap_or(Cell::new(0, 0));
         let start = level.start.or(level.player).unwrap_or(first);
         let goal = level.goal.or_else(|| walkable.last()).unwrap_or(start);
+        let marked = [level.start.is_some(), level.goal.is_some()];
         let right = SearchSettings { algorithm: Algorithm::Greedy, ..SearchSettings::DEFAULT };
         let panes = [Pane::new(SearchSettings::DEFAULT), Pane::new(right)];
         let mut lab = Lab {
@@ -71,6 +82,7 @@ impl Lab {
             help: false,
             message: String::new(),
             confirm: None,
+            marked,
             quit: false,
         };
         lab.rerun();
@@ -191,14 +203,21 @@ impl Lab {
                 self.split = !self.split;
                 self.seek(self.step);
             }
-            Action::Save => {
-                let text = self.level_text();
-                self.write(self.save_to.clone(), &text, confirm);
-            }
-            Action::Picture => {
-                let text = self.picture();
-                self.write(self.save_to.with_extension("svg"), &text, confirm);
-            }
+            Action::Save => match self.saved() {
+                Ok(Saved { path, text, how }) => {
+                    self.write(path, confirm, how, |out| out.write_all(text.as_bytes()));
+                }
+                Err(why) => self.message = format!("not saved: {why}"),
+            },
+            Action::Picture => match check_size(&self.level.grid, self.shown().len()) {
+                Ok(()) => {
+                    let path = self.save_to.with_extension("svg");
+                    let picture = |out: &mut dyn Write| self.write_picture(out);
+                    let written = self.written(&path, confirm.as_ref(), picture);
+                    self.said(path, written, "");
+                }
+                Err(e) => self.message = format!("no picture: {e}"),
+            },
             Action::Help => self.help = true,
             Action::Quit => self.quit = true,
         }
@@ -211,6 +230,7 @@ impl Lab {
             return;
         }
         *(if start { &mut self.start } else { &mut self.goal }) = self.cursor;
+        self.marked[usize::from(!start)] = true;
         self.rerun();
     }
 
@@ -225,32 +245,116 @@ impl Lab {
         }
     }
 
-    /// The level as a delve level file, with the query as its S and G.
-    pub fn level_text(&self) -> String {
-        let level = Level { start: Some(self.start), goal: Some(self.goal), ..self.level.clone() };
-        level.to_text()
+    /// The level as `W` saves it: as loaded, with the edits made, and the
+    /// query's start and goal as its `S` and `G` where it had them or they
+    /// were placed. A level that had no `G` and no `goal:` gets `goal:
+    /// none` with a placed `G`, so that it plays as before (a `G` alone
+    /// would make it a game to reach it).
+    fn level_to_save(&self) -> Level {
+        let mut level = self.level.clone();
+        if self.marked[0] {
+            level.start = Some(self.start);
+        }
+        if self.marked[1] {
+            if level.goal.is_none() && level.objective.is_none() {
+                level.objective = Some(Goal::None);
+            }
+            level.goal = Some(self.goal);
+        }
+        level
     }
 
-    /// The SVG picture of the panes on screen, at their current step.
-    pub fn picture(&self) -> String {
+    /// What `W` writes, where, and how to say it. A Moving AI map is saved
+    /// in its own format under its own name, or, when the edits put in what
+    /// that format cannot hold (costs), as a delve level under a new
+    /// `.txt` name: it is never overwritten with another format.
+    fn saved(&self) -> Result<Saved, String> {
+        let level = self.level_to_save();
+        if let Some(why) = level.marker_problem() {
+            return Err(why);
+        }
+        if !self.level.is_movingai() {
+            return Ok(Saved { path: self.save_to.clone(), text: level.to_text(), how: "" });
+        }
+        Ok(match level.to_movingai() {
+            Some(text) => Saved {
+                path: self.save_to.clone(),
+                text,
+                how: " as a Moving AI map (without the start and goal, which it cannot hold)",
+            },
+            None => Saved {
+                path: text_name(&self.save_to),
+                text: level.to_text(),
+                how: " as a delve level (a Moving AI map cannot hold entry costs)",
+            },
+        })
+    }
+
+    /// Writes the SVG picture of the panes on screen, at their current
+    /// step, to `out` (see [`check_size`] for its bounds).
+    pub fn write_picture(&self, out: &mut dyn Write) -> io::Result<()> {
         let grid = &self.level.grid;
         let drawn: Vec<_> = self.shown().into_iter().map(|i| self.panes[i].drawn(grid, self.step)).collect();
-        crate::picture::svg(grid, self.start, self.goal, &drawn)
+        crate::picture::write_svg(out, grid, self.start, self.goal, &drawn)
     }
 
-    /// Writes `text` to `path`, unless it exists and the same write was not
-    /// asked for just before (`confirmed`); says what happened.
-    fn write(&mut self, path: PathBuf, text: &str, confirmed: Option<PathBuf>) {
-        if path.exists() && confirmed.as_ref() != Some(&path) {
-            self.message = format!("{} exists: press the key again to overwrite it", path.display());
-            self.confirm = Some(path);
-            return;
+    /// Writes `path` through `body`, whole or not at all ([`crate::atomic`]),
+    /// unless it exists and the same write was not asked for just before
+    /// (`confirmed`); says what happened, `how` after the name.
+    fn write(
+        &mut self,
+        path: PathBuf,
+        confirmed: Option<PathBuf>,
+        how: &str,
+        body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) {
+        let written = self.written(&path, confirmed.as_ref(), body);
+        self.said(path, written, how);
+    }
+
+    /// [`write`](Lab::write) without the message: `None` when it waits for
+    /// a second press.
+    fn written(
+        &self,
+        path: &Path,
+        confirmed: Option<&PathBuf>,
+        body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> Option<Result<(), AtomicError>> {
+        let exists = std::fs::symlink_metadata(path).is_ok();
+        if exists && confirmed.map(PathBuf::as_path) != Some(path) {
+            return None;
         }
-        self.message = match write_whole(&path, text) {
-            Ok(()) => format!("wrote {}", path.display()),
-            Err(e) => format!("cannot write {}: {e}", path.display()),
+        Some(atomic::write_whole(path, true, "the lab", body))
+    }
+
+    /// Says how a write to `path` went, and asks for the second press
+    /// when it waits for one.
+    fn said(&mut self, path: PathBuf, written: Option<Result<(), AtomicError>>, how: &str) {
+        let name = shown_path(&path);
+        self.message = match written {
+            None => {
+                self.confirm = Some(path);
+                format!("{name} exists: press the key again to overwrite it")
+            }
+            Some(Ok(())) => format!("wrote {name}{how}"),
+            Some(Err(e)) => shown(&e.to_string()).into_owned(),
         };
     }
+}
+
+/// What `W` writes and where.
+struct Saved {
+    path: PathBuf,
+    text: String,
+    /// How it was saved, for the message, after the file's name.
+    how: &'static str,
+}
+
+/// A new `.txt` name beside a Moving AI map: `NAME.txt`, or
+/// `NAME.delve.txt` when the map itself is called `NAME.txt`.
+fn text_name(map: &Path) -> PathBuf {
+    let txt = map.with_extension("txt");
+    if txt == map { map.with_extension("delve.txt") } else { txt }
 }
 
 /// The planner after `p` in the lab's `A` cycle: the grid algorithms in
@@ -262,17 +366,6 @@ fn next_planner(p: Planner) -> Planner {
         Planner::Navmesh => Planner::Waypoints,
         Planner::Waypoints => Planner::Grid(Algorithm::ALL[0]),
     }
-}
-
-/// Writes `text` to a file beside `path`, then renames it over `path`, so
-/// that a failed write leaves the old file whole.
-fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".partial");
-    let partial = path.with_file_name(name);
-    std::fs::write(&partial, text).and_then(|()| std::fs::rename(&partial, path)).inspect_err(|_| {
-        let _ = std::fs::remove_file(&partial);
-    })
 }
 
 #[cfg(test)]
@@ -342,5 +435,120 @@ mod tests {
         lab.handle(Action::Move(1, 0));
         lab.handle(Action::Save);
         assert!(lab.message.contains("exists"));
+    }
+
+    /// How `delve sim LEVEL --rules game` would see the level: its rules
+    /// and the state hash after 300 ticks of a random bot.
+    fn plays(level: &Level) -> (crate::sim::Rules, u64) {
+        let rules = crate::sim::Rules::game(level);
+        let mut world = crate::sim::World::with_rules(level, 7, crate::sim::Settings::default(), rules).unwrap();
+        let mut bot = crate::sim::Bot::of(crate::sim::BotKind::Random, 7);
+        for _ in 0..300 {
+            if let Some(command) = bot.command(&world) {
+                world.apply(command);
+            }
+            world.tick();
+        }
+        (rules, world.hash())
+    }
+
+    fn tiles(level: &Level) -> Vec<Tile> {
+        level.grid.cells().map(|c| level.grid.tile(c)).collect()
+    }
+
+    /// The lab on `text` saved to a file in `dir`, and what `W` pressed
+    /// (twice when needed) after `actions` wrote there.
+    fn saved_after(dir: &Path, name: &str, text: &str, actions: &[Action]) -> (Lab, Level) {
+        let file = dir.join(name);
+        std::fs::write(&file, text).unwrap();
+        let mut lab = Lab::new(Level::load(&file).unwrap(), file.clone());
+        for &a in actions {
+            lab.handle(a);
+        }
+        lab.handle(Action::Save);
+        lab.handle(Action::Save);
+        assert!(lab.message.starts_with("wrote"), "{}", lab.message);
+        let saved = Level::load(&file).unwrap();
+        (lab, saved)
+    }
+
+    #[test]
+    fn saving_an_unedited_level_keeps_how_it_plays() {
+        let dir = tempfile::tempdir().unwrap();
+        let sandbox = "name: sb\n@.......\n...M....\n........\n";
+        let (_, saved) = saved_after(dir.path(), "sb.txt", sandbox, &[]);
+        let original = Level::parse(sandbox, "sb.txt").unwrap();
+        assert_eq!(saved.player, original.player, "@ stays @");
+        assert_eq!((saved.start, saved.goal, saved.objective), (None, None, None), "no S, no G added");
+        assert_eq!(Level { source: String::new(), ..saved.clone() }, Level { source: String::new(), ..original });
+        assert_eq!(plays(&saved), plays(&Level::parse(sandbox, "sb.txt").unwrap()));
+        for shipped in ["levels/dungeon.txt", "levels/gates.txt", "levels/keep.txt"] {
+            let text = std::fs::read_to_string(shipped).unwrap();
+            let (_, saved) = saved_after(dir.path(), "copy.txt", &text, &[]);
+            let original = Level::parse(&text, "copy.txt").unwrap();
+            assert_eq!(Level { source: String::new(), ..saved.clone() }, Level { source: String::new(), ..original });
+            assert_eq!(plays(&saved), plays(&Level::parse(&text, "copy.txt").unwrap()), "{shipped}");
+        }
+    }
+
+    #[test]
+    fn a_goal_placed_on_a_level_without_one_keeps_it_a_sandbox() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "name: sb\n@.......\n...M....\n........\n";
+        let (lab, saved) = saved_after(dir.path(), "sb.txt", text, &[Action::Move(1, 0), Action::Goal]);
+        assert_eq!(saved.goal, Some(lab.goal));
+        assert_eq!(saved.objective, Some(Goal::None), "written `goal: none`");
+        assert_eq!(saved.start, None, "the start was not placed");
+        assert_eq!(crate::sim::Rules::game(&saved).goal, Goal::None);
+        // Placing the start on the player's cell cannot be written.
+        let file = dir.path().join("sb.txt");
+        let mut lab = Lab::new(Level::parse(text, "sb.txt").unwrap(), file.clone());
+        lab.handle(Action::Start);
+        let before = std::fs::read_to_string(&file).unwrap();
+        lab.handle(Action::Save);
+        assert_eq!(lab.message, "not saved: '@' and 'S' are both at 0,0: a cell holds one marker");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    }
+
+    #[test]
+    fn a_moving_ai_map_is_saved_as_one_or_under_a_new_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let map = "type octile\nheight 2\nwidth 4\nmap\n.T..\n..@.\n";
+        let (lab, saved) = saved_after(dir.path(), "m.map", map, &[]);
+        assert!(lab.message.contains("as a Moving AI map"), "{}", lab.message);
+        assert_eq!(std::fs::read_to_string(dir.path().join("m.map")).unwrap(), map, "the same bytes");
+        assert_eq!(tiles(&saved), tiles(&Level::parse(map, "m.map").unwrap()));
+        // A wall drawn (the cursor starts on the start, 0,0) and one taken
+        // away are kept in the map's own format.
+        let edits = [Action::Move(1, 0), Action::Wall, Action::Move(2, 0), Action::Wall];
+        let (lab, saved) = saved_after(dir.path(), "m.map", map, &edits);
+        assert_eq!(std::fs::read_to_string(dir.path().join("m.map")).unwrap(), map.replace("\n.T..", "\n...@"));
+        assert_eq!(tiles(&saved), tiles(&lab.level));
+        // A cost it cannot hold: a delve level beside it, the map untouched.
+        let file = dir.path().join("m.map");
+        std::fs::write(&file, map).unwrap();
+        let mut lab = Lab::new(Level::load(&file).unwrap(), file.clone());
+        lab.cursor = Cell::new(2, 0);
+        lab.handle(Action::Cost);
+        lab.handle(Action::Save);
+        let txt = dir.path().join("m.txt");
+        assert_eq!(
+            lab.message,
+            format!("wrote {} as a delve level (a Moving AI map cannot hold entry costs)", txt.display())
+        );
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), map);
+        assert_eq!(tiles(&Level::load(&txt).unwrap()), tiles(&lab.level));
+        assert_eq!(text_name(Path::new("a/odd.txt")), Path::new("a/odd.delve.txt"));
+    }
+
+    #[test]
+    fn a_picture_too_large_is_refused_with_the_bound() {
+        let side = crate::grid::MAX_SIDE;
+        let level = Level::parse(&format!("{}\n", ".".repeat(side)).repeat(side), "big.txt").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let mut lab = Lab::new(level, dir.path().join("big.txt"));
+        lab.handle(Action::Picture);
+        assert!(lab.message.starts_with("no picture: 2 map(s) of 2048x2048 cells"), "{}", lab.message);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }
