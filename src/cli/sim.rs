@@ -39,9 +39,11 @@ pub struct SimArgs {
     /// seed and the win rate (--seed is then ignored)
     #[arg(long, value_name = "A..B", value_parser = seeds::parse_seeds, conflicts_with = "record")]
     pub seeds: Option<seeds::Seeds>,
-    /// Play every campaign level by the game's rules with the beeline bot
-    /// (goal) and the evading bot (evade), once per seed of --seeds
-    /// (default 1..20), and print their win rates (--bot is then ignored)
+    /// Play every campaign level and the generated depths 1, 3, 5 and 10
+    /// (style mixed, a level per seed) by the game's rules with the
+    /// beeline bot (goal) and the evading bot (evade), once per seed of
+    /// --seeds (default 1..20), and print their win rates (--bot is then
+    /// ignored)
     #[arg(long, conflicts_with_all = ["record", "level"])]
     pub campaign: bool,
 }

@@ -5,14 +5,17 @@
 //! given bot and prints a row per seed and the win rate. `--campaign`
 //! plays every campaign level under the game's rules once per seed with
 //! each of the two bots that head for `G`, the beeline (`goal`) and the
-//! evading one (`evade`), and prints their win rates side by side: the
-//! table of docs/world.md. Sessions run on every core, each on its own
+//! evading one (`evade`), and generated depths (a level per seed and
+//! depth), and prints their win rates side by side: the table of
+//! docs/world.md. Sessions run on every core, each on its own
 //! world (a session is a function of its start and its bot alone, so the
 //! figures do not depend on the order they run in); a bar on stderr shows
 //! how many are done.
 
 use super::super::progress::Progress;
 use super::{CliError, SimArgs, Summary};
+use crate::r#gen::{Recipe, Style};
+use crate::level::Level;
 use crate::replay::Start;
 use crate::sim::{Bot, BotKind, Outcome, Rules, World};
 use serde_json::json;
@@ -170,24 +173,46 @@ fn write_seeds(
 /// The bots the campaign table compares.
 const BOTS: [BotKind; 2] = [BotKind::Goal, BotKind::Evade];
 
+/// The generated depths `--campaign` plays after the campaign's levels.
+pub const DEPTHS: [u32; 4] = [1, 3, 5, 10];
+/// The style of the generated depths.
+pub const DEPTH_STYLE: Style = Style::Mixed;
+
 /// `delve sim --campaign`: every campaign level's win rate over the seeds
-/// for the beeline and the evading bot.
+/// for the beeline and the evading bot, then every depth of [`DEPTHS`],
+/// a level generated ([`DEPTH_STYLE`]) from each seed and the depth.
 pub fn campaign(args: &SimArgs, seeds: Seeds, out: &mut impl Write) -> Result<(), CliError> {
     let levels = crate::cli::play::campaign_levels();
+    let mut rows: Vec<(String, Vec<Level>)> =
+        levels.into_iter().map(|level| (level.name.clone(), vec![level])).collect();
+    for depth in DEPTHS {
+        let generated = seeds.iter().map(|seed| {
+            let recipe = Recipe::new(DEPTH_STYLE, seed, depth, None).map_err(|e| CliError::Usage(e.to_string()))?;
+            Ok(recipe.generate())
+        });
+        rows.push((format!("depth {depth}"), generated.collect::<Result<_, CliError>>()?));
+    }
     let mut jobs = Vec::new();
-    for level in &levels {
-        let (start, _) = args.session.start_on(level.clone())?;
+    for (_, levels) in &rows {
         for bot in BOTS {
-            jobs.extend(seeds.iter().map(|seed| (Start { seed, ..start.clone() }, bot)));
+            for (k, seed) in seeds.iter().enumerate() {
+                // A campaign level plays every seed; a depth, the level of
+                // each seed.
+                let level = &levels[k.min(levels.len() - 1)];
+                let (start, _) = args.session.start_on(level.clone())?;
+                jobs.push((Start { seed, ..start }, bot));
+            }
         }
     }
     let runs = play_all(&jobs, args.ticks)?;
     let per = seeds.count() as usize;
-    let mut rows = Vec::new();
-    for (k, level) in levels.iter().enumerate() {
-        let of = |b: usize| &runs[(k * BOTS.len() + b) * per..][..per];
-        rows.push((level.name.clone(), [0, 1].map(|b| of(b).iter().filter(|r| r.won()).count())));
-    }
+    let rows: Vec<(String, [usize; 2])> = (rows.into_iter().enumerate())
+        .map(|(k, (name, _))| {
+            let of = |b: usize| &runs[(k * BOTS.len() + b) * per..][..per];
+            (name, [0, 1].map(|b| of(b).iter().filter(|r| r.won()).count()))
+        })
+        .collect();
+    let levels = rows.len() - DEPTHS.len();
     let written = if args.json {
         rows.iter().try_for_each(|(name, won)| {
             BOTS.iter().zip(won).try_for_each(|(bot, &won)| {
@@ -200,7 +225,12 @@ pub fn campaign(args: &SimArgs, seeds: Seeds, out: &mut impl Write) -> Result<()
         })
     } else {
         (|| {
-            writeln!(out, "campaign: {} levels, game rules, seeds {seeds}, up to {} ticks", levels.len(), args.ticks)?;
+            let depths = DEPTHS.map(|d| d.to_string()).join(", ");
+            writeln!(
+                out,
+                "campaign: {levels} levels and {DEPTH_STYLE} depths {depths}, game rules, seeds {seeds}, up to {} ticks",
+                args.ticks
+            )?;
             writeln!(out, "{:<10}  {:>12}  {:>12}", "level", "goal", "evade")?;
             for (name, won) in &rows {
                 writeln!(out, "{name:<10}  {:>12}  {:>12}", rate(won[0], per), rate(won[1], per))?;
