@@ -19,7 +19,8 @@ use delve::replay::feed::{self, Feed, RecordFeed, ReplayFeed};
 use delve::replay::{Recorder, Replay, Spawns, Start, Verdict, verify};
 use delve::search::{Algorithm, GridPlanner, Heuristic, SearchSettings, TieBreak};
 use delve::sim::{
-    Bot, BotKind, Command, Goal, Kind, Nav, Outcome, RepathPolicy, RepathReason, Rules, Setting, Settings, World,
+    Aim, Bot, BotKind, Command, Goal, Kind, Lost, Nav, Outcome, Packs, RepathPolicy, RepathReason, Rules, Setting,
+    Settings, World,
 };
 use std::collections::HashSet;
 use std::mem::discriminant;
@@ -225,13 +226,14 @@ const DUNGEON_WON: Golden = Golden {
     doors: 0,
 };
 
-/// The random bot in the open arena with six more monsters and two lives:
-/// caught twice, lost.
+/// The random bot in the open arena with its own monsters and two lives:
+/// caught twice, lost (with six more, as before the hunters aimed ahead,
+/// it was lost after 30 steps).
 const ARENA_LOST: Golden = Golden {
     file: "arena-lost.jsonl",
     level: "arena",
     seed: 5,
-    spawns: Spawns { monster: 6, wanderer: 0, fleeing: 0, boid: 0 },
+    spawns: Spawns { monster: 0, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules { goal: Goal::None, lives: Some(2) },
     bot: BotKind::Random,
     outcome: Outcome::Lost,
@@ -276,6 +278,47 @@ const GATES_FLOW: Golden = Golden {
     changes: &[set(0, Setting::Repath(RepathPolicy::FlowField))],
     settings_changed: 1,
     ..GATES
+};
+
+/// The hunters' tactics turned off one by one while monsters hunt the
+/// random bot through the maze: aiming along the heading, then at the
+/// player's cell; packs hunting together; a lost monster lingering at the
+/// last-known cell instead of sweeping.
+const MAZE_TACTICS: Golden = Golden {
+    file: "maze-tactics.jsonl",
+    level: "maze",
+    seed: 12,
+    spawns: Spawns { monster: 3, wanderer: 0, fleeing: 0, boid: 0 },
+    rules: Rules::SANDBOX,
+    bot: BotKind::Random,
+    outcome: Outcome::Running,
+    ticks: 1600,
+    changes: &[
+        set(300, Setting::Aim(Aim::Heading)),
+        set(600, Setting::Packs(Packs::Together)),
+        set(900, Setting::Lost(Lost::Linger)),
+        set(1200, Setting::Aim(Aim::Player)),
+    ],
+    route: &[],
+    settings_changed: 3,
+    doors: 0,
+};
+
+/// The evading bot on the default level under the game's rules: it keeps
+/// out of sight, waits for patrols, and shuts doors behind it.
+const DUNGEON_EVADE: Golden = Golden {
+    file: "dungeon-evade.jsonl",
+    level: "dungeon",
+    seed: 1,
+    spawns: Spawns { monster: 0, wanderer: 0, fleeing: 0, boid: 0 },
+    rules: Rules { goal: Goal::Reach, lives: Some(3) },
+    bot: BotKind::Evade,
+    outcome: Outcome::Won,
+    ticks: 6000,
+    changes: &[],
+    route: &[],
+    settings_changed: 0,
+    doors: 11,
 };
 
 /// Ticks between the scripted player's steps at least, as for the bot.
@@ -472,6 +515,16 @@ fn gates_flow_field() {
     let total = world.stats().total;
     assert!(total.cells_updated > 0, "no door change repaired the field");
     assert!(world.flow_field().is_some(), "no field");
+}
+
+#[test]
+fn maze_tactics() {
+    check(&MAZE_TACTICS);
+}
+
+#[test]
+fn dungeon_evade() {
+    check(&DUNGEON_EVADE);
 }
 
 #[test]
