@@ -39,3 +39,4 @@ mod steer_totality;
 mod steer_walls;
 mod tmux;
 mod transcripts;
+mod win_rates;
