@@ -148,7 +148,7 @@ impl Foresight {
                 let prev = self.route[k - 1];
                 cost += grid.step_cost(prev, c.x - prev.x, c.y - prev.y).unwrap_or(f64::INFINITY);
             }
-            if !(cost <= horizon) {
+            if cost > horizon {
                 break;
             }
             self.sources.push((grid.node(c), -r * cost));
