@@ -5,8 +5,8 @@
 //! shows its pack and its aim.
 //!
 //! The behaviours themselves live beside the systems that run them:
-//! [`super::foresight`] (aiming ahead), [`super::pack`] (packs that split)
-//! and [`super::sweep`] (a sweeping search).
+//! `sim::foresight` (aiming ahead), `sim::pack` (packs that split)
+//! and `sim::sweep` (a sweeping search).
 
 use crate::named::named_enum;
 
@@ -18,7 +18,7 @@ named_enum! {
         Player => "player",
         /// Ahead along the player's heading: the straight line the
         /// player's last step points along, cut off where the monster can
-        /// get there first ([`super::foresight`]).
+        /// get there first (`sim::foresight`).
         Heading => "heading",
         /// Ahead on the player's shortest route to the level's `G` (along
         /// the heading on a level without one): the monster heads for the
@@ -38,7 +38,7 @@ named_enum! {
         Together => "together",
         /// A pack member plans with a penalty on the cells its packmates'
         /// paths already use, so that two hunters take two routes when a
-        /// second one is not much longer ([`super::pack`]).
+        /// second one is not much longer (`sim::pack`).
         #[default]
         Split => "split",
     }
@@ -53,7 +53,7 @@ named_enum! {
         Linger => "linger",
         /// Sweeps the cells near the last-known one it has not seen yet,
         /// nearest first, leaning the way the player was heading
-        /// ([`super::sweep`]); gives up when none is left.
+        /// (`sim::sweep`); gives up when none is left.
         #[default]
         Sweep => "sweep",
     }
