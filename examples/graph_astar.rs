@@ -4,7 +4,7 @@
 //!
 //! Run with `cargo run --example graph_astar`.
 
-use delve::search::{Algorithm, Graph, NodeId, Query, Searcher};
+use delve::search::{Graph, NodeId, Order, Query, Searcher};
 
 /// A town: its name and where it lies on the map, in km.
 struct Town {
@@ -89,11 +89,12 @@ fn main() {
     let mut searcher = Searcher::new();
     let astar = searcher.search(&map, from, to, &Query::default());
     let route: Vec<&str> = searcher.path().iter().map(|&n| map.towns[n as usize].name).collect();
-    let dijkstra = searcher.search(&map, from, to, &Query { algorithm: Algorithm::Dijkstra, ..Query::default() });
+    let dijkstra = searcher.search(&map, from, to, &Query { order: Order::Dijkstra, ..Query::default() });
 
-    println!("A*:       {} km via {}", astar.cost, route.join(" → "));
+    let (Some(a), Some(d)) = (astar.cost, dijkstra.cost) else { panic!("the towns are connected") };
+    println!("A*:       {a} km via {}", route.join(" → "));
     println!("          {} towns expanded, {} pushed", astar.stats.expanded, astar.stats.pushed);
-    println!("Dijkstra: {} km, {} towns expanded", dijkstra.cost, dijkstra.stats.expanded);
+    println!("Dijkstra: {d} km, {} towns expanded", dijkstra.stats.expanded);
     assert!(astar.found && dijkstra.found);
     assert_eq!(astar.cost, dijkstra.cost, "an admissible heuristic keeps A* optimal");
     assert!(astar.stats.expanded <= dijkstra.stats.expanded, "the heuristic only saves work");

@@ -40,20 +40,21 @@
 //!
 //! | Algorithm | Use | Notes |
 //! |---|---|---|
-//! | BFS, Dijkstra, A*, greedy best-first, weighted A* | [`search::Searcher`] on your [`search::Graph`]; [`search::GridPlanner`] on a [`grid::Grid`] | the member is [`search::Algorithm`], in [`search::Query`] or [`search::SearchSettings`] |
+//! | BFS, Dijkstra, A*, greedy best-first, weighted A* | [`search::Searcher`] on your [`search::Graph`]; [`search::GridPlanner`] on a [`grid::Grid`] | the ordering is a [`search::Order`] in [`search::Query`]; on a grid, a [`search::Planner`] (an ordering over an expansion policy) in [`search::SearchSettings`] |
 //! | A* without implementing `Graph` | [`search::astar`] | nodes of any hashable type, edges from a closure, a goal predicate |
 //! | Heuristics: Manhattan, Euclidean, octile, Chebyshev, none | [`search::Heuristic`] | grids; on your graph, [`search::Graph::heuristic`] |
 //! | Tie-breaking: FIFO, lowest h, cross product | [`search::TieBreak`] | |
 //! | Open list: lazy deletion, decrease-key | [`search::OpenUpdate`] | lazy by default; same paths |
-//! | Jump point search, JPS+ (jump tables) | [`search::GridPlanner`] with [`search::Algorithm::Jps`], [`search::Algorithm::JpsPlus`] | 8 neighbours, uniform cost; otherwise A* answers ([`search::SearchStats::ran_astar`]) |
-//! | HPA* (hierarchical, by clusters) | [`search::GridPlanner`] with [`search::Algorithm::Hpa`] | cluster side: [`search::GridPlanner::set_cluster_size`] |
+//! | Jump point search, JPS+ (jump tables) | [`search::GridPlanner`] with [`search::Planner::JPS`], [`search::Planner::JPS_PLUS`]; the graphs alone: [`search::WalkBits`], [`search::JumpTable`] | 8 neighbours, uniform cost; otherwise refused ([`search::PlanError::Jumps`]) or, if the caller asks, the ordering runs on every cell ([`search::Fallback`], [`search::GridPlanner::ran`]) |
+//! | HPA* (hierarchical, by clusters) | [`search::GridPlanner`] with [`search::Planner::HPA`], or [`search::HpaPlanner`] alone | cluster side: [`search::GridPlanner::set_cluster_size`] |
 //! | Moving Target D* Lite | [`search::MtDStarLite`] | one hunter's search repaired as it and its target move and cells change ([`search::GridChanges`]) |
 //! | Flow field (reverse Dijkstra map) | [`search::FlowField`] on a [`search::Reversible`] graph; [`search::GridFlow`] on a grid | computed a budget at a time, repaired where edges change |
 //! | Dijkstra map of several sources, flee map | [`search::DijkstraMap`]; [`search::FlowField::start_from`], [`search::FlowField::start_flee`] | per-source offsets; the classic "times -1.2, relax again" safety map |
 //! | String pulling (grid path smoothing) | [`search::string_pull`] | |
 //! | Stepping through a search | [`search::Trace`], [`search::Observer`] | `()` observes nothing and costs nothing |
 //! | Navigation mesh and funnel | [`nav::NavMesh`], [`nav::string_pull`] | rectangles in the free space of a radius, rebuilt by tiles |
-//! | Corner waypoint (visibility) graph | [`nav::Waypoints`] | optimal any-angle paths |
+//! | Corner waypoint (visibility) graph | [`nav::Waypoints`] | optimal any-angle paths; links made lazily; at most [`nav::Waypoints::MAX_CORNERS`] corners |
+//! | Every planner, one dispatch | [`nav::Navigator`] | grid, jump points, HPA*, navmesh, waypoints; says what ran ([`nav::Navigator::ran`]) |
 //! | Line of sight | [`grid::line_of_sight`] | |
 //! | Seek, flee, arrive, pursue, evade, wander | [`steer::seek`], [`steer::flee`], [`steer::arrive`], [`steer::pursue`], [`steer::evade`], [`steer::Wander`] | each a force for a [`steer::Body`] |
 //! | Obstacle and wall avoidance, moves kept out of walls | [`steer::avoid_obstacle`], [`steer::avoid_walls`], [`steer::move_body`] | |
@@ -70,7 +71,7 @@
 //! serves every query, reusing its buffers.
 //!
 //! ```
-//! use delve::search::{Algorithm, Graph, NodeId, Query, Searcher};
+//! use delve::search::{Graph, NodeId, Order, Query, Searcher};
 //!
 //! /// Four towns on a line, 10 km apart, and a ferry from the first to the last.
 //! struct Towns;
@@ -86,7 +87,7 @@
 //! let mut searcher = Searcher::new();
 //! let astar = searcher.search(&Towns, 0, 3, &Query::default());
 //! assert_eq!(searcher.path(), [0, 3], "the ferry");
-//! let dijkstra = searcher.search(&Towns, 0, 3, &Query { algorithm: Algorithm::Dijkstra, ..Query::default() });
+//! let dijkstra = searcher.search(&Towns, 0, 3, &Query { order: Order::Dijkstra, ..Query::default() });
 //! assert!(astar.found && dijkstra.found && astar.stats.expanded <= dijkstra.stats.expanded);
 //! ```
 //!
@@ -94,7 +95,7 @@
 //!
 //! ```
 //! use delve::grid::{Cell, Grid, Tile};
-//! use delve::search::{Algorithm, GridPlanner, SearchSettings};
+//! use delve::search::{GridPlanner, Planner, SearchSettings};
 //!
 //! let mut grid = Grid::filled(64, 64, Tile::Floor(1));
 //! for y in 0..60 {
@@ -102,16 +103,17 @@
 //! }
 //! let (from, to) = (Cell::new(2, 2), Cell::new(60, 10));
 //! let mut planner = GridPlanner::new();
-//! let jps = SearchSettings { algorithm: Algorithm::Jps, ..SearchSettings::default() };
+//! let jps = SearchSettings { planner: Planner::JPS, ..SearchSettings::default() };
 //! let jumped = planner.plan(&grid, from, to, &jps).unwrap();
+//! assert_eq!(planner.ran(), Planner::JPS, "uniform cost and 8 neighbours: JPS ran");
 //! let jps_path = planner.path().to_vec();
 //! let astar = planner.plan(&grid, from, to, &SearchSettings::default()).unwrap();
-//! assert!(!jumped.stats.ran_astar, "uniform cost and 8 neighbours: JPS ran");
 //! assert_eq!(jps_path.len(), planner.path().len(), "the path filled in cell by cell, as long as A*'s");
 //! assert!(jumped.stats.expanded * 5 < astar.stats.expanded);
 //! ```
 //!
-//! The jump graphs themselves are not public: JPS runs on a [`grid::Grid`].
+//! The jump graphs serve the engine directly too ([`search::WalkBits::graph`],
+//! [`search::JumpTable::graph`]), with any ordering but BFS.
 //!
 //! # A flow field
 //!

@@ -1,5 +1,7 @@
 //! Any-angle paths: a navigation mesh pulled taut by the funnel algorithm,
-//! and a graph of waypoints at convex wall corners.
+//! and a graph of waypoints at convex wall corners; and the [`Navigator`]
+//! that runs every [`Planner`](crate::search::Planner), these and the
+//! grid's.
 //!
 //! Both plan in the same *free space*: the walkable cells of a
 //! [`Grid`](crate::grid::Grid) eroded by the agent's radius ([`Space`]).
@@ -16,14 +18,14 @@
 
 mod funnel;
 mod mesh;
-mod planner;
+mod navigator;
 mod space;
 mod vec2;
 mod waypoints;
 
 pub use funnel::{FunnelStep, string_pull, string_pull_traced};
 pub use mesh::{MeshPath, NavMesh, Portal, Rect, SearchNode};
-pub use planner::Planner;
+pub use navigator::{Ends, Navigator};
 pub use space::{MAX_RADIUS, Space, path_length};
 pub use vec2::Vec2;
 pub use waypoints::{WaypointPath, Waypoints};

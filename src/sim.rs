@@ -41,7 +41,7 @@ pub use mind::{Awareness, MonsterState, Reason};
 pub use pace::{DIAGONAL_STEP, ORTHOGONAL_STEP, SUBTICKS, step_time};
 pub use perceive::{CONTACT_TICKS, HEARING_CELLS, SEARCH_TICKS};
 pub use rules::{DEFAULT_LIVES, FORGET_TICKS, GRACE_CELLS, GRACE_TICKS, Grace, MAX_GRACE_TICKS, Outcome, Rules};
-pub use settings::{Avoidance, DEFAULT_BUDGET, MAX_REPATH_TICKS, Nav, RepathPolicy, Setting, Settings};
+pub use settings::{Avoidance, DEFAULT_BUDGET, MAX_REPATH_TICKS, Nav, PlanKey, RepathPolicy, Setting, Settings};
 pub use species::{BODY_RADIUS, Species};
 pub use stats::{Counters, HISTORY_TICKS, RepathReason, SearchReport, Stats, WINDOW_TICKS};
 pub use tactics::{Aim, Lost, Packs};

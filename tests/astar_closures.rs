@@ -5,7 +5,7 @@
 
 use delve::grid::{Cell, DIRECTIONS, Neighbors};
 use delve::level::Level;
-use delve::search::{Algorithm, Graph, GridGraph, GridPlanner, Heuristic, SearchSettings, astar};
+use delve::search::{Graph, GridGraph, GridPlanner, Heuristic, Planner, SearchSettings, astar};
 use proptest::prelude::*;
 
 /// A directed graph: the edges leaving each node, (node, cost), in order.
@@ -100,7 +100,7 @@ fn closures_over_a_grid_search_as_the_grid_planner_does() {
         DIRECTIONS.iter().filter_map(move |&(dx, dy)| Some((Cell::new(c.x + dx, c.y + dy), grid.step_cost(c, dx, dy)?)))
     };
     for heuristic in [Heuristic::Octile, Heuristic::Zero] {
-        let settings = SearchSettings { algorithm: Algorithm::AStar, heuristic, ..Default::default() };
+        let settings = SearchSettings { planner: Planner::ASTAR, heuristic, ..Default::default() };
         let mut planner = GridPlanner::new();
         let planned = planner.plan(grid, from, to, &settings).unwrap();
         // The grid graph's heuristic, read through the Graph trait.

@@ -425,9 +425,15 @@ fn jump_point_searches_answer_as_astar_or_say_why_not() {
     }
     assert!(cost("jps")["scanned"].as_u64().unwrap() > 0);
     let o = delve(&["path", "levels/maze.txt", "--algo", "jps", "--neighbors", "4"]);
-    assert!(
-        stdout(&o).contains("jps: needs 8 neighbours and one entry cost on every walkable cell; ran astar instead")
-    );
+    assert!(stdout(&o).contains("jps needs 8 neighbours and one entry cost on every walkable cell; ran astar instead"));
+    // An ordering over jump points runs as that ordering does on cells.
+    let v = cost("jps:dijkstra");
+    assert_eq!((&v["cost"], &v["ran"], &v["ran_astar"]), (&astar["cost"], &"jps:dijkstra".into(), &false.into()));
+    let o = delve(&["path", "levels/maze.txt", "--algo", "jps:dijkstra", "--neighbors", "4", "--json"]);
+    assert_eq!((&json(&o)["ran"], &json(&o)["ran_astar"]), (&"dijkstra".into(), &true.into()));
+    let o = delve(&["path", "levels/maze.txt", "--algo", "jps:bfs"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("jps cannot order by bfs"), "{}", stderr(&o));
 }
 
 /// A level file written for one test, removed when dropped.
@@ -528,9 +534,9 @@ fn sim_with_one_life_in_a_crowd_is_lost() {
 
 #[test]
 fn sim_rules_flags() {
-    // --rules game on a level without G: no goal, the default 3 lives.
+    // --rules game: the level's lives (the arena's `lives: 2`).
     let v = json(&delve(&["sim", "levels/arena.txt", "--rules", "game", "--ticks", "5", "--json"]));
-    assert_eq!(v["lives_left"], 3);
+    assert_eq!(v["lives_left"], 2);
     let o = delve(&["sim", "--rules", "sandbox", "--lives", "2"]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stderr(&o), "delve: --lives needs --rules game (a sandbox has no limit of lives)\n");

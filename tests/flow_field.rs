@@ -10,9 +10,7 @@
 //! force: every cell's value relaxed over its moves until nothing changes.
 
 use delve::grid::{Cell, DIAGONAL, DIRECTIONS, Grid, Neighbors, Tile};
-use delve::search::{
-    Algorithm, DijkstraMap, Graph, GridFlow, GridGraph, Heuristic, NodeId, Query, Reversible, Searcher,
-};
+use delve::search::{DijkstraMap, Graph, GridFlow, GridGraph, Heuristic, NodeId, Order, Query, Reversible, Searcher};
 use proptest::prelude::*;
 
 /// A graph's edges read backwards: Dijkstra from the root over it settles
@@ -35,7 +33,7 @@ fn engine_oracle(grid: &Grid, root: Cell, neighbors: Neighbors) -> Vec<Option<f6
     let mut searcher = Searcher::new();
     // Node 0 is the padding corner, a wall no edge enters: the search runs
     // until every reachable node is settled.
-    let query = Query { algorithm: Algorithm::Dijkstra, ..Query::default() };
+    let query = Query { order: Order::Dijkstra, ..Query::default() };
     let outcome = searcher.search(&graph, grid.node(root), 0, &query);
     assert!(!outcome.found);
     grid.cells().map(|c| searcher.settled_cost(grid.node(c))).collect()

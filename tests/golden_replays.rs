@@ -17,10 +17,10 @@ use delve::grid::{Cell, Neighbors};
 use delve::level::Level;
 use delve::replay::feed::{self, Feed, RecordFeed, ReplayFeed};
 use delve::replay::{Recorder, Replay, Spawns, Start, Verdict, verify};
-use delve::search::{Algorithm, GridPlanner, Heuristic, SearchSettings, TieBreak};
+use delve::search::{Expansion, GridPlanner, Heuristic, Order, Planner, SearchSettings, TieBreak};
 use delve::sim::{
-    Aim, Bot, BotKind, Command, Goal, Kind, Lost, Nav, Outcome, Packs, RepathPolicy, RepathReason, Rules, Setting,
-    Settings, World,
+    Aim, Bot, BotKind, Command, Goal, Kind, Lost, Outcome, Packs, RepathPolicy, RepathReason, Rules, Setting, Settings,
+    World,
 };
 use std::collections::HashSet;
 use std::mem::discriminant;
@@ -76,14 +76,14 @@ const MAZE: Golden = Golden {
     outcome: Outcome::Running,
     ticks: 1500,
     changes: &[
-        set(150, Setting::Algorithm(Algorithm::Greedy)),
+        set(150, Setting::Planner(Planner::GREEDY)),
         set(300, Setting::Heuristic(Heuristic::Manhattan)),
         set(450, Setting::Tie(TieBreak::LowH)),
         set(600, Setting::Neighbors(Neighbors::Four)),
         set(750, Setting::Repath(RepathPolicy::EveryTick)),
         (800, Command::Spawn { kind: Kind::Monster, count: 2 }),
         set(900, Setting::Smoothing(false)),
-        set(1050, Setting::Algorithm(Algorithm::Weighted)),
+        set(1050, Setting::Planner(Planner::WEIGHTED)),
         set(1050, Setting::Weight(3.0)),
         set(1200, Setting::Repath(RepathPolicy::Timer)),
         set(1200, Setting::Reopen(true)),
@@ -93,6 +93,37 @@ const MAZE: Golden = Golden {
     route: &[],
     settings_changed: 8,
     doors: 0,
+};
+
+/// An ordering over jump points (the `A` key's cycle has only A* over
+/// them), as `--algo jps:dijkstra` gives it.
+const fn jumps(order: Order, expansion: Expansion) -> Planner {
+    match Planner::new(order, expansion) {
+        Ok(p) => p,
+        Err(_) => panic!("an ordering jump points honour"),
+    }
+}
+
+/// The maze (one entry cost on every cell, so jump points run) hunted with
+/// the orderings over jump points beside A*: Dijkstra over online jump
+/// points, greedy over the JPS+ table, weighted over online ones; then on
+/// 4 neighbours, where jump points cannot run and the world runs the same
+/// ordering on every cell (the panel says which), and back.
+const MAZE_JUMPS: Golden = Golden {
+    file: "maze-jump-orderings.jsonl",
+    seed: 12,
+    ticks: 1300,
+    changes: &[
+        set(0, Setting::Repath(RepathPolicy::EveryTick)),
+        set(0, Setting::Planner(jumps(Order::Dijkstra, Expansion::Jps))),
+        set(300, Setting::Planner(jumps(Order::Greedy, Expansion::JpsPlus))),
+        set(600, Setting::Planner(jumps(Order::Weighted, Expansion::Jps))),
+        set(600, Setting::Weight(2.0)),
+        set(900, Setting::Neighbors(Neighbors::Four)),
+        (950, Command::Spawn { kind: Kind::Monster, count: 2 }),
+    ],
+    settings_changed: 4,
+    ..MAZE
 };
 
 /// Flocks and prey in the open arena while monsters hunt the bot; more
@@ -108,14 +139,14 @@ const ARENA: Golden = Golden {
     ticks: 1200,
     changes: &[
         set(100, Setting::Repath(RepathPolicy::Threshold)),
-        set(250, Setting::Algorithm(Algorithm::Dijkstra)),
+        set(250, Setting::Planner(Planner::DIJKSTRA)),
         set(400, Setting::Heuristic(Heuristic::Euclidean)),
         (500, Command::Spawn { kind: Kind::Boid, count: 6 }),
         (500, Command::Spawn { kind: Kind::Fleeing, count: 2 }),
         set(550, Setting::Smoothing(false)),
         set(700, Setting::Tie(TieBreak::Cross)),
-        set(850, Setting::Algorithm(Algorithm::Bfs)),
-        set(1000, Setting::Algorithm(Algorithm::Weighted)),
+        set(850, Setting::Planner(Planner::BFS)),
+        set(1000, Setting::Planner(Planner::WEIGHTED)),
         set(1000, Setting::Weight(2.5)),
         set(1100, Setting::Neighbors(Neighbors::Four)),
     ],
@@ -137,7 +168,7 @@ const KEEP: Golden = Golden {
     outcome: Outcome::Running,
     ticks: 900,
     changes: &[
-        set(100, Setting::Algorithm(Algorithm::Weighted)),
+        set(100, Setting::Planner(Planner::WEIGHTED)),
         set(100, Setting::Weight(2.0)),
         set(220, Setting::Heuristic(Heuristic::Chebyshev)),
         set(340, Setting::Neighbors(Neighbors::Four)),
@@ -200,9 +231,9 @@ const KEEP_NAVMESH: Golden = Golden {
     outcome: Outcome::Running,
     ticks: 900,
     changes: &[
-        set(0, Setting::Nav(Nav::Navmesh)),
+        set(0, Setting::Planner(Planner::NAVMESH)),
         set(460, Setting::Repath(RepathPolicy::EveryTick)),
-        set(600, Setting::Nav(Nav::Waypoints)),
+        set(600, Setting::Planner(Planner::WAYPOINTS)),
     ],
     route: KEEP.route,
     settings_changed: 2,
@@ -467,6 +498,15 @@ fn arena_lost() {
 #[test]
 fn maze_hunt() {
     check(&MAZE);
+}
+
+#[test]
+fn maze_jump_orderings() {
+    check(&MAZE_JUMPS);
+    let world = replayed(&Replay::load(&path(&MAZE_JUMPS)).unwrap_or_else(|e| panic!("{e}")));
+    // On 4 neighbours the weighted jump point search ran as weighted A*.
+    let last = world.stats().last_search.clone().expect("monsters searched after the change");
+    assert_eq!(last.fallback, Some(Planner::WEIGHTED));
 }
 
 #[test]

@@ -10,7 +10,7 @@ use crate::support::data;
 use data::{files_with, shared_movingai_or_skip};
 use delve::grid::Cell;
 use delve::level::{Level, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
-use delve::search::{Algorithm, GridPlanner, SearchSettings};
+use delve::search::{GridPlanner, Planner, SearchSettings};
 
 /// Every `step`-th scenario in debug builds, all in release.
 fn step() -> usize {
@@ -42,17 +42,18 @@ fn jump_point_searches_cost_what_astar_costs_on_every_scenario() {
     let mut planners = [GridPlanner::new(), GridPlanner::new()];
     let mut checked = 0;
     each_scenario("the Moving AI jump point search check", |map, sc, at| {
-        let a = planners[0].plan(&map.grid, sc.start, sc.goal, &astar).unwrap();
-        assert!((a.cost - sc.optimal).abs() <= OPTIMAL_TOLERANCE);
-        for &algorithm in Algorithm::ALL.iter().filter(|a| a.jumps()) {
-            let settings = SearchSettings { algorithm, ..astar };
-            let j = planners[1].plan(&map.grid, sc.start, sc.goal, &settings).unwrap();
+        let a = planners[0].plan(&map.grid, sc.start, sc.goal, &astar).unwrap().cost.expect("a path");
+        assert!((a - sc.optimal).abs() <= OPTIMAL_TOLERANCE);
+        for jump in [Planner::JPS, Planner::JPS_PLUS] {
+            let settings = SearchSettings { planner: jump, ..astar };
+            let j = planners[1].plan(&map.grid, sc.start, sc.goal, &settings).unwrap().cost;
             let path = planners[1].path();
-            let at = format!("{at} by {algorithm}");
-            assert!(j.found && !j.stats.ran_astar, "{at}");
-            assert_eq!(j.cost.to_bits(), a.cost.to_bits(), "{at}: {} vs A* {}", j.cost, a.cost);
+            let at = format!("{at} by {jump}");
+            assert_eq!(planners[1].ran(), jump, "{at}");
+            let j = j.unwrap_or_else(|| panic!("{at}: no path"));
+            assert_eq!(j.to_bits(), a.to_bits(), "{at}: {j} vs A* {a}");
             assert_eq!((path.first(), path.last()), (Some(&sc.start), Some(&sc.goal)), "{at}");
-            assert_eq!(walk_cost(&map.grid, path).to_bits(), a.cost.to_bits(), "{at}: the cell path");
+            assert_eq!(walk_cost(&map.grid, path).to_bits(), a.to_bits(), "{at}: the cell path");
             checked += 1;
         }
     });
@@ -61,15 +62,16 @@ fn jump_point_searches_cost_what_astar_costs_on_every_scenario() {
 
 #[test]
 fn hpa_finds_every_scenario_path() {
-    let settings = SearchSettings { algorithm: Algorithm::Hpa, ..SearchSettings::default() };
+    let settings = SearchSettings { planner: Planner::HPA, ..SearchSettings::default() };
     let mut planner = GridPlanner::new();
     let mut checked = 0;
     each_scenario("the Moving AI HPA* check", |map, sc, at| {
         let o = planner.plan(&map.grid, sc.start, sc.goal, &settings).unwrap();
         let path = planner.path();
-        assert!(o.found && o.cost >= sc.optimal - OPTIMAL_TOLERANCE, "{at}: {} vs {}", o.cost, sc.optimal);
+        let cost = o.cost.unwrap_or_else(|| panic!("{at}: no path"));
+        assert!(cost >= sc.optimal - OPTIMAL_TOLERANCE, "{at}: {cost} vs {}", sc.optimal);
         assert_eq!((path.first(), path.last()), (Some(&sc.start), Some(&sc.goal)), "{at}");
-        assert!((walk_cost(&map.grid, path) - o.cost).abs() <= OPTIMAL_TOLERANCE, "{at}: the cell path");
+        assert!((walk_cost(&map.grid, path) - cost).abs() <= OPTIMAL_TOLERANCE, "{at}: the cell path");
         checked += 1;
     });
     assert!(checked == 0 || checked > 500, "only {checked} searches checked");

@@ -23,6 +23,7 @@ mod nav;
 mod nav_cli;
 mod picture;
 mod picture_files;
+mod planner;
 mod play_cli;
 mod replay;
 mod replay_cli;

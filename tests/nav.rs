@@ -4,7 +4,8 @@
 //!   any-angle paths: checked against a brute-force visibility graph over
 //!   *every* free grid vertex, with a segment test written here from the
 //!   definition (split at grid lines, every piece and every split point
-//!   free), searched by a plain Dijkstra.
+//!   free), searched by a plain Dijkstra; on small levels, and on levels
+//!   with enough corners that the graph makes its links by sweeping.
 //! - The navmesh's pulled paths are never shorter than that optimum (which
 //!   would mean crossing a wall), never come nearer a wall than the radius
 //!   (sampled along every segment, measured here by plain geometry), and on
@@ -132,6 +133,39 @@ fn corner_graph_is_the_optimal_any_angle_path_for_a_point() {
         }
     }
     assert!(found > queries / 3, "too few connected queries to mean anything: {found} of {queries}");
+}
+
+/// The same on levels with enough corners that the graph makes its links
+/// by sweeping outward from each corner (from 200 corners on), not by
+/// trying every corner.
+#[test]
+fn swept_corner_graph_is_the_optimal_any_angle_path_for_a_point() {
+    let mut rng = Pcg32::seed_from_u64(1622);
+    let mut searcher = Searcher::new();
+    let (mut levels, mut found) = (0, 0);
+    while levels < 4 {
+        let grid = random_grid(&mut rng, 30, 20, 0.3);
+        let wp = Waypoints::build(&grid, 0.0);
+        if wp.corners().len() < 200 {
+            continue;
+        }
+        levels += 1;
+        for _ in 0..2 {
+            let (Some(a), Some(b)) = (random_floor(&mut rng, &grid), random_floor(&mut rng, &grid)) else { continue };
+            let (from, to) = (Vec2::centre(a), Vec2::centre(b));
+            let ours = wp.plan(&grid, &mut searcher, from, to).map(|p| p.length);
+            let reference = brute_force(&grid, from, to);
+            match (ours, reference) {
+                (Some(x), Some(y)) => {
+                    found += 1;
+                    assert!((x - y).abs() < 1e-9, "{a} -> {b}: corner graph {x}, brute force {y}\n{}", show(&grid));
+                }
+                (None, None) => {}
+                _ => panic!("{a} -> {b}: corner graph {ours:?}, brute force {reference:?}\n{}", show(&grid)),
+            }
+        }
+    }
+    assert!(found >= 3, "too few connected queries: {found}");
 }
 
 /// Euclidean distance from `p` to the square of cell (x, y); negative

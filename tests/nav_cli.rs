@@ -86,11 +86,73 @@ fn the_lab_takes_its_panes_planners_from_algo() {
     for (algo, said) in [
         ("astar,navmesh,waypoints", "two planners at most"),
         ("astar,navmesh", "needs a terminal"),
-        ("navmush", "navmesh, waypoints"),
+        ("navmush", "navmesh|waypoints"),
     ] {
         let o = delve(&["lab", "--algo", algo]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{algo}: {err}");
         assert!(err.contains(said), "{algo}: {err}");
+    }
+}
+
+/// The level: 256 × 256 with a pillar every 4 cells each way,
+/// 16,384 wall corners (64 KB).
+fn pillars(dir: &std::path::Path) -> std::path::PathBuf {
+    let mut rows: Vec<String> =
+        (0..256).map(|y| (0..256).map(|x| if x % 4 == 1 && y % 4 == 1 { '#' } else { '.' }).collect()).collect();
+    rows[0].replace_range(0..1, "S");
+    rows[255].replace_range(255..256, "G");
+    let file = dir.join("pillars.txt");
+    std::fs::write(&file, rows.join("\n") + "\n").unwrap();
+    file
+}
+
+/// Runs delve, failing if it does not end within `seconds` (the commands
+/// below ran for minutes before the cap).
+fn delve_within(seconds: u64, args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_delve"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let began = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if began.elapsed().as_secs() > seconds {
+            child.kill().unwrap();
+            panic!("{args:?} still ran after {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// One cap for the corner graph everywhere: `path` (alone or in
+/// `--compare`), `sim` and `play` refuse a level beyond it in one line,
+/// before any search, instead of building the graph for minutes.
+#[test]
+fn a_level_beyond_the_corner_cap_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = pillars(dir.path());
+    let level = level.to_str().unwrap();
+    let want =
+        format!("{level}: the level has 16384 wall corners, more than the 10000 the corner waypoint graph takes");
+    let cases: &[&[&str]] = &[
+        &["path", level, "--algo", "waypoints"],
+        &["path", level, "--compare"],
+        &["sim", level, "--algo", "waypoints", "--monsters", "2000", "--ticks", "90"],
+        &["play", level, "--algo", "waypoints"],
+    ];
+    for args in cases {
+        let o = delve_within(30, args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err, format!("delve: {want}\n"), "{args:?}");
+    }
+    // The navmesh plans there, and so do the grid searches.
+    for algo in ["navmesh", "astar"] {
+        let o = delve_within(30, &["path", level, "--algo", algo, "--json"]);
+        assert_eq!(json(&o)["found"], true, "{algo}");
     }
 }

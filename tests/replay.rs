@@ -8,7 +8,7 @@ use delve::replay::feed::{self, Feed, RecordFeed};
 use delve::replay::{
     CHECKPOINT_EVERY, Checkpoint, CommandDigest, Recorder, Replay, Spawns, Start, Verdict, partials, verify,
 };
-use delve::search::{Algorithm, Heuristic, SearchSettings, TieBreak};
+use delve::search::{Heuristic, Planner, SearchSettings, TieBreak};
 use delve::sim::{Bot, Command, Kind, RepathPolicy, Rules, Setting, Settings, World};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
@@ -87,7 +87,7 @@ fn commands_come_back_by_tick_in_file_order() {
     let script = [
         (0, Command::Door),
         (0, Command::Move { dx: 1, dy: 0 }),
-        (7, Command::Set(Setting::Algorithm(Algorithm::Greedy))),
+        (7, Command::Set(Setting::Planner(Planner::GREEDY))),
         (7, Command::Move { dx: -1, dy: 1 }),
         (150, Command::Spawn { kind: Kind::Boid, count: 2 }),
     ];
@@ -105,7 +105,8 @@ fn commands_come_back_by_tick_in_file_order() {
 
 fn command() -> impl Strategy<Value = Command> {
     let setting = prop_oneof![
-        prop::sample::select(Algorithm::ALL).prop_map(Setting::Algorithm),
+        prop::sample::select(&Planner::CYCLE[..]).prop_map(Setting::Planner),
+        Just(Setting::GridPlanner),
         prop::sample::select(Heuristic::ALL).prop_map(Setting::Heuristic),
         prop::sample::select(TieBreak::ALL).prop_map(Setting::Tie),
         prop::bool::ANY.prop_map(|four| Setting::Neighbors(if four { Neighbors::Four } else { Neighbors::Eight })),
@@ -124,7 +125,7 @@ fn command() -> impl Strategy<Value = Command> {
 
 fn settings() -> impl Strategy<Value = Settings> {
     (
-        prop::sample::select(Algorithm::ALL),
+        prop::sample::select(&Planner::CYCLE[..]),
         prop::sample::select(Heuristic::ALL),
         1.0..10.0f64,
         prop::sample::select(RepathPolicy::ALL),
@@ -132,13 +133,16 @@ fn settings() -> impl Strategy<Value = Settings> {
         0.0..8.0f32,
         1u32..50_000,
     )
-        .prop_map(|(algorithm, heuristic, weight, repath, repath_ticks, repath_cells, budget)| Settings {
-            search: SearchSettings { algorithm, heuristic, weight, ..SearchSettings::default() },
-            repath,
-            repath_ticks,
-            repath_cells,
-            budget,
-            ..Settings::default()
+        .prop_map(|(planner, heuristic, weight, repath, repath_ticks, repath_cells, budget)| {
+            Settings {
+                search: SearchSettings { heuristic, weight, ..SearchSettings::default() },
+                repath,
+                repath_ticks,
+                repath_cells,
+                budget,
+                ..Settings::default()
+            }
+            .with_planner(planner)
         })
 }
 

@@ -2,15 +2,21 @@
 
 use delve::grid::{Cell, Neighbors};
 use delve::level::Level;
-use delve::search::{Algorithm, Endpoint, GridPlanner, Heuristic, OpenUpdate, PlanError, SearchSettings, TieBreak};
+use delve::search::{Endpoint, GridPlanner, Heuristic, OpenUpdate, PlanError, Planner, SearchSettings, TieBreak};
 
 fn level(rows: &str) -> Level {
     Level::parse(rows, "test").expect("test map parses")
 }
 
-fn settings(algorithm: Algorithm, heuristic: Heuristic, neighbors: Neighbors) -> SearchSettings {
+/// The planners of cells in the `A` key's cycle (the any-angle ones plan
+/// between points).
+fn grid_planners() -> impl Iterator<Item = Planner> {
+    Planner::CYCLE.into_iter().filter(|p| !p.expansion().any_angle())
+}
+
+fn settings(planner: Planner, heuristic: Heuristic, neighbors: Neighbors) -> SearchSettings {
     SearchSettings {
-        algorithm,
+        planner,
         heuristic,
         tie: TieBreak::Fifo,
         neighbors,
@@ -28,11 +34,11 @@ fn wall_with_one_gap_takes_ten_steps() {
     let (s, g) = (room.start.unwrap(), room.goal.unwrap());
     assert_eq!((s, g), (Cell::new(0, 2), Cell::new(6, 2)));
     let mut p = GridPlanner::new();
-    for algorithm in [Algorithm::Bfs, Algorithm::Dijkstra, Algorithm::AStar] {
+    for algorithm in [Planner::BFS, Planner::DIJKSTRA, Planner::ASTAR] {
         let o = p.plan(&room.grid, s, g, &settings(algorithm, Heuristic::Manhattan, Neighbors::Four)).unwrap();
         assert!(o.found, "{algorithm}");
         assert_eq!(p.path().len() - 1, 10, "{algorithm}");
-        assert_eq!(o.cost, 10.0, "{algorithm}");
+        assert_eq!(o.cost, Some(10.0), "{algorithm}");
         assert!(p.path().contains(&Cell::new(3, 4)), "{algorithm} goes through the gap");
     }
 }
@@ -42,8 +48,8 @@ fn astar_expands_fewer_nodes_than_dijkstra_in_the_room() {
     let room = level(ROOM);
     let (s, g) = (room.start.unwrap(), room.goal.unwrap());
     let mut p = GridPlanner::new();
-    let dijkstra = p.plan(&room.grid, s, g, &settings(Algorithm::Dijkstra, Heuristic::Zero, Neighbors::Four)).unwrap();
-    let astar = p.plan(&room.grid, s, g, &settings(Algorithm::AStar, Heuristic::Manhattan, Neighbors::Four)).unwrap();
+    let dijkstra = p.plan(&room.grid, s, g, &settings(Planner::DIJKSTRA, Heuristic::Zero, Neighbors::Four)).unwrap();
+    let astar = p.plan(&room.grid, s, g, &settings(Planner::ASTAR, Heuristic::Manhattan, Neighbors::Four)).unwrap();
     assert_eq!(dijkstra.cost, astar.cost);
     assert!(
         astar.stats.expanded < dijkstra.stats.expanded,
@@ -59,11 +65,11 @@ fn weighted_detour_bfs_pays_for_the_straight_route() {
     let field = level("S5G\n...\n");
     let (s, g) = (field.start.unwrap(), field.goal.unwrap());
     let mut p = GridPlanner::new();
-    let bfs = p.plan(&field.grid, s, g, &settings(Algorithm::Bfs, Heuristic::Zero, Neighbors::Four)).unwrap();
+    let bfs = p.plan(&field.grid, s, g, &settings(Planner::BFS, Heuristic::Zero, Neighbors::Four)).unwrap();
     assert_eq!(p.path(), &[Cell::new(0, 0), Cell::new(1, 0), Cell::new(2, 0)]);
-    assert_eq!(bfs.cost, 6.0);
-    let dijkstra = p.plan(&field.grid, s, g, &settings(Algorithm::Dijkstra, Heuristic::Zero, Neighbors::Four)).unwrap();
-    assert_eq!(dijkstra.cost, 4.0);
+    assert_eq!(bfs.cost, Some(6.0));
+    let dijkstra = p.plan(&field.grid, s, g, &settings(Planner::DIJKSTRA, Heuristic::Zero, Neighbors::Four)).unwrap();
+    assert_eq!(dijkstra.cost, Some(4.0));
     assert_eq!(p.path().len(), 5, "around through the bottom row");
 }
 
@@ -72,10 +78,10 @@ fn start_equals_goal() {
     let l = level("...\n.S.\n...\n");
     let s = l.start.unwrap();
     let mut p = GridPlanner::new();
-    for &algorithm in Algorithm::ALL {
+    for algorithm in grid_planners() {
         let o = p.plan(&l.grid, s, s, &settings(algorithm, Heuristic::Octile, Neighbors::Eight)).unwrap();
         assert!(o.found);
-        assert_eq!((o.cost, o.stats.expanded, o.stats.pushed), (0.0, 0, 1));
+        assert_eq!((o.cost, o.stats.expanded, o.stats.pushed), (Some(0.0), 0, 1), "a path of no steps costs 0");
         assert_eq!(p.path(), &[s]);
     }
 }
@@ -107,18 +113,19 @@ fn blocked_or_outside_endpoints_are_errors() {
 fn unreachable_goal_is_an_answer() {
     let l = level("S.#..\n..#.G\n");
     let mut p = GridPlanner::new();
-    for &algorithm in Algorithm::ALL {
+    for algorithm in grid_planners() {
         let o = p
             .plan(&l.grid, l.start.unwrap(), l.goal.unwrap(), &settings(algorithm, Heuristic::Octile, Neighbors::Eight))
             .unwrap();
         assert!(!o.found, "{algorithm}");
+        assert_eq!(o.cost, None, "{algorithm}: no path has no cost, unlike a path of no steps");
         assert!(p.path().is_empty());
         match algorithm {
             // Jump point searches find no jump point on the left side: the
             // start is their only node.
-            Algorithm::Jps | Algorithm::JpsPlus => assert_eq!(o.stats.expanded, 1, "{algorithm}"),
+            Planner::JPS | Planner::JPS_PLUS => assert_eq!(o.stats.expanded, 1, "{algorithm}"),
             // HPA* also counts its searches inside clusters.
-            Algorithm::Hpa => {}
+            Planner::HPA => {}
             _ => assert_eq!(o.stats.expanded, 4, "{algorithm} closes the whole left side"),
         }
     }
@@ -129,11 +136,11 @@ fn open_grid_costs() {
     let l = level(&".".repeat(10).repeat_lines(10));
     let (a, b) = (Cell::new(0, 0), Cell::new(9, 9));
     let mut p = GridPlanner::new();
-    let eight = p.plan(&l.grid, a, b, &settings(Algorithm::AStar, Heuristic::Octile, Neighbors::Eight)).unwrap();
-    assert!((eight.cost - 9.0 * std::f64::consts::SQRT_2).abs() < 1e-9);
+    let eight = p.plan(&l.grid, a, b, &settings(Planner::ASTAR, Heuristic::Octile, Neighbors::Eight)).unwrap();
+    assert!((eight.cost.unwrap() - 9.0 * std::f64::consts::SQRT_2).abs() < 1e-9);
     assert_eq!(eight.stats.expanded, 9, "octile is exact on an open grid: only the diagonal is expanded");
-    let four = p.plan(&l.grid, a, b, &settings(Algorithm::AStar, Heuristic::Manhattan, Neighbors::Four)).unwrap();
-    assert_eq!(four.cost, 18.0);
+    let four = p.plan(&l.grid, a, b, &settings(Planner::ASTAR, Heuristic::Manhattan, Neighbors::Four)).unwrap();
+    assert_eq!(four.cost, Some(18.0));
 }
 
 #[test]
@@ -142,7 +149,7 @@ fn diagonal_never_cuts_a_corner() {
     let l = level("#G\nS.\n");
     let mut p = GridPlanner::new();
     let o = p.plan(&l.grid, l.start.unwrap(), l.goal.unwrap(), &SearchSettings::default()).unwrap();
-    assert_eq!(o.cost, 2.0);
+    assert_eq!(o.cost, Some(2.0));
     assert_eq!(p.path(), &[Cell::new(0, 1), Cell::new(1, 1), Cell::new(1, 0)]);
 }
 
@@ -154,7 +161,7 @@ fn heuristics_scale_with_the_cheapest_cell() {
     let l = level(&"33333".to_string().repeat_lines(5));
     let mut p = GridPlanner::new();
     let o = p.plan(&l.grid, Cell::new(0, 0), Cell::new(4, 4), &SearchSettings::default()).unwrap();
-    assert!((o.cost - 4.0 * 3.0 * std::f64::consts::SQRT_2).abs() < 1e-9);
+    assert!((o.cost.unwrap() - 4.0 * 3.0 * std::f64::consts::SQRT_2).abs() < 1e-9);
     assert_eq!(o.stats.expanded, 4);
 }
 

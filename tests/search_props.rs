@@ -4,8 +4,8 @@
 
 use delve::grid::{Cell, DIRECTIONS, Grid, Neighbors, Tile, line_of_sight};
 use delve::search::{
-    Algorithm, Graph, GridGraph, GridPlanner, Heuristic, NodeId, OpenUpdate, SearchSettings, SearchStats, TieBreak,
-    string_pull,
+    Expansion, Fallback, Graph, GridGraph, GridPlanner, Heuristic, NodeId, OpenUpdate, Order, PlanError, Planner,
+    SearchSettings, SearchStats, TieBreak, string_pull,
 };
 use proptest::prelude::*;
 use std::cmp::Reverse;
@@ -96,12 +96,13 @@ fn walk_cost(grid: &Grid, path: &[Cell], neighbors: Neighbors) -> f64 {
 fn reference_counters(grid: &Grid, from: Cell, to: Cell, s: &SearchSettings) -> (SearchStats, Option<f64>) {
     let graph = GridGraph::new(grid, s.neighbors, s.heuristic, from, to);
     let (start, goal) = (grid.node(from), grid.node(to));
-    let (gw, hw) = match s.algorithm {
-        Algorithm::Bfs | Algorithm::Dijkstra => (1.0, 0.0),
-        Algorithm::AStar => (1.0, 1.0),
-        Algorithm::Greedy => (0.0, 1.0),
-        Algorithm::Weighted => (1.0, s.weight),
-        Algorithm::Jps | Algorithm::JpsPlus | Algorithm::Hpa => unreachable!("these search other graphs"),
+    assert_eq!(s.planner.expansion(), Expansion::Grid, "the reference searches the grid's neighbours");
+    let order = s.planner.order();
+    let (gw, hw) = match order {
+        Order::Bfs | Order::Dijkstra => (1.0, 0.0),
+        Order::AStar => (1.0, 1.0),
+        Order::Greedy => (0.0, 1.0),
+        Order::Weighted => (1.0, s.weight),
     };
     let uses_h = hw > 0.0 || s.tie == TieBreak::LowH;
     let h = |n: NodeId| if uses_h { graph.heuristic(n) } else { 0.0 };
@@ -148,13 +149,13 @@ fn reference_counters(grid: &Grid, from: Cell, to: Cell, s: &SearchSettings) -> 
         let mut edges = Vec::new();
         graph.successors(u, |v, cost| edges.push((v, cost)));
         for (v, cost) in edges {
-            let gv = g[u as usize] + if s.algorithm == Algorithm::Bfs { 1.0 } else { cost };
+            let gv = g[u as usize] + if order == Order::Bfs { 1.0 } else { cost };
             let was_seen = seen[v as usize];
-            if was_seen && (s.algorithm == Algorithm::Greedy || gv >= g[v as usize]) {
+            if was_seen && (order == Order::Greedy || gv >= g[v as usize]) {
                 continue;
             }
             let hv = h(v);
-            if hw > 0.0 && s.algorithm != Algorithm::Greedy && hw * (h(u) - hv) > cost * (1.0 + 1e-9) {
+            if hw > 0.0 && order != Order::Greedy && hw * (h(u) - hv) > cost * (1.0 + 1e-9) {
                 stats.violations += 1;
             }
             if closed[v as usize] {
@@ -226,18 +227,20 @@ proptest! {
         let mut planner = GridPlanner::new();
         for &heuristic in admissible(c.neighbors) {
             for &tie in TieBreak::ALL {
-                for (algorithm, reopen, open) in [
-                    (Algorithm::Dijkstra, false, OpenUpdate::Lazy),
-                    (Algorithm::AStar, false, OpenUpdate::Lazy),
-                    (Algorithm::AStar, true, OpenUpdate::Lazy),
-                    (Algorithm::AStar, false, OpenUpdate::DecreaseKey),
+                for (planner_asked, reopen, open) in [
+                    (Planner::DIJKSTRA, false, OpenUpdate::Lazy),
+                    (Planner::ASTAR, false, OpenUpdate::Lazy),
+                    (Planner::ASTAR, true, OpenUpdate::Lazy),
+                    (Planner::ASTAR, false, OpenUpdate::DecreaseKey),
                 ] {
-                    let s = SearchSettings { algorithm, heuristic, tie, neighbors: c.neighbors, weight: 1.0, reopen, open };
+                    let s = SearchSettings { planner: planner_asked, heuristic, tie, neighbors: c.neighbors, weight: 1.0, reopen, open };
                     let o = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
                     prop_assert_eq!(o.found, best.is_some(), "{:?}", s);
+                    prop_assert_eq!(o.cost.is_some(), o.found, "a cost exactly when a path");
                     if let Some(best) = best {
-                        prop_assert!(close(o.cost, best), "{:?}: {} vs optimal {}", s, o.cost, best);
-                        prop_assert!(close(walk_cost(&c.grid, planner.path(), c.neighbors), o.cost));
+                        let cost = o.cost.unwrap();
+                        prop_assert!(close(cost, best), "{:?}: {} vs optimal {}", s, cost, best);
+                        prop_assert!(close(walk_cost(&c.grid, planner.path(), c.neighbors), cost));
                         prop_assert_eq!(planner.path().first(), Some(&c.from));
                         prop_assert_eq!(planner.path().last(), Some(&c.to));
                     }
@@ -253,17 +256,17 @@ proptest! {
     #[test]
     fn counters_match_a_textbook_lazy_deletion_search(c in case(), w in 1.0f64..4.0, reopen in any::<bool>()) {
         let mut planner = GridPlanner::new();
-        for &algorithm in Algorithm::ALL.iter().filter(|&&a| !a.jumps() && a != Algorithm::Hpa) {
+        for &order in Order::ALL {
             for &heuristic in Heuristic::ALL {
                 for &tie in TieBreak::ALL {
-                    let s = SearchSettings { algorithm, heuristic, tie, neighbors: c.neighbors, weight: w, reopen, open: OpenUpdate::Lazy };
+                    let s = SearchSettings { planner: Planner::grid(order), heuristic, tie, neighbors: c.neighbors, weight: w, reopen, open: OpenUpdate::Lazy };
                     let o = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
                     let lazy_path = planner.path().to_vec();
                     let (want, cost) = reference_counters(&c.grid, c.from, c.to, &s);
                     prop_assert_eq!(SearchStats { micros: 0.0, ..o.stats }, want, "{}", s);
                     prop_assert_eq!(o.found, cost.is_some(), "{}", s);
-                    if algorithm != Algorithm::Bfs {
-                        prop_assert_eq!(o.found.then_some(o.cost), cost, "{}", s);
+                    if order != Order::Bfs {
+                        prop_assert_eq!(o.cost, cost, "{}", s);
                     }
                     let s = SearchSettings { open: OpenUpdate::DecreaseKey, ..s };
                     let d = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
@@ -280,12 +283,12 @@ proptest! {
         let best = reference_cost(&c.grid, c.from, c.to, c.neighbors);
         let mut planner = GridPlanner::new();
         for &heuristic in admissible(c.neighbors) {
-            let s = SearchSettings { algorithm: Algorithm::Weighted, heuristic, tie: TieBreak::Fifo, neighbors: c.neighbors, weight: w, reopen: false, open: OpenUpdate::Lazy };
+            let s = SearchSettings { planner: Planner::WEIGHTED, heuristic, tie: TieBreak::Fifo, neighbors: c.neighbors, weight: w, reopen: false, open: OpenUpdate::Lazy };
             let o = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
             prop_assert_eq!(o.found, best.is_some());
-            if let Some(best) = best {
-                prop_assert!(o.cost <= w * best + 1e-9, "{:?}: {} > {} x {}", s, o.cost, w, best);
-                prop_assert!(close(walk_cost(&c.grid, planner.path(), c.neighbors), o.cost));
+            if let (Some(best), Some(cost)) = (best, o.cost) {
+                prop_assert!(cost <= w * best + 1e-9, "{:?}: {} > {} x {}", s, cost, w, best);
+                prop_assert!(close(walk_cost(&c.grid, planner.path(), c.neighbors), cost));
             }
         }
     }
@@ -294,18 +297,18 @@ proptest! {
     fn bfs_and_greedy_return_valid_paths(c in case()) {
         let steps = reference_steps(&c.grid, c.from, c.to, c.neighbors);
         let mut planner = GridPlanner::new();
-        for algorithm in [Algorithm::Bfs, Algorithm::Greedy] {
+        for asked in [Planner::BFS, Planner::GREEDY] {
             for &heuristic in Heuristic::ALL {
-                let s = SearchSettings { algorithm, heuristic, tie: TieBreak::Fifo, neighbors: c.neighbors, weight: 1.0, reopen: false, open: OpenUpdate::Lazy };
+                let s = SearchSettings { planner: asked, heuristic, tie: TieBreak::Fifo, neighbors: c.neighbors, weight: 1.0, reopen: false, open: OpenUpdate::Lazy };
                 let o = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
                 prop_assert_eq!(o.found, steps.is_some());
-                if o.found {
-                    prop_assert!(close(walk_cost(&c.grid, planner.path(), c.neighbors), o.cost));
-                    if algorithm == Algorithm::Bfs {
+                if let Some(cost) = o.cost {
+                    prop_assert!(close(walk_cost(&c.grid, planner.path(), c.neighbors), cost));
+                    if asked == Planner::BFS {
                         prop_assert_eq!(Some(planner.path().len() - 1), steps);
                         if !c.weighted && c.neighbors == Neighbors::Four {
                             let best = reference_cost(&c.grid, c.from, c.to, c.neighbors).unwrap();
-                            prop_assert!(close(o.cost, best));
+                            prop_assert!(close(cost, best));
                         }
                     }
                 }
@@ -313,28 +316,44 @@ proptest! {
         }
     }
 
-    /// Jump point searches find A*'s cost to the last bit, along a legal
-    /// cell path, under every tie-break and open-list update; where they
-    /// cannot run (weighted cells, 4 neighbours) they say so and are A*.
+    /// Jump point searches find what their ordering finds on the grid:
+    /// A*'s and Dijkstra's cost to the last bit, weighted A*'s bound, a
+    /// legal path for greedy, under every tie-break and open-list update;
+    /// where they cannot run (weighted cells, 4 neighbours) they are
+    /// refused, or on request run their ordering on the grid and say so.
     #[test]
-    fn jump_point_searches_cost_what_astar_costs(c in case()) {
+    fn jump_point_searches_cost_what_their_ordering_costs(c in case(), w in 1.0f64..4.0) {
         let mut planner = GridPlanner::new();
-        for &algorithm in Algorithm::ALL.iter().filter(|a| a.jumps()) {
+        let best = reference_cost(&c.grid, c.from, c.to, c.neighbors);
+        let jumps = [Expansion::Jps, Expansion::JpsPlus];
+        let planners = jumps.iter().flat_map(|&e| Order::ALL.iter().filter_map(move |&o| Planner::new(o, e).ok()));
+        for jump in planners.collect::<Vec<_>>() {
             for &tie in TieBreak::ALL {
                 for &open in OpenUpdate::ALL {
-                    let astar = SearchSettings { tie, open, neighbors: c.neighbors, ..SearchSettings::default() };
-                    let a = planner.plan(&c.grid, c.from, c.to, &astar).unwrap();
-                    let astar_path = planner.path().to_vec();
-                    let s = SearchSettings { algorithm, ..astar };
-                    let j = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
-                    prop_assert_eq!((j.found, j.cost), (a.found, a.cost), "{}", s);
-                    let fallback = c.weighted && c.grid.uniform_cost().is_none() || c.neighbors == Neighbors::Four;
-                    prop_assert_eq!(j.stats.ran_astar, fallback, "{}", s);
-                    if fallback {
-                        prop_assert_eq!(SearchStats { micros: 0.0, ran_astar: false, ..j.stats }, SearchStats { micros: 0.0, ..a.stats });
-                        prop_assert_eq!(planner.path(), &astar_path[..]);
-                    } else if j.found {
-                        prop_assert_eq!(walk_cost(&c.grid, planner.path(), c.neighbors), j.cost, "{}", s);
+                    let on_cells = SearchSettings { planner: jump.fallback(), tie, open, weight: w, neighbors: c.neighbors, ..SearchSettings::default() };
+                    let a = planner.plan(&c.grid, c.from, c.to, &on_cells).unwrap();
+                    let cells_path = planner.path().to_vec();
+                    let s = SearchSettings { planner: jump, ..on_cells };
+                    let runs = c.grid.uniform_cost().is_some() && c.neighbors == Neighbors::Eight;
+                    let refused = planner.plan(&c.grid, c.from, c.to, &s);
+                    if !runs {
+                        prop_assert_eq!(refused, Err(PlanError::Jumps { planner: jump }), "{}", s);
+                        let j = planner.plan_observed(&c.grid, c.from, c.to, &s, Fallback::Grid, &mut ()).unwrap();
+                        prop_assert_eq!(planner.ran(), jump.fallback());
+                        prop_assert_eq!(SearchStats { micros: 0.0, ..j.stats }, SearchStats { micros: 0.0, ..a.stats });
+                        prop_assert_eq!(planner.path(), &cells_path[..]);
+                        continue;
+                    }
+                    let j = refused.unwrap();
+                    prop_assert_eq!(planner.ran(), jump);
+                    prop_assert_eq!(j.found, a.found, "{}", s);
+                    match jump.order() {
+                        Order::AStar | Order::Dijkstra => prop_assert_eq!(j.cost, a.cost, "{}", s),
+                        Order::Weighted => prop_assert!(j.cost.zip(best).is_none_or(|(j, b)| j <= w * b + 1e-9), "{}", s),
+                        _ => {}
+                    }
+                    if let Some(cost) = j.cost {
+                        prop_assert_eq!(walk_cost(&c.grid, planner.path(), c.neighbors), cost, "{}", s);
                         prop_assert_eq!(planner.path().first(), Some(&c.from));
                         prop_assert_eq!(planner.path().last(), Some(&c.to));
                     }
@@ -357,11 +376,12 @@ proptest! {
             }
             let astar = SearchSettings::default();
             let a = planners[0].plan(&grid, c.from, c.to, &astar).unwrap();
-            for (p, algorithm) in planners[1..].iter_mut().zip([Algorithm::Jps, Algorithm::JpsPlus]) {
-                let j = p.plan(&grid, c.from, c.to, &SearchSettings { algorithm, ..astar }).unwrap();
-                prop_assert_eq!((j.found, j.cost), (a.found, a.cost), "{} after toggling {}", algorithm, cell);
-                if j.found && !j.stats.ran_astar {
-                    prop_assert_eq!(walk_cost(&grid, p.path(), Neighbors::Eight), j.cost);
+            for (p, jump) in planners[1..].iter_mut().zip([Planner::JPS, Planner::JPS_PLUS]) {
+                let s = SearchSettings { planner: jump, ..astar };
+                let j = p.plan_observed(&grid, c.from, c.to, &s, Fallback::Grid, &mut ()).unwrap();
+                prop_assert_eq!((j.found, j.cost), (a.found, a.cost), "{} after toggling {}", jump, cell);
+                if let (Some(cost), true) = (j.cost, p.ran() == jump) {
+                    prop_assert_eq!(walk_cost(&grid, p.path(), Neighbors::Eight), cost);
                 }
             }
         }
@@ -380,7 +400,7 @@ proptest! {
         let mut grid = c.grid.clone();
         let mut planner = GridPlanner::new();
         planner.set_cluster_size(cluster);
-        let s = SearchSettings { algorithm: Algorithm::Hpa, neighbors: c.neighbors, ..SearchSettings::default() };
+        let s = SearchSettings { planner: Planner::HPA, neighbors: c.neighbors, ..SearchSettings::default() };
         for step in 0..=toggles.len() {
             if step > 0 {
                 let (x, y) = toggles[step - 1];
@@ -393,9 +413,9 @@ proptest! {
             let best = reference_cost(&grid, c.from, c.to, c.neighbors);
             let o = planner.plan(&grid, c.from, c.to, &s).unwrap();
             prop_assert_eq!(o.found, best.is_some(), "step {}", step);
-            if let Some(best) = best {
-                prop_assert!(close(walk_cost(&grid, planner.path(), c.neighbors), o.cost));
-                prop_assert!(o.cost >= best - 1e-9, "{} below the optimum {}", o.cost, best);
+            if let (Some(best), Some(cost)) = (best, o.cost) {
+                prop_assert!(close(walk_cost(&grid, planner.path(), c.neighbors), cost));
+                prop_assert!(cost >= best - 1e-9, "{} below the optimum {}", cost, best);
                 prop_assert_eq!(planner.path().first(), Some(&c.from));
                 prop_assert_eq!(planner.path().last(), Some(&c.to));
             }

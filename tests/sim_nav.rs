@@ -5,12 +5,11 @@ use crate::support::data;
 use data::shipped_level as level;
 use delve::grid::{Cell, Tile};
 use delve::level::Level;
-use delve::nav::Planner;
 use delve::replay::feed::{self, LiveFeed};
-use delve::search::Algorithm;
-use delve::sim::{Bot, Command, Kind, Nav, RepathReason, Setting, Settings, World};
+use delve::search::Planner;
+use delve::sim::{Bot, Command, Kind, RepathReason, Setting, Settings, World};
 
-const ANY_ANGLE: [Planner; 2] = [Planner::Navmesh, Planner::Waypoints];
+const ANY_ANGLE: [Planner; 2] = [Planner::NAVMESH, Planner::WAYPOINTS];
 
 fn with(planner: Planner) -> Settings {
     Settings::default().with_planner(planner)
@@ -59,7 +58,7 @@ fn any_angle_monsters_are_deterministic_and_keep_out_of_walls() {
 /// hashed and reaches the monsters).
 #[test]
 fn the_planner_changes_the_session() {
-    let hashes: Vec<u64> = [Planner::Grid(Algorithm::AStar), Planner::Navmesh, Planner::Waypoints]
+    let hashes: Vec<u64> = [Planner::ASTAR, Planner::NAVMESH, Planner::WAYPOINTS]
         .into_iter()
         .map(|p| run_checked("arena", with(p), 4, 300).hash())
         .collect();
@@ -71,7 +70,7 @@ fn the_planner_changes_the_session() {
 #[test]
 fn any_angle_monsters_catch_the_player_where_grid_monsters_do() {
     let catches = |p| run_checked("arena", with(p), 6, 1500).stats().total.catches;
-    let grid = catches(Planner::Grid(Algorithm::AStar));
+    let grid = catches(Planner::ASTAR);
     assert!(grid > 0, "grid A* monsters caught nothing");
     for planner in ANY_ANGLE {
         assert!(catches(planner) > 0, "{planner} monsters caught nothing (grid A*: {grid})");
@@ -127,9 +126,59 @@ fn switching_to_an_any_angle_planner_replans() {
         w.tick();
     }
     let before = w.stats().total.repaths(RepathReason::Settings);
-    w.apply(Command::Set(Setting::Nav(Nav::Waypoints)));
+    w.apply(Command::Set(Setting::Planner(Planner::WAYPOINTS)));
     w.tick();
     let after = w.stats().total.repaths(RepathReason::Settings);
     assert!(after > before, "no monster replanned for the new planner");
-    assert_eq!(w.settings().planner(), Planner::Waypoints);
+    assert_eq!(w.settings().planner(), Planner::WAYPOINTS);
+}
+
+/// A level of 22,201 wall corners, beyond the corner graph's cap: a
+/// pillar on every other cell of every other row.
+fn lattice() -> Level {
+    let rows: Vec<String> =
+        (0..150).map(|y| (0..150).map(|x| if x % 2 == 1 && y % 2 == 1 { '#' } else { '.' }).collect()).collect();
+    Level::parse(&rows.join("\n"), "lattice").unwrap()
+}
+
+/// The `A` key's cycle passes over the corner graph where the level is
+/// beyond its cap, to the next planner, and says so (an event the game's
+/// log words); the same command replayed does the same, so a recording
+/// of it verifies.
+#[test]
+fn the_cycle_passes_over_the_corner_graph_beyond_its_cap() {
+    use delve::replay::feed::{Feed, RecordFeed};
+    use delve::replay::{Recorder, Replay, Spawns, Start, Verdict, verify};
+    use delve::search::PlanError;
+    use delve::sim::{Event, Rules};
+    let start = Start {
+        level: lattice(),
+        seed: 3,
+        settings: with(Planner::NAVMESH),
+        spawns: Spawns { monster: 4, ..Spawns::default() },
+        rules: Rules::SANDBOX,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("skip.jsonl");
+    let mut recording = RecordFeed::new(Recorder::create(&file, &start, false).unwrap());
+    let mut w = start.world().unwrap();
+    for _ in 0..10 {
+        feed::tick(&mut w, &mut recording).unwrap();
+    }
+    let next = w.settings().next_planner();
+    assert_eq!(next, Setting::Planner(Planner::WAYPOINTS), "the key asks for the corner graph");
+    feed::apply(&mut w, &mut recording, Command::Set(next)).unwrap();
+    assert_eq!(w.settings().planner(), Planner::BFS, "and the world goes on to the next planner");
+    let said: Vec<&Event> = w.events().iter().map(|e| &e.event).collect();
+    let skipped = said.iter().any(|e| {
+        matches!(e, Event::PlannerSkipped { planner: Planner::WAYPOINTS, why: PlanError::TooManyCorners { corners, cap } } if corners > cap)
+    });
+    assert!(skipped, "{said:?}");
+    assert!(said.contains(&&Event::SettingChanged(Setting::Planner(Planner::BFS))), "{said:?}");
+    for _ in 0..30 {
+        feed::tick(&mut w, &mut recording).unwrap();
+    }
+    recording.finish(&w).unwrap();
+    let verdict = verify(&Replay::load(&file).unwrap());
+    assert!(matches!(verdict, Verdict::Match { complete: true, .. }), "{verdict}");
 }

@@ -9,7 +9,7 @@ use crate::support::maze;
 use crate::support::string_pull_reference as reference;
 
 use delve::grid::{Cell, DIRECTIONS, Grid, Neighbors, Tile};
-use delve::search::{Algorithm, GridPlanner, SearchSettings, string_pull};
+use delve::search::{Fallback, GridPlanner, Planner, SearchSettings, string_pull};
 use maze::serpentine;
 use proptest::prelude::*;
 use reference::string_pull_reference;
@@ -48,13 +48,13 @@ proptest! {
         from in (0.0f64..1.0, 0.0f64..1.0),
         to in (0.0f64..1.0, 0.0f64..1.0),
         eight in any::<bool>(),
-        algorithm in proptest::sample::select(Algorithm::ALL),
+        algorithm in proptest::sample::select(&Planner::CYCLE[..8]),
     ) {
         let (from, to) = (cell_at(&grid, from), cell_at(&grid, to));
         let neighbors = if eight { Neighbors::Eight } else { Neighbors::Four };
-        let settings = SearchSettings { algorithm, neighbors, weight: 2.0, ..SearchSettings::default() };
+        let settings = SearchSettings { planner: algorithm, neighbors, weight: 2.0, ..SearchSettings::default() };
         let mut planner = GridPlanner::new();
-        if planner.plan(&grid, from, to, &settings).is_ok_and(|o| o.found) {
+        if planner.plan_observed(&grid, from, to, &settings, Fallback::Grid, &mut ()).is_ok_and(|o| o.found) {
             let (fast, plain) = both(&grid, planner.path());
             prop_assert_eq!(fast, plain);
         }

@@ -45,3 +45,12 @@ pub fn timed_with_cpu<T>(wall: &mut Vec<f64>, cpu: &mut Vec<f64>, run: impl FnOn
     }
     out
 }
+
+/// Runs `work`, returning its result, its wall time and this thread's CPU
+/// time, both in seconds (CPU time 0 where it cannot be read).
+pub fn clocked<T>(work: impl FnOnce() -> T) -> (T, f64, f64) {
+    let (wall, cpu) = (std::time::Instant::now(), thread_cpu_micros());
+    let out = std::hint::black_box(work());
+    let spent = cpu.zip(thread_cpu_micros()).map_or(0.0, |(a, b)| (b - a) / 1e6);
+    (out, wall.elapsed().as_secs_f64(), spent)
+}

@@ -16,7 +16,7 @@ pub struct LabArgs {
     /// The panes' planners, left then right: a grid algorithm, navmesh or
     /// waypoints (default: astar and greedy)
     #[arg(long = "algo", value_name = "ALGO", value_delimiter = ',', num_args = 1)]
-    pub algorithms: Vec<crate::nav::Planner>,
+    pub algorithms: Vec<crate::search::Planner>,
 }
 
 /// Runs `delve lab` until the user quits. A bad level is one line on a

@@ -2,8 +2,7 @@
 
 use super::CliError;
 use crate::grid::Neighbors;
-use crate::nav::Planner;
-use crate::search::{Algorithm, Heuristic, MAX_WEIGHT, MIN_WEIGHT, OpenUpdate, SearchSettings, TieBreak};
+use crate::search::{Heuristic, MAX_WEIGHT, MIN_WEIGHT, OpenUpdate, Planner, SearchSettings, TieBreak};
 
 /// The library's defaults are the command line's.
 const DEFAULT: SearchSettings = SearchSettings::DEFAULT;
@@ -12,11 +11,12 @@ const DEFAULT: SearchSettings = SearchSettings::DEFAULT;
 /// `--open`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
-    /// Search algorithm: bfs|dijkstra|astar|greedy|weighted|jps|jps+|hpa
-    /// (jps and jps+ run A* on 4 neighbours or weighted cells; delve path, sim
-    /// and play also: navmesh|waypoints; several, repeated or comma-separated,
-    /// only for `delve path --svg`)
-    #[arg(long = "algo", value_name = "ALGO", value_delimiter = ',', default_values_t = [Planner::Grid(DEFAULT.algorithm)])]
+    /// Search algorithm: bfs|dijkstra|astar|greedy|weighted|jps|jps+|hpa, or
+    /// an ordering over jump points (jps:dijkstra, jps+:greedy, ...) (jps and
+    /// jps+ run their ordering on every cell on 4 neighbours or weighted
+    /// cells, and say so; delve path, sim and play also: navmesh|waypoints;
+    /// several, repeated or comma-separated, only for `delve path --svg`)
+    #[arg(long = "algo", value_name = "ALGO", value_delimiter = ',', default_values_t = [DEFAULT.planner])]
     pub algorithms: Vec<Planner>,
     /// Heuristic, scaled by the cheapest entry cost: manhattan|euclidean|octile|chebyshev|zero
     #[arg(long, default_value_t = DEFAULT.heuristic)]
@@ -44,19 +44,18 @@ impl SearchArgs {
     /// The planner of the first `--algo` (commands that run one search
     /// call [`SearchArgs::one_algorithm`] first).
     pub fn planner(&self) -> Planner {
-        self.algorithms.first().copied().unwrap_or(Planner::Grid(DEFAULT.algorithm))
+        self.algorithms.first().copied().unwrap_or(DEFAULT.planner)
     }
 
-    /// The search settings these flags ask for (with the first `--algo`;
-    /// A* when it names an any-angle planner: its searches are A*).
+    /// The search settings these flags ask for (with the first `--algo`).
     pub fn settings(&self) -> SearchSettings {
         self.all_settings().next().unwrap_or(DEFAULT)
     }
 
     /// The settings of each `--algo` given, in order.
     pub fn all_settings(&self) -> impl Iterator<Item = SearchSettings> + '_ {
-        self.algorithms.iter().map(|planner| SearchSettings {
-            algorithm: planner.grid().unwrap_or(Algorithm::AStar),
+        self.algorithms.iter().map(|&planner| SearchSettings {
+            planner,
             heuristic: self.heuristic,
             tie: self.tie,
             neighbors: self.neighbors,
@@ -81,7 +80,7 @@ impl SearchArgs {
     /// Refuses the any-angle planners in the commands that only run grid
     /// searches (`delve scen`, a grid benchmark, and `delve path --svg`).
     pub fn grid_only(&self, command: &str) -> Result<(), CliError> {
-        match self.algorithms.iter().find(|p| p.grid().is_none()) {
+        match self.algorithms.iter().find(|p| p.expansion().any_angle()) {
             None => Ok(()),
             Some(other) => {
                 Err(CliError::Usage(format!("--algo {other}: {command} runs grid searches only (use delve path)")))

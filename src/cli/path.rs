@@ -6,9 +6,9 @@ use super::{CliError, SearchArgs, load_level};
 use crate::atomic::{AtomicError, AtomicFile};
 use crate::grid::{Cell, Grid};
 use crate::level::{DEFAULT_LEVEL_NAME, Level, tile_glyph as glyph};
-use crate::nav::MAX_RADIUS;
+use crate::nav::{Ends, MAX_RADIUS, Navigator};
 use crate::picture::{Drawn, MAX_PANELS, Picture, TooLarge, check_size, write_svg};
-use crate::search::{GridPlanner, Outcome, PlanError, SearchSettings, string_pull};
+use crate::search::{Fallback, Outcome, PlanError, Planner, SearchSettings, string_pull};
 use crate::shown::shown;
 use crate::ui::{RAW_PATH, WAYPOINT};
 use serde_json::json;
@@ -74,13 +74,13 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
     if panels > MAX_PANELS {
         return Err(CliError::Usage(format!("--algo: {}", TooLarge::Panels { panels })));
     }
-    let any_angle = args.compare || args.search.algorithms.iter().any(|p| p.grid().is_none());
+    let any_angle = args.compare || args.search.algorithms.iter().any(|p| p.expansion().any_angle());
     if any_angle && panels > 1 {
         // One picture of one query: the planner's, or --compare's three paths.
         let rule = "--algo navmesh, --algo waypoints and --compare take one --algo (several only for grid searches)";
         return Err(CliError::Usage(rule.into()));
     }
-    if args.compare && args.search.planner().grid().is_none() {
+    if args.compare && args.search.planner().expansion().any_angle() {
         return Err(CliError::Usage(format!(
             "--compare runs a grid search beside the navmesh and the waypoints: --algo {} is not a grid algorithm",
             args.search.planner()
@@ -103,7 +103,10 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
     let from = endpoint(args.from, level.start, "--from", "S", &file)?;
     let to = endpoint(args.to, level.goal, "--to", "G", &file)?;
     if any_angle {
-        PlanError::check(&level.grid, from, to).map_err(|source| CliError::Plan { file, source })?;
+        // --compare measures against the corner graph: it needs it too.
+        let planner = if args.compare { Planner::WAYPOINTS } else { args.search.planner() };
+        let refused = PlanError::check(&level.grid, from, to).and_then(|()| Navigator::check(planner, &level.grid));
+        refused.map_err(|source| CliError::Plan { file, source })?;
         let svg = svg.map(|file| Svg::new(file, &level.grid, 1)).transpose()?;
         return if args.compare {
             any_angle::compare(args, &level, from, to, out, svg)
@@ -116,19 +119,24 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
         Some(file) => Some(Svg::new(file, &level.grid, panels)?.begin(&level.grid, panels)?),
         None => None,
     };
-    let mut planner = GridPlanner::new();
+    let mut navigator = Navigator::new(0.0);
     for settings in args.search.all_settings() {
-        let planned = planner.plan(&level.grid, from, to, &settings);
+        // A jump point search that cannot run here runs its ordering on
+        // every cell, and the answer says so (`ran`).
+        let ends = Ends::cells(from, to);
+        let planned = navigator.plan_observed(&level.grid, ends, &settings, Fallback::Grid, &mut ());
         let outcome = planned.map_err(|source| CliError::Plan { file: file.clone(), source })?;
         let mut smoothed = Vec::new();
         if args.smooth || args.svg.is_some() {
-            string_pull(&level.grid, planner.path(), &mut smoothed);
+            string_pull(&level.grid, navigator.path(), &mut smoothed);
         }
         let answer = Answer {
             outcome,
-            path: planner.path(),
+            path: navigator.path(),
             smoothed: args.smooth.then_some(&smoothed[..]),
-            preprocess_micros: planner.preprocess_micros(),
+            preprocess_micros: navigator.preprocess_micros(),
+            asked: settings.planner,
+            ran: navigator.ran(),
         };
         let written = if args.json {
             writeln!(out, "{}", answer.json())
@@ -141,11 +149,11 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
             let drawn = Drawn {
                 settings,
                 stats: outcome.stats,
-                cost: found.then_some(outcome.cost),
+                cost: outcome.cost,
                 finished: true,
-                cells: planner.visited(&level.grid).collect(),
+                cells: navigator.visited(&level.grid).collect(),
                 current: None,
-                path: if found { planner.path().to_vec() } else { Vec::new() },
+                path: if found { navigator.path().to_vec() } else { Vec::new() },
                 smoothed: if found { smoothed } else { Vec::new() },
                 nav: None,
             };
@@ -234,6 +242,10 @@ struct Answer<'a> {
     smoothed: Option<&'a [Cell]>,
     /// Build time of the per-grid data the search used (jump table).
     preprocess_micros: f64,
+    /// The planner asked for, and the one that answered (its fallback
+    /// where it could not run).
+    asked: Planner,
+    ran: Planner,
 }
 
 impl Answer<'_> {
@@ -247,7 +259,7 @@ impl Answer<'_> {
         let mut v = json!({
             "found": self.outcome.found,
             "steps": self.steps(),
-            "cost": if self.outcome.found { json!(self.outcome.cost) } else { json!(null) },
+            "cost": self.outcome.cost,
             "expanded": s.expanded,
             "pushed": s.pushed,
             "stale_pops": s.stale_pops,
@@ -256,7 +268,8 @@ impl Answer<'_> {
             "violations": s.violations,
             "micros": s.micros,
             "scanned": s.scanned,
-            "ran_astar": s.ran_astar,
+            "ran": self.ran.to_string(),
+            "ran_astar": self.ran != self.asked,
             "preprocess_micros": self.preprocess_micros,
             "path": cells(self.path),
         });
@@ -280,10 +293,9 @@ fn write_human(
     writeln!(out, "{settings}")?;
     out.write_all(draw(grid, from, to, answer).as_bytes())?;
     let o = &answer.outcome;
-    if o.found {
-        writeln!(out, "path: {} steps, cost {:.4}", answer.steps(), o.cost)?;
-    } else {
-        writeln!(out, "no path")?;
+    match o.cost {
+        Some(cost) => writeln!(out, "path: {} steps, cost {cost:.4}", answer.steps())?,
+        None => writeln!(out, "no path")?,
     }
     let s = &o.stats;
     writeln!(
@@ -291,12 +303,10 @@ fn write_human(
         "expanded {} | pushed {} | stale pops {} | max open {} | reopened {} | violations {} | {:.1} µs",
         s.expanded, s.pushed, s.stale_pops, s.max_open, s.reopened, s.violations, s.micros
     )?;
-    if settings.algorithm.jumps() {
-        if s.ran_astar {
-            writeln!(out, "{}: {}", settings.algorithm, crate::search::JUMPS_NEED)?;
-        } else {
-            writeln!(out, "scanned {} | grid data built in {:.1} µs", s.scanned, answer.preprocess_micros)?;
-        }
+    if answer.ran != answer.asked {
+        writeln!(out, "{}; ran {} instead", PlanError::Jumps { planner: answer.asked }, answer.ran)?;
+    } else if answer.asked.expansion().jumps() {
+        writeln!(out, "scanned {} | grid data built in {:.1} µs", s.scanned, answer.preprocess_micros)?;
     }
     if let Some(smoothed) = answer.smoothed {
         let list: Vec<String> = smoothed.iter().map(Cell::to_string).collect();

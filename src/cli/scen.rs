@@ -5,7 +5,8 @@ use super::progress::Progress;
 use super::{CliError, SearchArgs};
 use crate::input::ReadError;
 use crate::level::{Level, LevelError, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
-use crate::search::{GridPlanner, JUMPS_NEED, SearchSettings};
+use crate::nav::Navigator;
+use crate::search::{Fallback, PlanError, Planner, SearchSettings};
 use crate::shown::shown_path;
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -69,7 +70,8 @@ struct Run {
     expanded: u64,
     scanned: u64,
     micros: f64,
-    ran_astar: bool,
+    /// What answered instead of the planner asked for, if it could not run.
+    fallback: Option<Planner>,
     verdict: Verdict,
 }
 
@@ -98,8 +100,9 @@ struct Summary {
     /// Build time of the per-grid data the searches used (jump tables,
     /// clusters), summed over the maps.
     preprocess_micros: f64,
-    /// Whether a jump point search had to run A* (see [`JUMPS_NEED`]).
-    ran_astar: bool,
+    /// The planner that answered instead of the one asked for, which
+    /// could not run (jump points on 4 neighbours or weighted cells).
+    fallback: Option<Planner>,
 }
 
 impl Summary {
@@ -119,7 +122,7 @@ impl Summary {
             mean_ratio: if ratios.is_empty() { 0.0 } else { ratios.iter().sum::<f64>() / ratios.len() as f64 },
             worst_ratio: ratios.iter().copied().fold(0.0, f64::max),
             preprocess_micros,
-            ran_astar: runs.iter().any(|r| r.ran_astar),
+            fallback: runs.iter().find_map(|r| r.fallback),
         }
     }
 }
@@ -214,24 +217,27 @@ fn run_scenarios(
     mut each: impl FnMut(usize, &Run) -> Result<(), CliError>,
 ) -> Result<(Vec<Run>, f64), CliError> {
     let progress = Progress::on_stderr("scenarios", scenarios.len() as u64);
-    let mut planners: Vec<GridPlanner> = maps.loaded.iter().map(|_| GridPlanner::new()).collect();
+    let mut planners: Vec<Navigator> = maps.loaded.iter().map(|_| Navigator::new(0.0)).collect();
     let mut runs = Vec::with_capacity(scenarios.len());
     for (i, sc) in scenarios.iter().enumerate() {
         // `Maps::load` checked the endpoints, so a refusal here would be a
         // bug; it is still reported against the scenario's line.
-        let o = planners[maps.of_scenario[i]]
-            .plan(&maps.of(i).grid, sc.start, sc.goal, settings)
+        // A jump point search that cannot run on the map runs its ordering
+        // on every cell, as `delve path` does, and the summary says so.
+        let planner = &mut planners[maps.of_scenario[i]];
+        let ends = crate::nav::Ends::cells(sc.start, sc.goal);
+        let o = planner
+            .plan_observed(&maps.of(i).grid, ends, settings, Fallback::Grid, &mut ())
             .map_err(|e| CliError::Usage(format!("{}:{}: {e}", scen.display(), sc.line)))?;
-        let cost = o.found.then_some(o.cost);
-        let verdict = Verdict::of(cost, sc.optimal);
-        let (expanded, scanned, micros, ran_astar) =
-            (o.stats.expanded, o.stats.scanned, o.stats.micros, o.stats.ran_astar);
-        let run = Run { scenario: sc.clone(), cost, expanded, scanned, micros, ran_astar, verdict };
+        let fallback = (planner.ran() != settings.planner).then(|| planner.ran());
+        let verdict = Verdict::of(o.cost, sc.optimal);
+        let (expanded, scanned, micros) = (o.stats.expanded, o.stats.scanned, o.stats.micros);
+        let run = Run { scenario: sc.clone(), cost: o.cost, expanded, scanned, micros, fallback, verdict };
         each(i + 1, &run)?;
         runs.push(run);
         progress.set(i as u64 + 1);
     }
-    Ok((runs, planners.iter().map(GridPlanner::preprocess_micros).sum()))
+    Ok((runs, planners.iter().map(Navigator::preprocess_micros).sum()))
 }
 
 /// Runs `delve scen`, writing its answer to `out`.
@@ -291,7 +297,7 @@ fn write_json_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> 
         "mean_ratio": s.mean_ratio,
         "worst_ratio": s.worst_ratio,
         "preprocess_micros": s.preprocess_micros,
-        "ran_astar": s.ran_astar,
+        "ran_astar": s.fallback.is_some(),
     });
     writeln!(out, "{summary}")
 }
@@ -316,12 +322,10 @@ fn write_table(
     writeln!(out, "  mean expanded       {:>12.1}", s.mean_expanded)?;
     writeln!(out, "  mean µs/search      {:>12.1}", s.mean_micros)?;
     writeln!(out, "  cost / optimal      {:>12.4} mean, {:.4} worst", s.mean_ratio, s.worst_ratio)?;
-    if settings.algorithm.jumps() {
-        if s.ran_astar {
-            writeln!(out, "  {}: {JUMPS_NEED}", settings.algorithm)?;
-        } else {
-            writeln!(out, "  grid data built in {:.1} µs", s.preprocess_micros)?;
-        }
+    if let Some(ran) = s.fallback {
+        writeln!(out, "  {}; ran {ran} instead", PlanError::Jumps { planner: settings.planner })?;
+    } else if settings.planner.expansion().jumps() {
+        writeln!(out, "  grid data built in {:.1} µs", s.preprocess_micros)?;
     }
     let misses: Vec<_> = runs.iter().enumerate().filter(|(_, r)| r.verdict != Verdict::Optimal).collect();
     for (i, r) in misses.iter().take(LISTED) {

@@ -74,13 +74,11 @@ impl SessionArgs {
             Rules::SANDBOX
         };
         let file = self.level.clone().unwrap_or_else(|| PathBuf::from(&level.name));
-        let start = Start {
-            level,
-            seed: self.seed,
-            settings: self.world.settings(&self.search),
-            spawns: self.spawn.spawns(),
-            rules,
-        };
+        let settings = self.world.settings(&self.search);
+        // The corner graph beyond its cap is refused here, in one line.
+        let refused = crate::nav::Navigator::check(settings.planner(), &level.grid);
+        refused.map_err(|source| CliError::Plan { file: file.clone(), source })?;
+        let start = Start { level, seed: self.seed, settings, spawns: self.spawn.spawns(), rules };
         let world = start.world().map_err(|source| CliError::World { file, source })?;
         Ok((start, world))
     }

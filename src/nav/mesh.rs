@@ -38,7 +38,7 @@
 
 use super::{Space, Vec2, string_pull};
 use crate::grid::{Cell, Grid};
-use crate::search::{Graph, NodeId, Observer, Query, SearchStats, Searcher};
+use crate::search::{Graph, NodeId, Observer, Order, Outcome, Query, SearchStats, Searcher};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
@@ -438,12 +438,15 @@ impl NavMesh {
     /// with) with `searcher` (A*): `None` when either end is outside the
     /// free space or no corridor joins them.
     pub fn plan(&self, grid: &Grid, searcher: &mut Searcher, from: Vec2, to: Vec2) -> Option<MeshPath> {
-        self.plan_observed(grid, searcher, from, to, &mut ())
+        self.plan_observed(grid, searcher, from, to, &mut ()).1
     }
 
     /// [`NavMesh::plan`], telling `observer` (a
     /// [`Trace`](crate::search::Trace), for the lab) each step of the
-    /// portal search; its node ids are those of [`NavMesh::search_nodes`].
+    /// portal search, and giving the search's outcome too (none searched
+    /// when an end is outside the free space; the cost of a path found is
+    /// its pulled length); its node ids are those of
+    /// [`NavMesh::search_nodes`].
     pub fn plan_observed<O: Observer>(
         &self,
         grid: &Grid,
@@ -451,14 +454,16 @@ impl NavMesh {
         from: Vec2,
         to: Vec2,
         observer: &mut O,
-    ) -> Option<MeshPath> {
-        let (start, goal) = (self.locate(from)?, self.locate(to)?);
+    ) -> (Outcome, Option<MeshPath>) {
+        let (Some(start), Some(goal)) = (self.locate(from), self.locate(to)) else {
+            return (Outcome::default(), None);
+        };
         let graph = PortalGraph { mesh: self, from, to, start, goal };
         let n = graph.start_node();
-        let query = Query { algorithm: crate::search::Algorithm::Weighted, weight: SEARCH_WEIGHT, ..Query::default() };
+        let query = Query { order: Order::Weighted, weight: SEARCH_WEIGHT, ..Query::default() };
         let outcome = searcher.search_observed(&graph, n, n + 1, &query, observer);
         if !outcome.found {
-            return None;
+            return (outcome, None);
         }
         // The rectangle each leg of the node path runs through: the one
         // its two ends share. A portal whose legs on either side run
@@ -483,7 +488,8 @@ impl NavMesh {
         portals.push((to, to));
         let points = straighten(&Space::new(grid, self.radius), string_pull(&portals));
         let length = super::path_length(&points);
-        Some(MeshPath { polygons, portals, points, length, stats: outcome.stats })
+        let outcome = Outcome { cost: Some(length), ..outcome };
+        (outcome, Some(MeshPath { polygons, portals, points, length, stats: outcome.stats }))
     }
 
     /// Every node of the portal search of the query `from` → `to`, by node
@@ -687,7 +693,9 @@ mod tests {
         let mesh = NavMesh::build(&g, 0.0);
         let (from, to) = (v(1.5, 1.5), v(3.5, 6.5));
         let mut trace = crate::search::Trace::new();
-        let observed = mesh.plan_observed(&g, &mut Searcher::new(), from, to, &mut trace).unwrap();
+        let (outcome, observed) = mesh.plan_observed(&g, &mut Searcher::new(), from, to, &mut trace);
+        let observed = observed.unwrap();
+        assert_eq!(outcome.cost, Some(observed.length));
         let plain = mesh.plan(&g, &mut Searcher::new(), from, to).unwrap();
         let timeless = |p: MeshPath| MeshPath { stats: SearchStats { micros: 0.0, ..p.stats }, ..p };
         assert_eq!(timeless(observed), timeless(plain));

@@ -246,14 +246,13 @@ mod hex_hash {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Algorithm;
     use crate::sim::Setting;
 
     #[test]
     fn records_read_back_as_written() {
         let text = r#"{"tick":40,"cmd":"set","setting":"algorithm","value":"greedy"}"#;
         let r: CommandRecord = serde_json::from_str(text).unwrap();
-        assert_eq!((r.tick, r.command), (40, Command::Set(Setting::Algorithm(Algorithm::Greedy))));
+        assert_eq!((r.tick, r.command), (40, Command::Set(Setting::Planner(crate::search::Planner::GREEDY))));
         assert_eq!(serde_json::to_string(&r).unwrap(), text);
         let text = r#"{"checkpoint":100,"hash":"00000000000000ab","commands":"00000000000000cd"}"#;
         let c: CheckpointRecord = serde_json::from_str(text).unwrap();

@@ -7,7 +7,8 @@
 //! O(1) instead of clearing arrays, and repeated queries allocate nothing.
 
 use super::open::OpenList;
-use super::settings::{Algorithm, OpenUpdate, TieBreak};
+use super::planner::Order;
+use super::settings::{OpenUpdate, TieBreak};
 use super::trace::Observer;
 use super::{Graph, NodeId};
 use std::time::Instant;
@@ -15,11 +16,12 @@ use std::time::Instant;
 /// What one query asks of the engine, beyond its graph and endpoints.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Query {
-    /// Which member of the best-first family runs.
-    pub algorithm: Algorithm,
+    /// What the open list orders by: the member of the best-first family
+    /// that runs, whatever graph (expansion policy) it runs over.
+    pub order: Order,
     /// Order among open entries of equal f.
     pub tie: TieBreak,
-    /// w of weighted A*; ignored by the other algorithms.
+    /// w of weighted A*; ignored by the other orderings.
     pub weight: f64,
     /// Put closed nodes back on the open list when a cheaper route reaches
     /// them (needed for optimal answers under an inconsistent heuristic).
@@ -30,7 +32,7 @@ pub struct Query {
 
 impl Default for Query {
     fn default() -> Self {
-        Query { algorithm: Algorithm::AStar, tie: TieBreak::Fifo, weight: 1.0, reopen: false, open: OpenUpdate::Lazy }
+        Query { order: Order::AStar, tie: TieBreak::Fifo, weight: 1.0, reopen: false, open: OpenUpdate::Lazy }
     }
 }
 
@@ -61,10 +63,6 @@ pub struct SearchStats {
     /// others, which look at each cell they generate).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub scanned: u64,
-    /// A jump point search asked for where it cannot run (4 neighbours,
-    /// weighted cells): A* answered instead.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub ran_astar: bool,
     /// Nodes whose value an incremental repair changed or re-examined
     /// (D* Lite, the flow field); 0 for a fresh search, whose work is all
     /// in `expanded`. Work = `expanded` + `cells_updated`.
@@ -77,12 +75,13 @@ fn is_zero(n: &u64) -> bool {
 }
 
 /// The answer to one query. The path itself is [`Searcher::path`].
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Outcome {
     /// Whether the goal was reached.
     pub found: bool,
-    /// Sum of the edge costs along the path (0 when not found).
-    pub cost: f64,
+    /// Sum of the edge costs along the path: `Some(0.0)` when start and
+    /// goal are one node, `None` when no path was found.
+    pub cost: Option<f64>,
     /// What the query did, counted.
     pub stats: SearchStats,
 }
@@ -261,16 +260,14 @@ impl Searcher {
     ) -> Outcome {
         let n = graph.node_count();
         self.begin::<DECREASE>(n);
-        let algo = query.algorithm;
-        let greedy = algo == Algorithm::Greedy;
-        let bfs = algo == Algorithm::Bfs;
+        let order = query.order;
+        let greedy = order == Order::Greedy;
+        let bfs = order == Order::Bfs;
         // Coefficient of h in f; greedy orders by h alone.
-        let hw = match algo {
-            Algorithm::Bfs | Algorithm::Dijkstra => 0.0,
-            // The grid planner runs jump point searches and HPA* as A* over
-            // their own graphs.
-            Algorithm::AStar | Algorithm::Jps | Algorithm::JpsPlus | Algorithm::Hpa | Algorithm::Greedy => 1.0,
-            Algorithm::Weighted => query.weight,
+        let hw = match order {
+            Order::Bfs | Order::Dijkstra => 0.0,
+            Order::AStar | Order::Greedy => 1.0,
+            Order::Weighted => query.weight,
         };
         let gw = if greedy { 0.0 } else { 1.0 };
         let tie = query.tie;
@@ -370,7 +367,7 @@ impl Searcher {
             observer.step(&stats);
         }
 
-        let cost = if found { self.trace_path(graph, start, goal, bfs) } else { 0.0 };
+        let cost = found.then(|| self.trace_path(graph, start, goal, bfs));
         Outcome { found, cost, stats }
     }
 
@@ -443,17 +440,17 @@ mod tests {
         }
     }
 
-    fn run(algorithm: Algorithm, reopen: bool) -> (Outcome, Vec<NodeId>) {
+    fn run(order: Order, reopen: bool) -> (Outcome, Vec<NodeId>) {
         let mut s = Searcher::new();
-        let q = Query { algorithm, reopen, ..Query::default() };
+        let q = Query { order, reopen, ..Query::default() };
         let o = s.search(&inconsistent(), S, G, &q);
         (o, s.path().to_vec())
     }
 
     #[test]
     fn dijkstra_finds_the_optimum_with_exact_counters() {
-        let (o, path) = run(Algorithm::Dijkstra, false);
-        assert_eq!(o.cost, 4.0);
+        let (o, path) = run(Order::Dijkstra, false);
+        assert_eq!(o.cost, Some(4.0));
         assert_eq!(path, vec![S, C, B, G]);
         let s = o.stats;
         assert_eq!((s.expanded, s.pushed, s.stale_pops, s.max_open), (3, 5, 1, 2));
@@ -462,26 +459,26 @@ mod tests {
 
     #[test]
     fn decrease_key_does_the_same_search_without_stale_pops() {
-        for (algorithm, reopen) in [(Algorithm::Dijkstra, false), (Algorithm::AStar, false), (Algorithm::AStar, true)] {
+        for (order, reopen) in [(Order::Dijkstra, false), (Order::AStar, false), (Order::AStar, true)] {
             let mut s = Searcher::new();
-            let lazy = s.search(&inconsistent(), S, G, &Query { algorithm, reopen, ..Query::default() });
+            let lazy = s.search(&inconsistent(), S, G, &Query { order, reopen, ..Query::default() });
             let lazy_path = s.path().to_vec();
-            let q = Query { algorithm, reopen, open: OpenUpdate::DecreaseKey, ..Query::default() };
+            let q = Query { order, reopen, open: OpenUpdate::DecreaseKey, ..Query::default() };
             let d = s.search(&inconsistent(), S, G, &q);
-            assert_eq!((d.found, d.cost, s.path()), (lazy.found, lazy.cost, &lazy_path[..]), "{algorithm:?}");
+            assert_eq!((d.found, d.cost, s.path()), (lazy.found, lazy.cost, &lazy_path[..]), "{order:?}");
             let want = SearchStats { stale_pops: 0, micros: 0.0, ..lazy.stats };
-            assert_eq!(SearchStats { micros: 0.0, ..d.stats }, want, "{algorithm:?}");
+            assert_eq!(SearchStats { micros: 0.0, ..d.stats }, want, "{order:?}");
         }
         // Dijkstra lowers B (3 -> 2) while B is open: one stale pop saved.
-        let q = Query { algorithm: Algorithm::Dijkstra, open: OpenUpdate::DecreaseKey, ..Query::default() };
+        let q = Query { order: Order::Dijkstra, open: OpenUpdate::DecreaseKey, ..Query::default() };
         let d = Searcher::new().search(&inconsistent(), S, G, &q).stats;
         assert_eq!((d.expanded, d.pushed, d.stale_pops, d.max_open), (3, 5, 0, 2));
     }
 
     #[test]
     fn astar_without_reopening_is_fooled_by_an_inconsistent_heuristic() {
-        let (o, path) = run(Algorithm::AStar, false);
-        assert_eq!(o.cost, 5.0);
+        let (o, path) = run(Order::AStar, false);
+        assert_eq!(o.cost, Some(5.0));
         assert_eq!(path, vec![S, B, G]);
         assert_eq!(o.stats.violations, 1, "C→B is the one inconsistent edge");
         assert_eq!(o.stats.reopened, 0);
@@ -489,8 +486,8 @@ mod tests {
 
     #[test]
     fn astar_with_reopening_recovers_the_optimum() {
-        let (o, path) = run(Algorithm::AStar, true);
-        assert_eq!(o.cost, 4.0);
+        let (o, path) = run(Order::AStar, true);
+        assert_eq!(o.cost, Some(4.0));
         assert_eq!(path, vec![S, C, B, G]);
         assert_eq!(o.stats.reopened, 1);
         assert_eq!(o.stats.violations, 1);
@@ -500,17 +497,17 @@ mod tests {
 
     #[test]
     fn greedy_keeps_its_first_parent() {
-        let (o, path) = run(Algorithm::Greedy, false);
+        let (o, path) = run(Order::Greedy, false);
         assert_eq!(path, vec![S, B, G]);
-        assert_eq!(o.cost, 5.0);
+        assert_eq!(o.cost, Some(5.0));
         assert_eq!(o.stats.violations, 0);
     }
 
     #[test]
     fn bfs_counts_steps_and_reports_real_cost() {
-        let (o, path) = run(Algorithm::Bfs, false);
+        let (o, path) = run(Order::Bfs, false);
         assert_eq!(path, vec![S, B, G]);
-        assert_eq!(o.cost, 5.0);
+        assert_eq!(o.cost, Some(5.0));
     }
 
     #[test]
@@ -528,7 +525,7 @@ mod tests {
         for &tie in TieBreak::ALL {
             for &open in OpenUpdate::ALL {
                 let o = s.search(&graph, S, G, &Query { tie, open, ..Query::default() });
-                assert_eq!((o.cost, s.path()), (2.0, &[S, X, G][..]), "{tie:?} {open:?}");
+                assert_eq!((o.cost, s.path()), (Some(2.0), &[S, X, G][..]), "{tie:?} {open:?}");
             }
         }
     }
@@ -539,10 +536,11 @@ mod tests {
         let q = Query::default();
         let o = s.search(&inconsistent(), B, B, &q);
         assert!(o.found);
-        assert_eq!((o.cost, o.stats.expanded, o.stats.pushed), (0.0, 0, 1));
+        assert_eq!((o.cost, o.stats.expanded, o.stats.pushed), (Some(0.0), 0, 1));
         assert_eq!(s.path(), &[B]);
         let o = s.search(&inconsistent(), G, S, &q);
         assert!(!o.found);
+        assert_eq!(o.cost, None, "no path has no cost, unlike a path of no steps");
         assert!(s.path().is_empty());
         assert_eq!(o.stats.expanded, 1);
     }
@@ -550,7 +548,7 @@ mod tests {
     #[test]
     fn reused_searcher_gives_identical_answers() {
         let mut s = Searcher::new();
-        let q = Query { algorithm: Algorithm::AStar, reopen: true, ..Query::default() };
+        let q = Query { order: Order::AStar, reopen: true, ..Query::default() };
         let first = s.search(&inconsistent(), S, G, &q);
         for _ in 0..3 {
             let again = s.search(&inconsistent(), S, G, &q);

@@ -66,6 +66,11 @@ impl<T: Derived> GridCache<T> {
         self.data.as_ref().expect("built above")
     }
 
+    /// The data as last built or repaired, without bringing it up to date.
+    pub(crate) fn cached(&self) -> Option<&T> {
+        self.data.as_ref()
+    }
+
     /// Microseconds the last build or repair took.
     pub(crate) fn micros(&self) -> f64 {
         self.micros

@@ -32,8 +32,9 @@
 use super::engine::{Outcome, Query, SearchStats, Searcher};
 use super::grid_cache::{Derived, GridCache};
 use super::grid_graph::{GridGraph, Split};
-use super::settings::{Algorithm, SearchSettings};
-use super::{Graph, NodeId, TieBreak};
+use super::planner::Order;
+use super::settings::SearchSettings;
+use super::{Graph, NodeId, PlanError, TieBreak};
 use crate::grid::{Cell, DIAGONAL, DIRECTIONS, Grid, Neighbors};
 use std::time::Instant;
 
@@ -201,7 +202,7 @@ impl Abstraction {
             let graph = inside(grid, self.shape.neighbors, rect, from, from);
             // Dijkstra toward an unreachable goal (the border wall at index
             // 0) settles the whole cluster.
-            let query = Query { algorithm: Algorithm::Dijkstra, ..Query::default() };
+            let query = Query { order: Order::Dijkstra, ..Query::default() };
             searcher.search(&graph, from as NodeId, 0, &query);
             for &to in entrances {
                 if to != from
@@ -418,10 +419,12 @@ impl Graph for Linked<'_> {
     }
 }
 
-/// HPA* queries, with the abstraction of the last grid and reusable
-/// buffers.
+/// HPA* queries on cells, with the abstraction of the last grid (built
+/// for it, repaired where cells changed, rebuilt for another grid) and
+/// reusable buffers. [`GridPlanner`](super::GridPlanner) runs it for
+/// [`Planner::HPA`](super::Planner::HPA); it serves on its own too.
 #[derive(Debug, Default)]
-pub(crate) struct HpaPlanner {
+pub struct HpaPlanner {
     cache: GridCache<Abstraction>,
     /// Searches inside clusters, and the abstract search.
     local: Searcher,
@@ -429,7 +432,10 @@ pub(crate) struct HpaPlanner {
     goal_links: Vec<f64>,
     /// Scratch for smoothing: path positions by padded index.
     at: Vec<u32>,
-    pub(crate) cluster: Option<usize>,
+    cluster: Option<usize>,
+    /// The last query's path, padded indices and cells.
+    nodes: Vec<usize>,
+    cells: Vec<Cell>,
 }
 
 /// Cost of walking `path` (padded indices) step by step.
@@ -443,14 +449,44 @@ fn path_cost(grid: &Grid, path: &[usize]) -> f64 {
 }
 
 impl HpaPlanner {
+    /// A planner with clusters of [`DEFAULT_CLUSTER_SIZE`] cells a side.
+    pub fn new() -> HpaPlanner {
+        HpaPlanner::default()
+    }
+
+    /// The side of the clusters, in cells (at least 2). Changing it
+    /// rebuilds the abstraction at the next query.
+    pub fn set_cluster_size(&mut self, cells: usize) {
+        self.cluster = Some(cells.max(2));
+    }
+
     /// Microseconds of the last build or repair of the abstraction.
-    pub(crate) fn preprocess_micros(&self) -> f64 {
+    pub fn preprocess_micros(&self) -> f64 {
         self.cache.micros()
+    }
+
+    /// One query from `from` to `to` on `grid`, with the heuristic, ties,
+    /// open-list update and neighbours of `settings` (its planner is
+    /// HPA*'s own: A* over the entrances). The path is
+    /// [`HpaPlanner::path`]. Refused when an end is off the map or blocked.
+    pub fn plan(&mut self, grid: &Grid, from: Cell, to: Cell, settings: &SearchSettings) -> Result<Outcome, PlanError> {
+        self.cells.clear();
+        PlanError::check(grid, from, to)?;
+        let mut nodes = std::mem::take(&mut self.nodes);
+        let outcome = self.plan_nodes(grid, grid.node(from) as usize, grid.node(to) as usize, settings, &mut nodes);
+        self.cells.extend(nodes.iter().map(|&n| grid.cell_of(n as u32)));
+        self.nodes = nodes;
+        Ok(outcome)
+    }
+
+    /// The last query's path, start and goal included (empty if none).
+    pub fn path(&self) -> &[Cell] {
+        &self.cells
     }
 
     /// One query from `start` to `goal` (padded indices of walkable
     /// cells); the cell path goes to `out` (left empty when none).
-    pub(crate) fn plan(
+    pub(crate) fn plan_nodes(
         &mut self,
         grid: &Grid,
         start: usize,
@@ -488,8 +524,8 @@ impl HpaPlanner {
             let graph = inside(grid, shape.neighbors, both, start, goal);
             let o = self.local.search(&graph, start as NodeId, goal as NodeId, &local_query);
             add(&o.stats);
-            if o.found {
-                best = Some((o.cost, self.local.path().iter().map(|&n| n as usize).collect()));
+            if let Some(cost) = o.cost {
+                best = Some((cost, self.local.path().iter().map(|&n| n as usize).collect()));
             }
         }
         // Link the start to its cluster's entrances, the entrances of the
@@ -500,7 +536,7 @@ impl HpaPlanner {
         let mut start_links = Vec::new();
         if start_node == n {
             let graph = inside(grid, shape.neighbors, abs.rect(cs), start, start);
-            let q = Query { algorithm: Algorithm::Dijkstra, ..local_query };
+            let q = Query { order: Order::Dijkstra, ..local_query };
             let o = self.local.search(&graph, start as NodeId, 0, &q);
             add(&o.stats);
             for &e in &abs.entrances[cs] {
@@ -516,7 +552,7 @@ impl HpaPlanner {
                 // Moves cost the same both ways: one Dijkstra from the goal
                 // gives every entrance's cost to it.
                 let graph = inside(grid, shape.neighbors, abs.rect(cg), goal, goal);
-                let q = Query { algorithm: Algorithm::Dijkstra, ..local_query };
+                let q = Query { order: Order::Dijkstra, ..local_query };
                 add(&self.local.search(&graph, goal as NodeId, 0, &q).stats);
                 for &e in &abs.entrances[cg] {
                     if let Some(c) = self.local.settled_cost(e as NodeId) {
@@ -528,8 +564,8 @@ impl HpaPlanner {
                     let graph = inside(grid, shape.neighbors, abs.rect(cg), e, goal);
                     let o = self.local.search(&graph, e as NodeId, goal as NodeId, &local_query);
                     add(&o.stats);
-                    if o.found {
-                        self.goal_links[abs.node_of[e] as usize] = o.cost;
+                    if let Some(cost) = o.cost {
+                        self.goal_links[abs.node_of[e] as usize] = cost;
                     }
                 }
             }
@@ -551,10 +587,10 @@ impl HpaPlanner {
         } else {
             let o = self.global.search(&linked, start_node, goal_node, &local_query);
             add(&o.stats);
-            o.found.then_some(o)
+            o.cost
         };
-        if let Some(o) = o
-            && best.as_ref().is_none_or(|(c, _)| o.cost < *c)
+        if let Some(abstract_cost) = o
+            && best.as_ref().is_none_or(|(c, _)| abstract_cost < *c)
         {
             // Refine each abstract edge: one step across a border, or a
             // search inside the cluster both ends share.
@@ -573,16 +609,16 @@ impl HpaPlanner {
                 debug_assert!(r.found, "a cached route exists");
                 cells.extend(self.local.path()[1..].iter().map(|&n| n as usize));
             }
-            best = Some((o.cost, cells));
+            best = Some((abstract_cost, cells));
         }
         stats.micros = began.elapsed().as_secs_f64() * 1e6;
         let Some((_, cells)) = best else {
-            return Outcome { found: start == goal, cost: 0.0, stats };
+            return Outcome { found: false, cost: None, stats };
         };
         smooth(grid, shape.neighbors, 4 * shape.cluster, &cells, &mut self.at, out);
         let cost = path_cost(grid, out);
         stats.micros = began.elapsed().as_secs_f64() * 1e6;
-        Outcome { found: true, cost, stats }
+        Outcome { found: true, cost: Some(cost), stats }
     }
 }
 

@@ -40,8 +40,8 @@
 
 use super::grid_cache::Derived;
 use super::grid_graph::{GridGraph, Split};
-use super::{Graph, NodeId, TieBreak};
-use crate::grid::{DIAGONAL, DIRECTIONS, Grid};
+use super::{Graph, Heuristic, NodeId, PlanError, Planner, TieBreak};
+use crate::grid::{Cell, DIAGONAL, DIRECTIONS, Grid, Neighbors};
 use std::cell::Cell as Counter;
 
 /// Walkability bits of lines of equal length, one line after another.
@@ -101,11 +101,14 @@ impl Lines {
     }
 }
 
-/// A grid's walkability as bit lines four ways: rows (scanned east),
-/// mirrored rows (west), columns (south) and mirrored columns (north), all
-/// in the grid's padded coordinates.
+/// A grid's walkability as bit lines four ways, what online jump point
+/// search scans: rows (scanned east), mirrored rows (west), columns
+/// (south) and mirrored columns (north), all in the grid's padded
+/// coordinates. Build it once per grid ([`WalkBits::new`]), bring it up to
+/// date when cells change ([`WalkBits::update`]), and search the
+/// [`JpsGraph`] of each query ([`WalkBits::graph`]).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct WalkBits {
+pub struct WalkBits {
     /// Padded width (the grid's stride) and height.
     width: usize,
     height: usize,
@@ -130,7 +133,8 @@ impl Derived for WalkBits {
 }
 
 impl WalkBits {
-    pub(crate) fn new(grid: &Grid) -> WalkBits {
+    /// The bits of `grid` as it is now.
+    pub fn new(grid: &Grid) -> WalkBits {
         let (width, height) = (grid.stride(), grid.height() + 2);
         let mut bits = WalkBits {
             width,
@@ -146,6 +150,30 @@ impl WalkBits {
             }
         }
         bits
+    }
+
+    /// Brings the bits up to date with `grid` after the cells `changed`
+    /// became walkable or not (doors).
+    pub fn update(&mut self, grid: &Grid, changed: &[Cell]) {
+        for &c in changed {
+            self.set(grid.node(c) as usize, grid.is_walkable(c));
+        }
+    }
+
+    /// The jump point graph of one query from `from` to `to` on `grid`
+    /// (the grid these bits describe as it is now), with `heuristic`
+    /// scaled by the grid's entry cost. Refused where jump point search
+    /// cannot run: an end off the map or blocked, or walkable cells of
+    /// different costs.
+    pub fn graph<'a>(
+        &'a self,
+        grid: &'a Grid,
+        heuristic: Heuristic,
+        from: Cell,
+        to: Cell,
+    ) -> Result<JpsGraph<'a>, PlanError> {
+        let query = JumpQuery::checked(grid, Planner::JPS, heuristic, from, to)?;
+        Ok(JpsGraph(JumpGraph { query, jumps: Scan::new(self) }))
     }
 
     /// Records that the cell of padded index `i` became walkable or not.
@@ -218,6 +246,21 @@ pub(crate) struct JumpQuery<'a> {
 }
 
 impl<'a> JumpQuery<'a> {
+    /// The query from `from` to `to` on `grid` for `planner` (which names
+    /// itself in a refusal), if jump points can be searched there.
+    pub(crate) fn checked(
+        grid: &'a Grid,
+        planner: Planner,
+        heuristic: Heuristic,
+        from: Cell,
+        to: Cell,
+    ) -> Result<JumpQuery<'a>, PlanError> {
+        PlanError::check(grid, from, to)?;
+        let cost = grid.uniform_cost().ok_or(PlanError::Jumps { planner })?;
+        let cells = GridGraph::new(grid, Neighbors::Eight, heuristic, from, to);
+        Ok(JumpQuery::new(grid, cells, grid.node(to), cost))
+    }
+
     /// `cells` must be built on `grid`, whose walkable cells all cost
     /// `cost`.
     pub(crate) fn new(grid: &'a Grid, cells: GridGraph<'a>, goal: NodeId, cost: u8) -> Self {
@@ -385,6 +428,60 @@ impl Jumps for Scan<'_> {
             let to = i.wrapping_add_signed((mx + my * q.width as isize) * n as isize);
             visit(to as NodeId, n as f64 * cost);
         }
+    }
+}
+
+/// One query's graph of jump points found online ([`WalkBits::graph`]):
+/// node ids are the grid's ([`Grid::node`]), edges are jumps, and the
+/// engine searches it with any ordering but BFS (a jump is many steps).
+/// [`JpsGraph::cells`] turns a path of jump points into cells.
+pub struct JpsGraph<'a>(JumpGraph<'a, Scan<'a>>);
+
+impl JpsGraph<'_> {
+    /// Cells looked at while jumping, so far.
+    pub fn scanned(&self) -> u64 {
+        self.0.jumps.scanned()
+    }
+
+    /// The cells of `path` (jump points, as the engine returns them), start
+    /// and goal included, each step to a neighbour.
+    pub fn cells(&self, path: &[NodeId]) -> Vec<Cell> {
+        self.0.query.cells_of(path)
+    }
+}
+
+impl Graph for JpsGraph<'_> {
+    fn node_count(&self) -> usize {
+        self.0.node_count()
+    }
+
+    fn successors(&self, node: NodeId, visit: impl FnMut(NodeId, f64)) {
+        self.0.successors(node, visit);
+    }
+
+    #[inline(always)]
+    fn successors_from(&self, node: NodeId, parent: NodeId, visit: impl FnMut(NodeId, f64)) {
+        self.0.successors_from(node, parent, visit);
+    }
+
+    fn heuristic(&self, node: NodeId) -> f64 {
+        self.0.heuristic(node)
+    }
+
+    fn tie_key(&self, node: NodeId, h: f64, tie: TieBreak) -> u32 {
+        self.0.tie_key(node, h, tie)
+    }
+}
+
+impl JumpQuery<'_> {
+    /// The cells of a path of jump points on this query's grid.
+    pub(crate) fn cells_of(&self, path: &[NodeId]) -> Vec<Cell> {
+        let mut cells = Vec::new();
+        fill_in(self.width, path, |n| {
+            let (x, y) = self.split.xy(n as usize);
+            cells.push(Cell::new(x as i32 - 1, y as i32 - 1));
+        });
+        cells
     }
 }
 

@@ -23,18 +23,22 @@
 //! change carried back along its diagonal until an entry comes out as it
 //! was. The rest of the table is untouched.
 
-use super::NodeId;
 use super::grid_cache::Derived;
-use super::jps::{JumpQuery, Jumps};
-use crate::grid::{DIRECTIONS, Grid};
+use super::jps::{JumpGraph, JumpQuery, Jumps};
+use super::{Graph, Heuristic, NodeId, PlanError, Planner, TieBreak};
+use crate::grid::{Cell, DIRECTIONS, Grid};
 
 /// Above this share of changed cells (1 in `REBUILD_SHARE`), a repair
 /// rebuilds the whole table instead.
 const REBUILD_SHARE: usize = 64;
 
-/// The jump distances of every cell of a grid, in [`DIRECTIONS`] order.
+/// The jump distances of every cell of a grid, in [`DIRECTIONS`] order:
+/// what JPS+ reads instead of scanning. Build it once per grid
+/// ([`JumpTable::new`]), repair it when cells change
+/// ([`JumpTable::update`]), and search the [`JpsPlusGraph`] of each query
+/// ([`JumpTable::graph`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct JumpTable {
+pub struct JumpTable {
     /// Padded width (the grid's stride) and height.
     width: usize,
     height: usize,
@@ -158,6 +162,33 @@ impl Derived for JumpTable {
 }
 
 impl JumpTable {
+    /// The table of `grid` as it is now.
+    pub fn new(grid: &Grid) -> JumpTable {
+        JumpTable::build(grid, ())
+    }
+
+    /// Brings the table up to date with `grid` after the cells `changed`
+    /// became walkable or not (doors): only the rows, columns and
+    /// diagonals they can affect are recomputed.
+    pub fn update(&mut self, grid: &Grid, changed: &[Cell]) {
+        let changed: Vec<usize> = changed.iter().map(|&c| grid.node(c) as usize).collect();
+        self.repair(grid, &changed);
+    }
+
+    /// The JPS+ graph of one query from `from` to `to` on `grid` (the grid
+    /// this table describes as it is now), with `heuristic` scaled by the
+    /// grid's entry cost. Refused as [`super::WalkBits::graph`] refuses.
+    pub fn graph<'a>(
+        &'a self,
+        grid: &'a Grid,
+        heuristic: Heuristic,
+        from: Cell,
+        to: Cell,
+    ) -> Result<JpsPlusGraph<'a>, PlanError> {
+        let query = JumpQuery::checked(grid, Planner::JPS_PLUS, heuristic, from, to)?;
+        Ok(JpsPlusGraph(JumpGraph { query, jumps: Table { table: self } }))
+    }
+
     /// The entry of cell `i` for the move (dx, dy), from the walkability
     /// around it and the entries one step further on.
     fn entry(&self, i: usize, dx: isize, dy: isize) -> i16 {
@@ -266,12 +297,49 @@ impl Jumps for Table<'_> {
     }
 }
 
+/// One query's JPS+ graph ([`JumpTable::graph`]): node ids are the grid's
+/// ([`Grid::node`]), edges are jumps read from the table, and the engine
+/// searches it with any ordering but BFS. [`JpsPlusGraph::cells`] turns a
+/// path of jump points into cells.
+pub struct JpsPlusGraph<'a>(JumpGraph<'a, Table<'a>>);
+
+impl JpsPlusGraph<'_> {
+    /// The cells of `path` (jump points, as the engine returns them), start
+    /// and goal included, each step to a neighbour.
+    pub fn cells(&self, path: &[NodeId]) -> Vec<Cell> {
+        self.0.query.cells_of(path)
+    }
+}
+
+impl Graph for JpsPlusGraph<'_> {
+    fn node_count(&self) -> usize {
+        self.0.node_count()
+    }
+
+    fn successors(&self, node: NodeId, visit: impl FnMut(NodeId, f64)) {
+        self.0.successors(node, visit);
+    }
+
+    #[inline(always)]
+    fn successors_from(&self, node: NodeId, parent: NodeId, visit: impl FnMut(NodeId, f64)) {
+        self.0.successors_from(node, parent, visit);
+    }
+
+    fn heuristic(&self, node: NodeId) -> f64 {
+        self.0.heuristic(node)
+    }
+
+    fn tie_key(&self, node: NodeId, h: f64, tie: TieBreak) -> u32 {
+        self.0.tie_key(node, h, tie)
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::jps::{JumpGraph, test_grid as grid};
+    use super::super::jps::test_grid as grid;
     use super::*;
-    use crate::grid::{Cell, DIAGONAL, Tile};
-    use crate::search::{Graph, GridGraph};
+    use crate::grid::{DIAGONAL, Tile};
+    use crate::search::GridGraph;
 
     #[test]
     fn entries_count_to_jump_points_and_walls() {

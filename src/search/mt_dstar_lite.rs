@@ -270,7 +270,7 @@ impl MtDStarLite {
         });
         let mut stats = self.stats;
         stats.micros = began.elapsed().as_secs_f64() * 1e6;
-        Outcome { found, cost, stats }
+        Outcome { found, cost: found.then_some(cost), stats }
     }
 
     fn slot(&self, node: NodeId) -> Option<u32> {

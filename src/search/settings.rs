@@ -3,38 +3,12 @@
 //! Every enum here has one spelling shared by the command line, the side
 //! panel, the replay files and the hotkeys that cycle it.
 
+use super::planner::Planner;
 use crate::grid::{DIAGONAL, Neighbors};
 use crate::hash::{StateHash, StateHasher};
 pub use crate::named::UnknownName;
 use crate::named::named_enum;
 use serde::{Deserialize, Serialize};
-
-named_enum! {
-    /// Which member of the best-first family runs.
-    Algorithm, "algorithm" {
-        /// Breadth-first: orders by step count, ignores costs and heuristic.
-        Bfs => "bfs",
-        /// Orders by g alone.
-        Dijkstra => "dijkstra",
-        /// Orders by g + h.
-        AStar => "astar",
-        /// Orders by h alone, keeps the first parent found, never relaxes.
-        Greedy => "greedy",
-        /// Orders by g + w·h (w ≥ 1): at most w times the optimal cost.
-        Weighted => "weighted",
-        /// A* over jump points (Harabor & Grastien 2011), found online by
-        /// scanning rows and columns 64 cells a word. Needs 8 neighbours and
-        /// one entry cost on every walkable cell; otherwise runs A*, and
-        /// says so.
-        Jps => "jps",
-        /// Jump point search reading each cell's jumps from a table built
-        /// once per grid (Rabin's JPS+) and repaired where a door changes.
-        JpsPlus => "jps+",
-        /// Hierarchical A* (Botea et al. 2004): A* over cluster entrances,
-        /// refined into cells and smoothed. Near-optimal, not optimal.
-        Hpa => "hpa",
-    }
-}
 
 named_enum! {
     /// Distance estimates on a grid, each scaled by the grid's cheapest
@@ -85,19 +59,6 @@ named_enum! {
     }
 }
 
-impl Algorithm {
-    /// Whether the heuristic enters the ordering key.
-    pub const fn uses_heuristic(self) -> bool {
-        matches!(self, Algorithm::AStar | Algorithm::Greedy | Algorithm::Weighted | Algorithm::Jps | Algorithm::JpsPlus)
-    }
-
-    /// Whether this is a jump point search, which needs 8 neighbours and
-    /// uniform costs.
-    pub const fn jumps(self) -> bool {
-        matches!(self, Algorithm::Jps | Algorithm::JpsPlus)
-    }
-}
-
 impl Heuristic {
     /// The unscaled estimate for a displacement of `dx`, `dy` cells (both ≥ 0).
     pub fn distance(self, dx: f64, dy: f64) -> f64 {
@@ -111,9 +72,6 @@ impl Heuristic {
     }
 }
 
-/// Why a jump point search ran A* instead: what the user sees.
-pub const JUMPS_NEED: &str = "needs 8 neighbours and one entry cost on every walkable cell; ran astar instead";
-
 /// Smallest accepted weight for weighted A*.
 pub const MIN_WEIGHT: f64 = 1.0;
 /// Largest accepted weight: beyond it weighted A* is greedy search in all
@@ -125,15 +83,19 @@ pub const MAX_WEIGHT: f64 = 10.0;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SearchSettings {
-    /// Which member of the best-first family runs.
-    pub algorithm: Algorithm,
-    /// The distance estimate (ignored by BFS and Dijkstra).
+    /// The planner: an ordering over an expansion policy. Written as
+    /// `algorithm`, its name in replay files made before it had one.
+    #[serde(rename = "algorithm")]
+    pub planner: Planner,
+    /// The distance estimate (ignored by BFS, Dijkstra and the any-angle
+    /// planners).
     pub heuristic: Heuristic,
     /// Order among open entries of equal f.
     pub tie: TieBreak,
     /// 4- or 8-neighbour movement.
     pub neighbors: Neighbors,
-    /// w of weighted A*, in [`MIN_WEIGHT`, `MAX_WEIGHT`]; other algorithms ignore it.
+    /// w of weighted A*, in [`MIN_WEIGHT`, `MAX_WEIGHT`]; other orderings
+    /// (and the navmesh, which has its own) ignore it.
     pub weight: f64,
     /// Reopen closed nodes when a cheaper route to them turns up (needed
     /// for optimality under an inconsistent heuristic).
@@ -155,8 +117,8 @@ impl OpenUpdate {
 /// apply.
 impl std::fmt::Display for SearchSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.algorithm)?;
-        if self.algorithm == Algorithm::Weighted {
+        write!(f, "{}", self.planner)?;
+        if self.planner.uses_weight() {
             write!(f, " w={}", self.weight)?;
         }
         write!(f, ", {} heuristic, {} ties, {} neighbours", self.heuristic, self.tie, self.neighbors)?;
@@ -175,7 +137,7 @@ impl SearchSettings {
     /// the optimal ones on dungeon grids. A constant so that the command
     /// line can show it as its defaults.
     pub const DEFAULT: SearchSettings = SearchSettings {
-        algorithm: Algorithm::AStar,
+        planner: Planner::ASTAR,
         heuristic: Heuristic::Octile,
         tie: TieBreak::Fifo,
         neighbors: Neighbors::Eight,
@@ -195,8 +157,8 @@ impl Default for SearchSettings {
 /// replay edited to drop a change of any of them cannot verify.
 impl StateHash for SearchSettings {
     fn hash_into(&self, h: &mut StateHasher) {
-        let SearchSettings { algorithm, heuristic, tie, neighbors, weight, reopen, open } = self;
-        h.add(algorithm);
+        let SearchSettings { planner, heuristic, tie, neighbors, weight, reopen, open } = self;
+        h.add(planner);
         h.add(heuristic);
         h.add(tie);
         h.add(neighbors);
@@ -212,18 +174,13 @@ mod tests {
 
     #[test]
     fn names_round_trip_and_cycle_wraps() {
-        for &a in Algorithm::ALL {
-            assert_eq!(a.name().parse::<Algorithm>(), Ok(a));
-        }
-        assert_eq!(Algorithm::Weighted.next(), Algorithm::Jps);
-        assert_eq!(Algorithm::ALL.last().unwrap().next(), Algorithm::Bfs);
         assert_eq!(Heuristic::Zero.next(), Heuristic::Manhattan);
         assert_eq!(TieBreak::Cross.next(), TieBreak::Fifo);
         assert_eq!(Neighbors::Eight.next(), Neighbors::Four);
-        let err = "astra".parse::<Algorithm>().unwrap_err();
+        let err = "manhatan".parse::<Heuristic>().unwrap_err();
         assert_eq!(
             err.to_string(),
-            "unknown algorithm 'astra' (expected one of: bfs|dijkstra|astar|greedy|weighted|jps|jps+|hpa)"
+            "unknown heuristic 'manhatan' (expected one of: manhattan|euclidean|octile|chebyshev|zero)"
         );
     }
 
@@ -239,8 +196,7 @@ mod tests {
     #[test]
     fn settings_read_as_one_line() {
         assert_eq!(SearchSettings::default().to_string(), "astar, octile heuristic, fifo ties, 8 neighbours");
-        let s =
-            SearchSettings { algorithm: Algorithm::Weighted, weight: 2.5, reopen: true, ..SearchSettings::default() };
+        let s = SearchSettings { planner: Planner::WEIGHTED, weight: 2.5, reopen: true, ..SearchSettings::default() };
         assert_eq!(s.to_string(), "weighted w=2.5, octile heuristic, fifo ties, 8 neighbours, reopening");
         let s = SearchSettings { open: OpenUpdate::DecreaseKey, ..SearchSettings::default() };
         assert_eq!(s.to_string(), "astar, octile heuristic, fifo ties, 8 neighbours, decrease-key");
@@ -249,8 +205,8 @@ mod tests {
     #[test]
     fn serde_uses_user_names() {
         assert_eq!(serde_json::to_string(&TieBreak::LowH).unwrap(), "\"low-h\"");
-        let s: Algorithm = serde_json::from_str("\"astar\"").unwrap();
-        assert_eq!(s, Algorithm::AStar);
+        let s: Planner = serde_json::from_str("\"astar\"").unwrap();
+        assert_eq!(s, Planner::ASTAR);
         // The open-list update is written only when it is not the default,
         // and settings without it read as lazy.
         let lazy = serde_json::to_string(&SearchSettings::DEFAULT).unwrap();

@@ -1,18 +1,20 @@
 //! Monsters planning on the any-angle structures of [`crate::nav`]: the
-//! navigation mesh or the corner waypoint graph, kept in step with the
-//! grid, and the plans they give turned into a monster's path.
+//! navigation mesh or the corner waypoint graph, and the plans they give
+//! turned into a monster's path.
 //!
-//! Lifetime. The structures are derived from the grid, for the monsters'
-//! body radius ([`BODY_RADIUS`]: a monster following the path never comes
-//! closer than that to a wall). Each is built on first use and kept while
-//! the grid stays the same. When a door changes, the changed cells are
-//! found by comparing the grid with the walkability the structures were
-//! made from (one scan, only on a new grid version); the mesh is repaired
-//! around them ([`NavMesh::update`]) and the waypoint graph, whose links
-//! any door may cut or open anywhere in sight of it, is built anew (its
-//! build is a few milliseconds on the shipped levels; see the README).
-//! Building or repairing is wall-clock work outside the tick's budget of
-//! expansions, like the ORCA walls: it decides nothing the grid does not.
+//! Lifetime. The structures are the hunter's [`Navigator`]'s, derived from
+//! the grid for the monsters' body radius ([`BODY_RADIUS`]: a monster
+//! following the path never comes closer than that to a wall): each is
+//! built on first use and kept while the grid stays the same; after a door
+//! changes, the mesh is repaired around the changed cells
+//! ([`crate::nav::NavMesh::update`]) and the corner graph found again (one
+//! pass; its links are made again as searches expand corners). Building,
+//! repairing and making links is wall-clock work outside the tick's budget
+//! of expansions, like the ORCA walls: it decides nothing the grid does
+//! not. A level beyond the corner graph's cap
+//! ([`crate::nav::Waypoints::MAX_CORNERS`]) never plans on it: the world
+//! passes over it when it is chosen, and a plan asked of it anyway is
+//! refused and the monster waits.
 //!
 //! Paths. The follower's waypoints are the planned points themselves (an
 //! any-angle path is already taut; no string-pulling on top), minus the
@@ -31,133 +33,75 @@
 
 use super::creature::Hunt;
 use super::hunt::Scene;
-use super::settings::Nav;
-use super::species::BODY_RADIUS;
 use super::stats::{RepathReason, SearchReport, Stats};
-use crate::grid::{Cell, Grid};
-use crate::nav::{NavMesh, Space, Vec2, Waypoints};
-use crate::search::{SearchStats, Searcher, Visit};
+use crate::grid::Cell;
+use crate::nav::{Ends, Navigator, Vec2};
+use crate::search::{Fallback, SearchStats};
 use crate::steer;
 use std::time::Instant;
 
-/// The structures monsters plan on, and the engine searching them.
-#[derive(Debug, Default)]
-pub struct AnyAngle {
-    mesh: Option<NavMesh>,
-    waypoints: Option<Waypoints>,
-    /// The grid version both structures are up to date with, and its
-    /// walkability, cell by cell in row order.
-    version: u64,
-    walkable: Vec<bool>,
-    searcher: Searcher,
-    changed: Vec<Cell>,
-}
-
-/// The radius the structures are built for.
-const RADIUS: f64 = BODY_RADIUS as f64;
-
-impl AnyAngle {
-    /// Plans in `scene`, with its any-angle planner, for monster `i` at
-    /// `pos` to the centre of cell `to`; fills `hunt`'s path and
-    /// waypoints, records the search in `stats`, and returns the nodes it
-    /// expanded (what the budget is charged).
-    #[allow(clippy::too_many_arguments)]
-    pub fn plan(
-        &mut self,
-        scene: &Scene,
-        hunt: &mut Hunt,
-        pos: steer::Vec2,
-        to: Cell,
-        i: usize,
-        reason: RepathReason,
-        stats: &mut Stats,
-    ) -> u64 {
-        let (grid, from) = (scene.grid, steer::cell_at(pos));
-        if !grid.is_walkable(from) || !grid.is_walkable(to) {
-            return 0;
-        }
-        self.refresh(grid, scene.settings.nav);
-        let began = Instant::now();
-        let space = Space::new(grid, RADIUS);
-        let here = Vec2::new(f64::from(pos.x), f64::from(pos.y));
-        let centre = |c: Cell| Vec2::new(f64::from(c.x) + 0.5, f64::from(c.y) + 0.5);
-        let pushed = !space.is_free(here);
-        let start = if pushed { centre(from) } else { here };
-        let goal = centre(to);
-        let planned = match scene.settings.nav {
-            Nav::Navmesh => {
-                let mesh = self.mesh.as_ref().expect("refreshed above");
-                mesh.plan(grid, &mut self.searcher, start, goal).map(|p| (p.points, p.stats))
-            }
-            _ => {
-                let waypoints = self.waypoints.as_ref().expect("refreshed above");
-                waypoints.plan(grid, &mut self.searcher, start, goal).map(|p| (p.points, p.stats))
-            }
-        };
-        // Both ends are free, so a plan that failed ran its search to
-        // exhaustion: the nodes it closed are what it expanded.
-        let (points, search) = planned.unwrap_or_else(|| {
-            let closed = self.searcher.visited().iter().filter(|(_, v)| *v == Visit::Closed).count();
-            (Vec::new(), SearchStats { expanded: closed as u64, ..SearchStats::default() })
-        });
-        // The time of the whole query (linking the ends in sight, the
-        // funnel), not the search's alone: what a grid search's time is
-        // compared with.
-        let search = SearchStats { micros: began.elapsed().as_secs_f64() * 1e6, ..search };
-        cells_crossed(&points, &mut hunt.path);
-        // The start is where the monster stands, unless it was pushed: then
-        // the cell's centre is its first waypoint.
-        let skip = usize::from(!pushed && points.len() > 1);
-        let to_f32 = |p: &Vec2| steer::Vec2::new(p.x as f32, p.y as f32);
-        hunt.follower.waypoints.extend(points[skip.min(points.len())..].iter().map(to_f32));
-        let report = SearchReport {
-            creature: i,
-            tick: scene.tick,
-            reason: Some(reason),
-            found: !points.is_empty(),
-            stats: search,
-            steps: points.len().saturating_sub(1),
-            waypoints: points.len(),
-            closed: Vec::new(),
-            open: Vec::new(),
-            updated: Vec::new(),
-        };
-        stats.record_search(&report);
-        stats.last_search = Some(report.clone());
-        if scene.watched == Some(i) {
-            stats.watched_search = Some(report);
-        }
-        search.expanded
+/// Plans in `scene` with its any-angle planner, through `navigator`, for
+/// monster `i` at `pos` to the centre of cell `to`; fills `hunt`'s path
+/// and waypoints, records the search in `stats`, and returns the nodes it
+/// expanded (what the budget is charged).
+#[allow(clippy::too_many_arguments)]
+pub fn plan(
+    navigator: &mut Navigator,
+    scene: &Scene,
+    hunt: &mut Hunt,
+    pos: steer::Vec2,
+    to: Cell,
+    i: usize,
+    reason: RepathReason,
+    stats: &mut Stats,
+) -> u64 {
+    let (grid, from) = (scene.grid, steer::cell_at(pos));
+    if !grid.is_walkable(from) || !grid.is_walkable(to) {
+        return 0;
     }
-
-    /// Brings the structure `nav` plans on up to date with `grid`.
-    fn refresh(&mut self, grid: &Grid, nav: Nav) {
-        if self.version != grid.version() || self.walkable.len() != grid.width() * grid.height() {
-            self.changed.clear();
-            let fresh = self.walkable.len() != grid.width() * grid.height();
-            if fresh {
-                self.walkable = grid.cells().map(|c| grid.is_walkable(c)).collect();
-                self.mesh = None;
-            } else {
-                for (c, was) in grid.cells().zip(self.walkable.iter_mut()) {
-                    if grid.is_walkable(c) != *was {
-                        *was = !*was;
-                        self.changed.push(c);
-                    }
-                }
-            }
-            if let Some(mesh) = self.mesh.as_mut() {
-                mesh.update(grid, &self.changed);
-            }
-            self.waypoints = None;
-            self.version = grid.version();
-        }
-        match nav {
-            Nav::Navmesh if self.mesh.is_none() => self.mesh = Some(NavMesh::build(grid, RADIUS)),
-            Nav::Waypoints if self.waypoints.is_none() => self.waypoints = Some(Waypoints::build(grid, RADIUS)),
-            _ => {}
-        }
+    let began = Instant::now();
+    let here = Vec2::new(f64::from(pos.x), f64::from(pos.y));
+    let pushed = !navigator.space(grid).is_free(here);
+    let start = if pushed { Vec2::centre(from) } else { here };
+    let ends = Ends { from, to, start: Some(start) };
+    let Ok(outcome) = navigator.plan_observed(grid, ends, &scene.settings.search, Fallback::Grid, &mut ()) else {
+        // A level beyond the corner graph's cap: no plan, the monster waits.
+        return 0;
+    };
+    let points = navigator.points();
+    // Both ends are free, so a plan that failed ran its search to
+    // exhaustion: the nodes it closed are what it expanded.
+    let search = if outcome.found {
+        outcome.stats
+    } else {
+        SearchStats { expanded: navigator.closed_nodes() as u64, ..SearchStats::default() }
+    };
+    // The time of the whole query (linking the ends in sight, the
+    // funnel), not the search's alone: what a grid search's time is
+    // compared with.
+    let search = SearchStats { micros: began.elapsed().as_secs_f64() * 1e6, ..search };
+    cells_crossed(points, &mut hunt.path);
+    // The start is where the monster stands, unless it was pushed: then
+    // the cell's centre is its first waypoint.
+    let skip = usize::from(!pushed && points.len() > 1);
+    let to_f32 = |p: &Vec2| steer::Vec2::new(p.x as f32, p.y as f32);
+    hunt.follower.waypoints.extend(points[skip.min(points.len())..].iter().map(to_f32));
+    let report = SearchReport {
+        creature: i,
+        tick: scene.tick,
+        reason: Some(reason),
+        found: !points.is_empty(),
+        stats: search,
+        steps: points.len().saturating_sub(1),
+        waypoints: points.len(),
+        ..SearchReport::default()
+    };
+    stats.record_search(&report);
+    stats.last_search = Some(report.clone());
+    if scene.watched == Some(i) {
+        stats.watched_search = Some(report);
     }
+    search.expanded
 }
 
 /// Fills `cells` with the cells the polyline `points` passes through, in
@@ -217,6 +161,7 @@ fn cell_of(p: Vec2) -> Cell {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Planner;
 
     /// The centre of `cell` as the nav layer's point.
     fn centre(cell: Cell) -> Vec2 {
@@ -230,13 +175,14 @@ mod tests {
 
     /// Plans with `nav` on `rows` for a monster at `pos` to cell `to`;
     /// returns the hunt, the stats and the expansions charged.
-    fn plan(nav: Nav, rows: &str, pos: (f32, f32), to: Cell) -> (Hunt, Stats, u64) {
+    fn plan(nav: Planner, rows: &str, pos: (f32, f32), to: Cell) -> (Hunt, Stats, u64) {
         let grid = crate::level::Level::parse(rows, "t").unwrap().grid;
-        let settings = super::super::Settings { nav, ..Default::default() };
+        let settings = super::super::Settings::default().with_planner(nav);
         let scene = Scene { grid: &grid, settings: &settings, tick: 0, player: to, watched: Some(0) };
         let (mut hunt, mut stats) = (Hunt::default(), Stats::default());
         let pos = steer::Vec2::new(pos.0, pos.1);
-        let expanded = AnyAngle::default().plan(&scene, &mut hunt, pos, to, 0, RepathReason::Start, &mut stats);
+        let mut navigator = Navigator::new(f64::from(super::super::species::BODY_RADIUS));
+        let expanded = super::plan(&mut navigator, &scene, &mut hunt, pos, to, 0, RepathReason::Start, &mut stats);
         (hunt, stats, expanded)
     }
 
@@ -244,7 +190,7 @@ mod tests {
     /// cell's centre, which it steers to first.
     #[test]
     fn a_start_too_near_a_wall_plans_from_the_cell_centre() {
-        for nav in [Nav::Navmesh, Nav::Waypoints] {
+        for nav in [Planner::NAVMESH, Planner::WAYPOINTS] {
             let (hunt, stats, _) = plan(nav, "#######\n#.....#\n#######", (1.05, 1.1), Cell::new(5, 1));
             let wp = &hunt.follower.waypoints;
             assert_eq!(wp.first(), Some(&steer::Vec2::new(1.5, 1.5)), "{nav}");
@@ -260,7 +206,7 @@ mod tests {
     #[test]
     fn no_way_and_no_start_neither_panic_nor_plan() {
         let rows = "#########\n#...#...#\n#...#...#\n#########";
-        for nav in [Nav::Navmesh, Nav::Waypoints] {
+        for nav in [Planner::NAVMESH, Planner::WAYPOINTS] {
             let (hunt, stats, expanded) = plan(nav, rows, (1.5, 1.5), Cell::new(6, 1));
             assert!(hunt.follower.waypoints.is_empty() && hunt.path.is_empty(), "{nav}");
             let report = stats.last_search.unwrap();

@@ -70,7 +70,6 @@ fn step_problem(what: &str, dx: i8, dy: i8) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Algorithm;
 
     #[test]
     fn commands_read_as_json_lines() {
@@ -80,7 +79,7 @@ mod tests {
             (Command::Run { dx: 0, dy: 1 }, r#"{"cmd":"run","dx":0,"dy":1}"#),
             (Command::Stop, r#"{"cmd":"stop"}"#),
             (
-                Command::Set(Setting::Algorithm(Algorithm::Greedy)),
+                Command::Set(Setting::Planner(crate::search::Planner::GREEDY)),
                 r#"{"cmd":"set","setting":"algorithm","value":"greedy"}"#,
             ),
             (Command::Spawn { kind: Kind::Boid, count: 3 }, r#"{"cmd":"spawn","kind":"boid","count":3}"#),

@@ -1,14 +1,14 @@
 //! The creatures of the world and the state each carries between ticks.
 
 use super::mind::Mind;
-use super::settings::Nav;
+use super::settings::PlanKey;
 use super::species::{ARRIVAL_RADIUS, SLOWING_RADIUS, Species, alarm};
 use super::stats::RepathReason;
 use super::sweep::Sweep;
 use crate::grid::{Cell, Grid, Tile, supercover};
 use crate::hash::{StateHash, StateHasher};
 use crate::named::named_enum;
-use crate::search::{SearchSettings, string_pull};
+use crate::search::string_pull;
 use crate::steer::{Body, Hysteresis, PathFollower, Smoother, Vec2, Wander, cell_at, cell_center};
 
 named_enum! {
@@ -87,9 +87,9 @@ pub struct Hunt {
     pub progress: (usize, f32, u64),
     /// What it knows of the player, and so where it is going.
     pub mind: Mind,
-    /// The search settings, smoothing and planner kind the last plan was
+    /// The search settings (the planner included) and smoothing the last plan was
     /// made with.
-    pub planned_with: Option<(SearchSettings, bool, Nav)>,
+    pub planned_with: Option<PlanKey>,
     /// Its sweep of the cells near where it lost the player, under
     /// [`Lost::Sweep`](super::Lost::Sweep).
     pub sweep: Sweep,
@@ -177,7 +177,7 @@ impl Hunt {
 
     /// Starts a new plan toward `goal`, made on grid `version` under the
     /// settings `key`: the old path, waypoints and progress go.
-    pub(super) fn restart(&mut self, goal: Cell, version: u64, key: (SearchSettings, bool, Nav), tick: u64) {
+    pub(super) fn restart(&mut self, goal: Cell, version: u64, key: PlanKey, tick: u64) {
         self.goal = Some(goal);
         self.version = version;
         self.planned_with = Some(key);

@@ -69,6 +69,14 @@ pub enum Event {
     },
     /// A setting was changed (by a key or a replayed command).
     SettingChanged(Setting),
+    /// A planner chosen could not run on the level (the corner graph
+    /// beyond its cap): the world went on to the next of the cycle.
+    PlannerSkipped {
+        /// The planner passed over.
+        planner: crate::search::Planner,
+        /// Why it cannot run.
+        why: crate::search::PlanError,
+    },
 }
 
 /// An event and the tick it happened in.

@@ -29,7 +29,8 @@
 //! the settings, when one of them changed and a hunter perceives the
 //! player; a player standing still (no step for a few ticks) has no
 //! heading, and hunters go for its cell. Its work (`expanded`) is a search
-//! in the statistics and comes out of the tick's budget of expansions.
+//! in the statistics, outside the tick's budget of expansions (charged to
+//! it, a 1,800-expansion map starved every plan under a budget of 100).
 //! Its aims decide where monsters go, so the map's key is state, hashed;
 //! the map itself is a function of the key and the grid, like a cache.
 

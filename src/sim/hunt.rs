@@ -8,38 +8,53 @@
 //! old path, up to the first door that closed across it (see
 //! [`Hunt::cut_at_closed_doors`]).
 
-use super::any_angle::AnyAngle;
 use super::creature::{Creature, Hunt};
 use super::flow::Flow;
 use super::incremental::Incremental;
 use super::pack::PackPlanner;
-use super::settings::{Nav, RepathPolicy, Settings};
+use super::settings::{RepathPolicy, Settings};
+use super::species::BODY_RADIUS;
 use super::stats::{RepathReason, SearchReport, Stats};
 use super::tactics::Packs;
 use crate::grid::{Cell, Grid};
 use crate::hash::{StateHash, StateHasher};
-use crate::search::{GridPlanner, Visit};
+use crate::nav::{Ends, Navigator};
+use crate::search::{Fallback, Visit};
 use crate::steer::{Vec2, cell_at, cell_center};
 use std::collections::VecDeque;
 
 /// The world's repath machinery: the queue and the budget are state (they
-/// decide future plans); the planner and buffers are scratch.
-#[derive(Debug, Default)]
+/// decide future plans); the navigator and buffers are scratch.
+#[derive(Debug)]
 pub struct Hunter {
     /// Monsters waiting for a plan, oldest request first.
     pub(super) queue: VecDeque<u32>,
     /// Expansions left for this tick; negative after an overspend.
     pub(super) allowance: i64,
-    planner: GridPlanner,
+    /// Every planner, with the structures it keeps (jump tables, the
+    /// navigation mesh, the corner graph), for the monsters' radius.
+    navigator: Navigator,
     /// The monsters' searches under the `incremental` policy.
     pub(super) incremental: Incremental,
     smoothed: Vec<Cell>,
     /// The shared field of the `flow-field` policy.
     pub(super) flow: Flow,
-    /// The navigation mesh and waypoint graph, for the any-angle planners.
-    any_angle: AnyAngle,
     /// Searches that keep clear of packmates' paths (`sim::pack`).
     pack: PackPlanner,
+}
+
+impl Default for Hunter {
+    fn default() -> Self {
+        Hunter {
+            queue: VecDeque::new(),
+            allowance: 0,
+            navigator: Navigator::new(f64::from(BODY_RADIUS)),
+            incremental: Incremental::default(),
+            smoothed: Vec::new(),
+            flow: Flow::default(),
+            pack: PackPlanner::default(),
+        }
+    }
 }
 
 impl StateHash for Hunter {
@@ -47,14 +62,13 @@ impl StateHash for Hunter {
         let Hunter {
             queue,
             allowance,
-            // The engine and its buffers, reset by every search.
-            planner: _,
+            // Every planner's engine, buffers and structures derived from
+            // the grid (jump tables, the mesh, the corner graph), reset by
+            // every search or rebuilt when the grid changes: a cache.
+            navigator: _,
             incremental,
             smoothed: _,
             flow,
-            // Derived from the grid and rebuilt when it changes (see
-            // `sim::any_angle`): a cache, like the ORCA walls.
-            any_angle: _,
             // An engine and the marks of one plan, reset by every search.
             pack: _,
         } = self;
@@ -151,7 +165,9 @@ impl Hunter {
     /// Plans a path for monster `i` at `pos`, in cell `from`, to `to`: a
     /// fresh search, under `incremental` a repair of its own, or with an
     /// any-angle planner a query on its structure; returns the work it cost
-    /// (expansions plus cells updated).
+    /// (expansions plus cells updated). A jump point search that cannot
+    /// run on the level (4 neighbours, weighted cells) runs its ordering
+    /// on the grid instead, and the report says so.
     #[allow(clippy::too_many_arguments)]
     fn plan(
         &mut self,
@@ -166,8 +182,8 @@ impl Hunter {
     ) -> u64 {
         let grid = scene.grid;
         hunt.restart(to, grid.version(), scene.settings.plan_key(), scene.tick);
-        if scene.settings.nav != Nav::Grid {
-            return self.any_angle.plan(scene, hunt, pos, to, i, reason, stats);
+        if scene.settings.planner().expansion().any_angle() {
+            return super::any_angle::plan(&mut self.navigator, scene, hunt, pos, to, i, reason, stats);
         }
         let incremental = scene.settings.repath == RepathPolicy::Incremental;
         let split = !incremental && self.pack.splits();
@@ -176,7 +192,8 @@ impl Hunter {
         } else if split {
             self.pack.plan(grid, from, to, &scene.settings.search)
         } else {
-            self.planner.plan(grid, from, to, &scene.settings.search)
+            let ends = Ends::cells(from, to);
+            self.navigator.plan_observed(grid, ends, &scene.settings.search, Fallback::Grid, &mut ())
         };
         let Ok(outcome) = outcome else {
             // The monster stands where no plan can start (pushed into a
@@ -186,8 +203,11 @@ impl Hunter {
         let path = match (incremental, split) {
             (true, _) => self.incremental.path(),
             (false, true) => self.pack.path(),
-            (false, false) => self.planner.path(),
+            (false, false) => self.navigator.path(),
         };
+        let asked = scene.settings.planner();
+        let ran = if split { self.pack.ran(asked) } else { self.navigator.ran() };
+        let fallback = (!incremental && ran != asked).then_some(ran);
         hunt.follow_cells(grid, path, scene.settings.smoothing, &mut self.smoothed);
         let mut report = SearchReport {
             creature: i,
@@ -197,9 +217,8 @@ impl Hunter {
             stats: outcome.stats,
             steps: path.len().saturating_sub(1),
             waypoints: self.smoothed.len(),
-            closed: Vec::new(),
-            open: Vec::new(),
-            updated: Vec::new(),
+            fallback,
+            ..SearchReport::default()
         };
         stats.record_search(&report);
         stats.last_search = Some(report.clone());
@@ -208,7 +227,7 @@ impl Hunter {
             stats.watched_search = Some(report);
         } else if scene.watched == Some(i) {
             let visited: Vec<(Cell, Visit)> =
-                if split { self.pack.visited(grid).collect() } else { self.planner.visited(grid).collect() };
+                if split { self.pack.visited(grid).collect() } else { self.navigator.visited(grid).collect() };
             for (cell, visit) in visited {
                 match visit {
                     Visit::Closed => report.closed.push(cell),

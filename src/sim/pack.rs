@@ -20,7 +20,7 @@
 //! those costs; the search is the settings' own ordering (A*, Dijkstra,
 //! greedy, weighted, BFS) over a [`Graph`] that adds the penalties to the
 //! grid's moves; the jump point searches and HPA*, which need the grid's
-//! own costs, run as A* (the panel's "ran astar"). Monsters planning with
+//! own costs, run their ordering on the grid (the panel says what ran). Monsters planning with
 //! their own incremental search, the shared flow field or an any-angle
 //! planner do not split (their plans are their structures').
 
@@ -28,7 +28,9 @@ use super::creature::Creature;
 use super::mind::MonsterState;
 use super::surcharge::Surcharged;
 use crate::grid::{Cell, Grid};
-use crate::search::{Algorithm, GridGraph, NodeId, Outcome, PlanError, Query, SearchSettings, Searcher, Visit};
+use crate::search::{
+    Expansion, GridGraph, NodeId, Outcome, PlanError, Planner, Query, SearchSettings, Searcher, Visit,
+};
 
 /// Cells within which a monster that notices the player joins a hunting
 /// monster's pack.
@@ -122,19 +124,24 @@ impl PackPlanner {
             stride: grid.stride(),
             surcharge: |n: NodeId| if marks[n as usize] == stamp { penalty } else { 0.0 },
         };
-        // The jump point searches and HPA* need the grid's own costs.
-        let own = !(settings.algorithm.jumps() || settings.algorithm == Algorithm::Hpa);
+        // The jump point searches and HPA* need the grid's own costs: their
+        // ordering runs on the surcharged grid.
         let query = Query {
-            algorithm: if own { settings.algorithm } else { Algorithm::AStar },
+            order: settings.planner.order(),
             tie: settings.tie,
             weight: settings.weight,
             reopen: settings.reopen,
             open: settings.open,
         };
-        let mut outcome = self.searcher.search(&graph, grid.node(from), grid.node(to), &query);
-        outcome.stats.ran_astar = !own;
+        let outcome = self.searcher.search(&graph, grid.node(from), grid.node(to), &query);
         self.cells.extend(self.searcher.path().iter().map(|&n| grid.cell_of(n)));
         Ok(outcome)
+    }
+
+    /// What a plan asked of `asked` runs: its ordering on the grid (the
+    /// jump point searches and HPA* cannot add the penalties).
+    pub fn ran(&self, asked: Planner) -> Planner {
+        if asked.expansion() == Expansion::Grid { asked } else { Planner::grid(asked.order()) }
     }
 
     /// The last plan's path, start and goal included (empty if none).
@@ -186,16 +193,17 @@ mod tests {
         let split = pack.plan(&g, from, to, &settings).unwrap();
         assert!(split.found);
         assert!(pack.path().iter().any(|c| c.y == 5), "the second goes round by row 5: {:?}", pack.path());
-        assert!(!split.stats.ran_astar);
+        assert_eq!(pack.ran(settings.planner), settings.planner);
         assert!(split.cost > alone.cost);
         // A new set of marks forgets the old ones.
         pack.begin(&g);
         pack.plan(&g, from, to, &settings).unwrap();
         assert_eq!(pack.path(), first.path());
-        // JPS cannot run with penalties: A* does, and says so.
-        let jps = SearchSettings { algorithm: Algorithm::Jps, ..settings };
+        // JPS cannot run with penalties: A* on the grid does, and says so.
+        let jps = SearchSettings { planner: Planner::JPS, ..settings };
         pack.mark(&g, first.path());
-        assert!(pack.plan(&g, from, to, &jps).unwrap().stats.ran_astar);
+        assert!(pack.plan(&g, from, to, &jps).unwrap().found);
+        assert_eq!(pack.ran(jps.planner), Planner::ASTAR);
     }
 
     #[test]

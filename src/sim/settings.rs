@@ -1,10 +1,11 @@
 //! Settings of the living world: how monsters search and when they repath.
 
 use super::tactics::{Aim, Lost, Packs};
+use crate::grid::Grid;
 use crate::hash::{StateHash, StateHasher};
 use crate::named::named_enum;
-use crate::nav::Planner;
-use crate::search::{MAX_WEIGHT, MIN_WEIGHT, SearchSettings};
+use crate::nav::Navigator;
+use crate::search::{Expansion, MAX_WEIGHT, MIN_WEIGHT, PlanError, Planner, SearchSettings};
 use serde::{Deserialize, Serialize};
 
 named_enum! {
@@ -48,12 +49,13 @@ named_enum! {
 }
 
 named_enum! {
-    /// Where monsters plan: on the grid (with [`Settings::search`]) or in
-    /// one of the any-angle structures of [`crate::nav`].
+    /// Where monsters plan, as replay files spell it beside
+    /// the grid planner (`"nav": "navmesh"`, and the command
+    /// `{"setting": "nav", ...}`): read and written there only. In memory
+    /// the planner is [`SearchSettings::planner`], whatever it is.
     #[derive(Default)]
     Nav, "planner kind" {
-        /// Grid searches, the algorithm of [`SearchSettings`]. The
-        /// default, as before the any-angle planners.
+        /// The grid planner of the settings (`algorithm`).
         #[default]
         Grid => "grid",
         /// The navigation mesh and the funnel ([`crate::nav::NavMesh`]).
@@ -67,6 +69,15 @@ impl Nav {
     fn is_grid(&self) -> bool {
         *self == Nav::Grid
     }
+
+    /// How the files spell `planner`: `grid` for a grid planner.
+    fn of(planner: Planner) -> Nav {
+        match planner.expansion() {
+            Expansion::Navmesh => Nav::Navmesh,
+            Expansion::Waypoints => Nav::Waypoints,
+            _ => Nav::Grid,
+        }
+    }
 }
 
 impl Avoidance {
@@ -77,10 +88,15 @@ impl Avoidance {
 
 /// One setting, as a command changes it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "setting", content = "value")]
+#[serde(into = "Written", try_from = "Written")]
 pub enum Setting {
-    /// The search algorithm.
-    Algorithm(crate::search::Algorithm),
+    /// The planner monsters use. Written as `algorithm` for a grid
+    /// planner and as `nav` for an any-angle one, as replay files
+    /// spell them; an any-angle planner keeps
+    /// [`Settings::grid_planner`], a grid planner becomes it.
+    Planner(Planner),
+    /// Back to [`Settings::grid_planner`] (written `nav: grid`).
+    GridPlanner,
     /// The search heuristic.
     Heuristic(crate::search::Heuristic),
     /// The search's tie-break.
@@ -99,9 +115,6 @@ pub enum Setting {
     Repath(RepathPolicy),
     /// How monsters and wanderers keep apart.
     Avoidance(Avoidance),
-    /// Plan on the grid or an any-angle structure. Choosing an
-    /// [`Algorithm`](Setting::Algorithm) goes back to the grid.
-    Nav(Nav),
     /// Where hunters aim.
     Aim(Aim),
     /// Whether the hunters of a pack split up.
@@ -110,12 +123,91 @@ pub enum Setting {
     Lost(Lost),
 }
 
-/// Everything a user can change about how monsters plan. A key it does
-/// not know is refused (a replay header's settings mean one thing).
+/// A setting as replay files write it: the planner as two settings.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(rename_all = "kebab-case", tag = "setting", content = "value")]
+enum Written {
+    Algorithm(Planner),
+    Heuristic(crate::search::Heuristic),
+    Tie(crate::search::TieBreak),
+    Neighbors(crate::grid::Neighbors),
+    Weight(f64),
+    Reopen(bool),
+    Open(crate::search::OpenUpdate),
+    Smoothing(bool),
+    Repath(RepathPolicy),
+    Avoidance(Avoidance),
+    Nav(Nav),
+    Aim(Aim),
+    Packs(Packs),
+    Lost(Lost),
+}
+
+impl From<Setting> for Written {
+    fn from(s: Setting) -> Written {
+        match s {
+            Setting::Planner(p) => match Nav::of(p) {
+                Nav::Grid => Written::Algorithm(p),
+                nav => Written::Nav(nav),
+            },
+            Setting::GridPlanner => Written::Nav(Nav::Grid),
+            Setting::Heuristic(h) => Written::Heuristic(h),
+            Setting::Tie(t) => Written::Tie(t),
+            Setting::Neighbors(n) => Written::Neighbors(n),
+            Setting::Weight(w) => Written::Weight(w),
+            Setting::Reopen(r) => Written::Reopen(r),
+            Setting::Open(o) => Written::Open(o),
+            Setting::Smoothing(on) => Written::Smoothing(on),
+            Setting::Repath(p) => Written::Repath(p),
+            Setting::Avoidance(a) => Written::Avoidance(a),
+            Setting::Aim(a) => Written::Aim(a),
+            Setting::Packs(p) => Written::Packs(p),
+            Setting::Lost(l) => Written::Lost(l),
+        }
+    }
+}
+
+impl TryFrom<Written> for Setting {
+    type Error = String;
+
+    fn try_from(w: Written) -> Result<Setting, String> {
+        Ok(match w {
+            Written::Algorithm(p) => Setting::Planner(grid_planner(p)?),
+            Written::Nav(Nav::Grid) => Setting::GridPlanner,
+            Written::Nav(Nav::Navmesh) => Setting::Planner(Planner::NAVMESH),
+            Written::Nav(Nav::Waypoints) => Setting::Planner(Planner::WAYPOINTS),
+            Written::Heuristic(h) => Setting::Heuristic(h),
+            Written::Tie(t) => Setting::Tie(t),
+            Written::Neighbors(n) => Setting::Neighbors(n),
+            Written::Weight(w) => Setting::Weight(w),
+            Written::Reopen(r) => Setting::Reopen(r),
+            Written::Open(o) => Setting::Open(o),
+            Written::Smoothing(on) => Setting::Smoothing(on),
+            Written::Repath(p) => Setting::Repath(p),
+            Written::Avoidance(a) => Setting::Avoidance(a),
+            Written::Aim(a) => Setting::Aim(a),
+            Written::Packs(p) => Setting::Packs(p),
+            Written::Lost(l) => Setting::Lost(l),
+        })
+    }
+}
+
+/// `planner` if it is a grid planner, as `algorithm` must be in a file.
+fn grid_planner(planner: Planner) -> Result<Planner, String> {
+    match Nav::of(planner) {
+        Nav::Grid => Ok(planner),
+        nav => Err(format!("algorithm {planner} is written as nav \"{nav}\"")),
+    }
+}
+
+/// Everything a user can change about how monsters plan.
+///
+/// Set the planner with [`Settings::with_planner`] or
+/// [`Settings::apply`], which keep [`Settings::grid_planner`] in step.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(into = "WrittenSettings", try_from = "WrittenSettings")]
 pub struct Settings {
-    /// How each monster's search runs.
+    /// How each monster's search runs, the planner included.
     pub search: SearchSettings,
     /// String-pull paths before following them.
     pub smoothing: bool,
@@ -129,24 +221,103 @@ pub struct Settings {
     pub budget: u32,
     /// Monsters see the player along a line of sight up to this many cells.
     pub detection_radius: f32,
-    /// Written only when not `separation`, so that settings recorded
-    /// before it existed read back, and are written back, unchanged.
-    #[serde(default, skip_serializing_if = "Avoidance::is_separation")]
+    /// How monsters and wanderers keep apart.
     pub avoidance: Avoidance,
-    /// Where monsters plan. Written only when not `grid`, like
-    /// `avoidance`.
-    #[serde(default, skip_serializing_if = "Nav::is_grid")]
-    pub nav: Nav,
+    /// While monsters plan any-angle (`search.planner` is navmesh or
+    /// waypoints): the grid planner chosen last, which
+    /// [`Setting::GridPlanner`] goes back to. Replay files
+    /// write the planner as this grid planner (`algorithm`) and `nav`, and
+    /// the world hash counts both, so it is state. Not read while
+    /// `search.planner` is a grid planner (it is then that planner).
+    pub grid_planner: Planner,
     /// Where hunters aim (see [`Aim`]).
-    #[serde(default)]
     pub aim: Aim,
     /// Whether the hunters of a pack split up (see [`Packs`]).
-    #[serde(default)]
     pub packs: Packs,
     /// What a monster that lost the player does (see [`Lost`]).
-    #[serde(default)]
     pub lost: Lost,
 }
+
+/// The settings as replay files write them: the planner as a
+/// grid planner in `search.algorithm` and, when it is any-angle, `nav`;
+/// `avoidance` and `nav` only when not the default, so that files made
+/// before they existed read back, and are written back, unchanged.
+/// A key it does not know is refused (a replay header's settings mean one
+/// thing).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WrittenSettings {
+    search: SearchSettings,
+    smoothing: bool,
+    repath: RepathPolicy,
+    repath_ticks: u32,
+    repath_cells: f32,
+    budget: u32,
+    detection_radius: f32,
+    #[serde(default, skip_serializing_if = "Avoidance::is_separation")]
+    avoidance: Avoidance,
+    #[serde(default, skip_serializing_if = "Nav::is_grid")]
+    nav: Nav,
+    #[serde(default)]
+    aim: Aim,
+    #[serde(default)]
+    packs: Packs,
+    #[serde(default)]
+    lost: Lost,
+}
+
+impl From<Settings> for WrittenSettings {
+    fn from(s: Settings) -> WrittenSettings {
+        let (algorithm, nav) = s.written_planner();
+        WrittenSettings {
+            search: SearchSettings { planner: algorithm, ..s.search },
+            smoothing: s.smoothing,
+            repath: s.repath,
+            repath_ticks: s.repath_ticks,
+            repath_cells: s.repath_cells,
+            budget: s.budget,
+            detection_radius: s.detection_radius,
+            avoidance: s.avoidance,
+            nav,
+            aim: s.aim,
+            packs: s.packs,
+            lost: s.lost,
+        }
+    }
+}
+
+impl TryFrom<WrittenSettings> for Settings {
+    type Error = String;
+
+    fn try_from(w: WrittenSettings) -> Result<Settings, String> {
+        let grid = grid_planner(w.search.planner)?;
+        let planner = match w.nav {
+            Nav::Grid => grid,
+            Nav::Navmesh => Planner::NAVMESH,
+            Nav::Waypoints => Planner::WAYPOINTS,
+        };
+        Ok(Settings {
+            search: SearchSettings { planner, ..w.search },
+            smoothing: w.smoothing,
+            repath: w.repath,
+            repath_ticks: w.repath_ticks,
+            repath_cells: w.repath_cells,
+            budget: w.budget,
+            detection_radius: w.detection_radius,
+            avoidance: w.avoidance,
+            grid_planner: grid,
+            aim: w.aim,
+            packs: w.packs,
+            lost: w.lost,
+        })
+    }
+}
+
+/// What the key of the plan a monster follows holds: a plan made under
+/// other search settings or smoothing is replanned at once. The planner
+/// is kept as the files write it (the grid planner, then `nav`), so the
+/// key hashes as it always has.
+pub type PlanKey = (SearchSettings, bool, Nav);
 
 /// Longest timer period, in ticks (500 s): a longer one is a typo.
 pub const MAX_REPATH_TICKS: u32 = 10_000;
@@ -173,7 +344,7 @@ impl Settings {
         budget: DEFAULT_BUDGET,
         detection_radius: 40.0,
         avoidance: Avoidance::Separation,
-        nav: Nav::Grid,
+        grid_planner: Planner::ASTAR,
         aim: Aim::Goal,
         packs: Packs::Split,
         lost: Lost::Sweep,
@@ -181,34 +352,29 @@ impl Settings {
 
     /// The planner monsters use.
     pub fn planner(&self) -> Planner {
-        match self.nav {
-            Nav::Grid => Planner::Grid(self.search.algorithm),
-            Nav::Navmesh => Planner::Navmesh,
-            Nav::Waypoints => Planner::Waypoints,
-        }
+        self.search.planner
     }
 
-    /// These settings with monsters planning with `planner` (a grid
-    /// planner sets the algorithm; an any-angle one leaves it be).
+    /// These settings with monsters planning with `planner` (an any-angle
+    /// planner keeps the grid planner to go back to).
     pub fn with_planner(mut self, planner: Planner) -> Settings {
-        self.apply(match planner {
-            Planner::Grid(a) => Setting::Algorithm(a),
-            Planner::Navmesh => Setting::Nav(Nav::Navmesh),
-            Planner::Waypoints => Setting::Nav(Nav::Waypoints),
-        });
+        self.apply(Setting::Planner(planner));
         self
     }
 
-    /// The change to the next planner in the `A` key's cycle: the grid
-    /// algorithms in order, then `navmesh`, `waypoints`, and round to the
-    /// first grid algorithm.
+    /// The change to the next planner in the `A` key's cycle
+    /// ([`Planner::next`]); the world passes over one that cannot run on
+    /// its level ([`Settings::apply_on`]).
     pub fn next_planner(&self) -> Setting {
-        let first = crate::search::Algorithm::ALL[0];
-        match self.nav {
-            Nav::Grid if self.search.algorithm.next() == first => Setting::Nav(Nav::Navmesh),
-            Nav::Grid => Setting::Algorithm(self.search.algorithm.next()),
-            Nav::Navmesh => Setting::Nav(Nav::Waypoints),
-            Nav::Waypoints => Setting::Algorithm(first),
+        Setting::Planner(self.planner().next())
+    }
+
+    /// The grid planner and the `nav` replay files write for the planner.
+    fn written_planner(&self) -> (Planner, Nav) {
+        let planner = self.search.planner;
+        match Nav::of(planner) {
+            Nav::Grid => (planner, Nav::Grid),
+            nav => (self.grid_planner, nav),
         }
     }
 
@@ -238,18 +404,42 @@ impl Settings {
 
     /// The settings a plan depends on: a plan made under others is
     /// replanned at once (repath reason `settings`).
-    pub(super) fn plan_key(&self) -> (SearchSettings, bool, Nav) {
-        (self.search, self.smoothing, self.nav)
+    pub(super) fn plan_key(&self) -> PlanKey {
+        let (algorithm, nav) = self.written_planner();
+        (SearchSettings { planner: algorithm, ..self.search }, self.smoothing, nav)
+    }
+
+    /// Applies `setting` in a world on `grid`: as [`Settings::apply`],
+    /// except that a planner that cannot run there
+    /// ([`Navigator::check`]: the corner graph beyond its cap) is passed
+    /// over for the next of the cycle that can, as the `A` key does. Returns
+    /// the setting applied and the planners passed over, with why.
+    pub fn apply_on(&mut self, grid: &Grid, setting: Setting) -> (Setting, Vec<(Planner, PlanError)>) {
+        let (setting, skipped) = match setting {
+            Setting::Planner(p) if Navigator::check(p, grid).is_err() => {
+                let (next, mut skipped) = Navigator::next_in_cycle(p, grid);
+                if let Err(e) = Navigator::check(p, grid) {
+                    skipped.insert(0, (p, e));
+                }
+                (Setting::Planner(next), skipped)
+            }
+            other => (other, Vec::new()),
+        };
+        self.apply(setting);
+        (setting, skipped)
     }
 
     /// Applies one change; a weight is clamped to the accepted range.
     pub fn apply(&mut self, setting: Setting) {
         let s = &mut self.search;
         match setting {
-            Setting::Algorithm(a) => {
-                s.algorithm = a;
-                self.nav = Nav::Grid;
+            Setting::Planner(p) => {
+                s.planner = p;
+                if Nav::of(p) == Nav::Grid {
+                    self.grid_planner = p;
+                }
             }
+            Setting::GridPlanner => s.planner = self.grid_planner,
             Setting::Heuristic(h) => s.heuristic = h,
             Setting::Tie(t) => s.tie = t,
             Setting::Neighbors(n) => s.neighbors = n,
@@ -259,7 +449,6 @@ impl Settings {
             Setting::Smoothing(on) => self.smoothing = on,
             Setting::Repath(p) => self.repath = p,
             Setting::Avoidance(a) => self.avoidance = a,
-            Setting::Nav(n) => self.nav = n,
             Setting::Aim(a) => self.aim = a,
             Setting::Packs(p) => self.packs = p,
             Setting::Lost(l) => self.lost = l,
@@ -295,12 +484,15 @@ impl StateHash for Settings {
             budget,
             detection_radius,
             avoidance,
-            nav,
+            grid_planner: _,
             aim,
             packs,
             lost,
         } = self;
-        h.add(search);
+        // The planner as the files write it (a grid planner as `algorithm`
+        // and `nav`), which covers `grid_planner`.
+        let (algorithm, nav) = self.written_planner();
+        h.add(&SearchSettings { planner: algorithm, ..*search });
         h.add(smoothing);
         h.add(repath);
         h.add(repath_ticks);
@@ -308,7 +500,7 @@ impl StateHash for Settings {
         h.add(budget);
         h.add(detection_radius);
         h.add(avoidance);
-        h.add(nav);
+        h.add(&nav);
         h.add(aim);
         h.add(packs);
         h.add(lost);
@@ -318,13 +510,13 @@ impl StateHash for Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Algorithm;
+    use crate::search::Order;
 
     #[test]
     fn apply_changes_one_thing_and_clamps_weight() {
         let mut s = Settings::default();
-        s.apply(Setting::Algorithm(Algorithm::Greedy));
-        assert_eq!(s.search.algorithm, Algorithm::Greedy);
+        s.apply(Setting::Planner(Planner::GREEDY));
+        assert_eq!(s.search.planner, Planner::GREEDY);
         s.apply(Setting::Weight(99.0));
         assert_eq!(s.search.weight, MAX_WEIGHT);
         s.apply(Setting::Weight(f64::NAN));
@@ -361,7 +553,8 @@ mod tests {
         };
         let base = Settings::default();
         let changes = [
-            Setting::Algorithm(Algorithm::Greedy),
+            Setting::Planner(Planner::GREEDY),
+            Setting::Planner(Planner::new(Order::Dijkstra, Expansion::Jps).unwrap()),
             Setting::Heuristic(crate::search::Heuristic::Manhattan),
             Setting::Tie(crate::search::TieBreak::Cross),
             Setting::Neighbors(crate::grid::Neighbors::Four),
@@ -371,7 +564,7 @@ mod tests {
             Setting::Smoothing(!base.smoothing),
             Setting::Repath(RepathPolicy::Timer),
             Setting::Avoidance(Avoidance::Orca),
-            Setting::Nav(Nav::Navmesh),
+            Setting::Planner(Planner::NAVMESH),
             Setting::Aim(Aim::Heading),
             Setting::Packs(Packs::Together),
             Setting::Lost(Lost::Linger),
@@ -417,27 +610,108 @@ mod tests {
 
     /// A header written before the any-angle planners (no `nav` key)
     /// reads as grid planning, and grid settings are written without it;
-    /// the others round-trip.
+    /// the others round-trip, and commands are spelled as before.
     #[test]
     fn nav_is_written_only_when_not_grid() {
         let json = serde_json::to_string(&Settings::DEFAULT).unwrap();
         assert!(!json.contains("nav"), "{json}");
-        for nav in Nav::ALL.iter().copied().filter(|&n| n != Nav::Grid) {
-            let s = Settings { nav, ..Settings::DEFAULT };
+        for planner in [Planner::NAVMESH, Planner::WAYPOINTS] {
+            let s = Settings::DEFAULT.with_planner(Planner::HPA).with_planner(planner);
             let json = serde_json::to_string(&s).unwrap();
-            assert!(json.contains(&format!(r#""nav":"{nav}""#)), "{json}");
+            assert!(json.contains(&format!(r#""nav":"{planner}""#)), "{json}");
+            assert!(json.contains(r#""algorithm":"hpa""#), "{json}");
             assert_eq!(serde_json::from_str::<Settings>(&json).unwrap(), s);
         }
-        let nav = Setting::Nav(Nav::Waypoints);
+        let nav = Setting::Planner(Planner::WAYPOINTS);
         assert_eq!(serde_json::to_string(&nav).unwrap(), r#"{"setting":"nav","value":"waypoints"}"#);
+        let jps = Setting::Planner(Planner::JPS_PLUS);
+        assert_eq!(serde_json::to_string(&jps).unwrap(), r#"{"setting":"algorithm","value":"jps+"}"#);
+        let back = serde_json::from_str::<Setting>(r#"{"setting":"nav","value":"grid"}"#).unwrap();
+        assert_eq!(back, Setting::GridPlanner);
+        assert_eq!(serde_json::to_string(&back).unwrap(), r#"{"setting":"nav","value":"grid"}"#);
+        // An any-angle planner has one spelling.
+        let e = serde_json::from_str::<Setting>(r#"{"setting":"algorithm","value":"navmesh"}"#).unwrap_err();
+        assert!(e.to_string().contains("algorithm navmesh is written as nav \"navmesh\""), "{e}");
+    }
+
+    /// The header of the golden replays, byte for byte: the settings are
+    /// written as replay files have always written them, whatever the type
+    /// in memory, and the hunters' tactics after them.
+    #[test]
+    fn the_header_reads_and_writes_as_recordings_hold_it() {
+        let header = r#"{"search":{"algorithm":"astar","heuristic":"octile","tie":"fifo","neighbors":"8","weight":1.5,"reopen":false},"smoothing":true,"repath":"timer+threshold","repath_ticks":10,"repath_cells":3.0,"budget":20000,"detection_radius":40.0,"aim":"goal","packs":"split","lost":"sweep"}"#;
+        assert_eq!(serde_json::to_string(&Settings::DEFAULT).unwrap(), header);
+        // A header written before the hunters' tactics reads with their
+        // defaults.
+        let before = header.replace(r#","aim":"goal","packs":"split","lost":"sweep""#, "");
+        assert_eq!(serde_json::from_str::<Settings>(&before).unwrap(), Settings::DEFAULT);
+        assert_eq!(serde_json::from_str::<Settings>(header).unwrap(), Settings::DEFAULT);
+    }
+
+    /// The hash of a planner is the hash recordings gave the pair
+    /// (algorithm, nav): the grid planner's code, then the `nav` byte for
+    /// an any-angle one, remembered across it.
+    #[test]
+    fn the_planner_hashes_as_the_pair_it_is_written_as() {
+        let hash = |s: &Settings| {
+            let mut h = StateHasher::default();
+            s.hash_into(&mut h);
+            h.finish()
+        };
+        let (greedy, hpa) =
+            (Settings::DEFAULT.with_planner(Planner::GREEDY), Settings::DEFAULT.with_planner(Planner::HPA));
+        let (a, b) = (greedy.with_planner(Planner::NAVMESH), hpa.with_planner(Planner::NAVMESH));
+        assert_eq!(a.planner(), b.planner());
+        assert_ne!(hash(&a), hash(&b), "the grid planner to go back to is state");
+        let mut back = b;
+        back.apply(Setting::GridPlanner);
+        assert_eq!((back, hash(&back)), (hpa, hash(&hpa)));
+        let code = |p: Planner| {
+            let mut h = StateHasher::default();
+            h.add(&p);
+            h.finish()
+        };
+        let byte = |b: u8| {
+            let mut h = StateHasher::default();
+            h.u8(b);
+            h.finish()
+        };
+        assert_eq!([code(Planner::BFS), code(Planner::JPS), code(Planner::HPA)], [byte(0), byte(5), byte(7)]);
+        let mut codes: Vec<u64> = Order::ALL
+            .iter()
+            .flat_map(|&o| Expansion::ALL.iter().filter_map(move |&e| Planner::new(o, e).ok()))
+            .filter(|p| Nav::of(*p) == Nav::Grid)
+            .map(code)
+            .collect();
+        let n = codes.len();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), n, "two grid planners share a hash code");
+    }
+
+    /// The world passes over the corner graph on a level beyond its cap,
+    /// to the next planner of the cycle, and says which it passed.
+    #[test]
+    fn a_planner_that_cannot_run_on_the_level_is_passed_over() {
+        let rows: Vec<String> =
+            (0..150).map(|y| (0..150).map(|x| if x % 2 + y % 2 == 0 { '#' } else { '.' }).collect()).collect();
+        let grid = crate::level::Level::parse(&rows.join("\n"), "t").unwrap().grid;
+        let mut s = Settings::DEFAULT.with_planner(Planner::NAVMESH);
+        let (applied, skipped) = s.apply_on(&grid, s.next_planner());
+        assert_eq!(applied, Setting::Planner(Planner::BFS));
+        assert!(matches!(skipped[..], [(Planner::WAYPOINTS, PlanError::TooManyCorners { .. })]), "{skipped:?}");
+        assert_eq!(s.planner(), Planner::BFS);
+        let small = crate::level::Level::parse("....\n.#..", "t").unwrap().grid;
+        let mut s = Settings::DEFAULT.with_planner(Planner::NAVMESH);
+        assert_eq!(s.apply_on(&small, s.next_planner()), (Setting::Planner(Planner::WAYPOINTS), Vec::new()));
     }
 
     #[test]
-    fn choosing_an_algorithm_goes_back_to_the_grid() {
-        let s = Settings::DEFAULT.with_planner(Planner::Navmesh);
-        assert_eq!(s.planner(), Planner::Navmesh);
-        assert_eq!(s.search.algorithm, Settings::DEFAULT.search.algorithm);
-        let g = s.with_planner(Planner::Grid(Algorithm::Greedy));
-        assert_eq!((g.nav, g.planner()), (Nav::Grid, Planner::Grid(Algorithm::Greedy)));
+    fn choosing_a_grid_planner_goes_back_to_the_grid() {
+        let s = Settings::DEFAULT.with_planner(Planner::NAVMESH);
+        assert_eq!(s.planner(), Planner::NAVMESH);
+        assert_eq!(s.grid_planner, Settings::DEFAULT.search.planner);
+        let g = s.with_planner(Planner::GREEDY);
+        assert_eq!((g.grid_planner, g.planner()), (Planner::GREEDY, Planner::GREEDY));
     }
 }

@@ -206,6 +206,9 @@ pub struct SearchReport {
     /// Cells an incremental repair expanded or updated (watched monster
     /// only, under `incremental`).
     pub updated: Vec<Cell>,
+    /// The planner that answered instead of the one asked for, which
+    /// could not run (jump points on 4 neighbours or weighted cells).
+    pub fallback: Option<crate::search::Planner>,
 }
 
 /// Everything the panel reads.

@@ -399,8 +399,12 @@ impl World {
             Command::Stop => walk.queued = None,
             Command::Door => self.toggle_door(),
             Command::Set(setting) => {
-                self.state.settings.apply(setting);
-                self.event(Event::SettingChanged(setting));
+                // A planner that cannot run on the level is passed over.
+                let (applied, skipped) = self.state.settings.apply_on(&self.state.grid, setting);
+                for (planner, why) in skipped {
+                    self.event(Event::PlannerSkipped { planner, why });
+                }
+                self.event(Event::SettingChanged(applied));
             }
             Command::Spawn { kind, count } => self.spawn(kind, count),
         }

@@ -222,7 +222,7 @@ fn weight(current: f64, step: f64) -> Option<Action> {
 mod tests {
     use super::*;
     use crate::grid::Neighbors;
-    use crate::search::{Algorithm, Heuristic, OpenUpdate, TieBreak};
+    use crate::search::{Heuristic, OpenUpdate, Planner, TieBreak};
     use crate::sim::RepathPolicy;
 
     fn press(code: KeyCode) -> KeyEvent {
@@ -295,8 +295,8 @@ mod tests {
     #[test]
     fn setting_keys_send_the_next_value() {
         let d = Settings::default();
-        assert_eq!(d.search.algorithm, Algorithm::AStar);
-        assert_eq!(act(Char('A')), set(Setting::Algorithm(Algorithm::Greedy)));
+        assert_eq!(d.search.planner, Planner::ASTAR);
+        assert_eq!(act(Char('A')), set(Setting::Planner(Planner::GREEDY)));
         assert_eq!(act(Char('E')), set(Setting::Heuristic(Heuristic::Chebyshev)));
         assert_eq!(act(Char('T')), set(Setting::Tie(TieBreak::LowH)));
         assert_eq!(act(Char('P')), set(Setting::Open(OpenUpdate::DecreaseKey)));
@@ -319,26 +319,26 @@ mod tests {
         s
     }
 
-    /// `A` runs through every grid algorithm, then the navmesh and the
-    /// waypoint graph, and back to the grid: each planner once.
+    /// `A` runs through the library's cycle ([`Planner::CYCLE`]): every
+    /// grid planner, then the navmesh and the waypoint graph, and back to
+    /// the grid, each planner once.
     #[test]
     fn the_algorithm_key_reaches_the_any_angle_planners_and_comes_back() {
-        use crate::nav::Planner;
-        let n = Algorithm::ALL.len() + 2;
+        let n = Planner::CYCLE.len();
         let seen: Vec<Planner> = (0..n).map(|k| press_n(Char('A'), k).planner()).collect();
-        let from_astar = Algorithm::ALL.iter().position(|&a| a == Algorithm::AStar).unwrap();
-        let grid = Algorithm::ALL[from_astar..].iter().map(|&a| Planner::Grid(a));
-        let back = Algorithm::ALL[..from_astar].iter().map(|&a| Planner::Grid(a));
-        let want: Vec<Planner> = grid.chain([Planner::Navmesh, Planner::Waypoints]).chain(back).collect();
+        let from_astar = Planner::CYCLE.iter().position(|&p| p == Planner::ASTAR).unwrap();
+        let want: Vec<Planner> =
+            Planner::CYCLE[from_astar..].iter().chain(&Planner::CYCLE[..from_astar]).copied().collect();
         assert_eq!(seen, want);
-        assert_eq!(press_n(Char('A'), n).planner(), Planner::Grid(Algorithm::AStar));
+        assert!(want.contains(&Planner::NAVMESH) && want.contains(&Planner::WAYPOINTS));
+        assert_eq!(press_n(Char('A'), n).planner(), Planner::ASTAR);
     }
 
     #[test]
     fn cycles_wrap_back_to_the_start() {
         let d = Settings::default();
-        assert_eq!(press_n(Char('A'), Algorithm::ALL.len() + 2), d);
-        assert_eq!(press_n(Char('A'), 2).search.algorithm, Algorithm::Weighted);
+        assert_eq!(press_n(Char('A'), Planner::CYCLE.len()), d);
+        assert_eq!(press_n(Char('A'), 2).search.planner, Planner::WEIGHTED);
         assert_eq!(press_n(Char('E'), Heuristic::ALL.len()), d);
         assert_eq!(press_n(Char('T'), TieBreak::ALL.len()), d);
         assert_eq!(press_n(Char('P'), OpenUpdate::ALL.len()), d);

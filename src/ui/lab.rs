@@ -29,7 +29,7 @@ use super::palette::Palette;
 use super::run::{FRAME, Front, Stop, Terminal};
 use super::worker::Worker;
 use crate::level::Level;
-use crate::nav::Planner;
+use crate::search::Planner;
 use crate::signals::Signals;
 use keys::Action;
 use ratatui::Frame;
@@ -246,7 +246,7 @@ mod tests {
         for _ in 0..TO_NAVMESH {
             lab.handle(Action::Set(Setting::Algorithm));
         }
-        assert_eq!(lab.panes[1].planner, Planner::Navmesh, "A cycles on from the grid searches");
+        assert_eq!(lab.panes[1].planner(), Planner::NAVMESH, "A cycles on from the grid searches");
         let pane = &lab.panes[1];
         let (search, all) = (pane.search_len(), pane.len());
         assert!(search > 3 && all > search, "{search} search steps, {all} in all");
@@ -266,11 +266,11 @@ mod tests {
         assert_eq!((count("mesh"), count("navmesh"), count("path")), (polygons, 1, 1), "A* beside the navmesh");
         // A second A goes on to the waypoints, a third back to the grid.
         lab.handle(Action::Set(Setting::Algorithm));
-        assert_eq!(lab.panes[1].planner, Planner::Waypoints);
+        assert_eq!(lab.panes[1].planner(), Planner::WAYPOINTS);
         lab.handle(Action::End);
         assert!(lab.panes[1].outcome.as_ref().unwrap().found);
         lab.handle(Action::Set(Setting::Algorithm));
-        assert_eq!(lab.panes[1].planner, Planner::Grid(crate::search::Algorithm::ALL[0]));
+        assert_eq!(lab.panes[1].planner(), Planner::CYCLE[0]);
     }
 
     #[test]

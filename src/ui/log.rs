@@ -124,6 +124,7 @@ pub fn describe(event: &Event) -> (String, Tone) {
         Event::LostContact { monster, at } => (format!("M {monster} lost you at {at}"), Plain),
         Event::GaveUp { monster } => (format!("M {monster} gave up the search"), Plain),
         Event::SettingChanged(setting) => (setting_text(setting), Plain),
+        Event::PlannerSkipped { planner, why } => (format!("{planner} skipped: {why}"), Plain),
     }
 }
 
@@ -261,6 +262,13 @@ mod tests {
         assert_eq!(said(Event::SettingChanged(Setting::Heuristic(Heuristic::Chebyshev))), "heuristic: chebyshev");
         assert_eq!(said(Event::SettingChanged(Setting::Smoothing(false))), "smoothing: off");
         assert_eq!(said(Event::SettingChanged(Setting::Weight(2.5))), "weight: 2.5");
+        let planner = crate::search::Planner::WAYPOINTS;
+        assert_eq!(said(Event::SettingChanged(Setting::Planner(planner))), "nav: waypoints");
+        let why = crate::search::PlanError::TooManyCorners { corners: 76173, cap: 10000 };
+        assert_eq!(
+            said(Event::PlannerSkipped { planner, why }),
+            "waypoints skipped: the level has 76173 wall corners, more than the 10000 the corner waypoint graph takes"
+        );
     }
 
     #[test]

@@ -194,7 +194,7 @@ mod tests {
     /// points (the corner, offset from the wall, and the end) over them.
     #[test]
     fn paths_show_any_angle_paths_by_the_cells_they_cross() {
-        for planner in [crate::nav::Planner::Navmesh, crate::nav::Planner::Waypoints] {
+        for planner in [crate::search::Planner::NAVMESH, crate::search::Planner::WAYPOINTS] {
             let w = world_with(Settings::default().with_planner(planner));
             let buf = painted(Overlay::Paths, &w);
             let expected = ["          ", " o        ", " *        ", " o*****   ", "          "];

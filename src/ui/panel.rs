@@ -41,25 +41,27 @@ impl<'a> Panel<'a> {
         let s: &Settings = self.world.settings();
         let q = &s.search;
         let on_off = |b: bool| if b { "on" } else { "off" }.to_string();
-        let weighted = q.algorithm == crate::search::Algorithm::Weighted;
+        let planner = s.planner();
         // A jump point search that could not run (4 neighbours, weighted
-        // cells) says that A* answered.
-        let ran_astar = self.world.stats().last_search.as_ref().is_some_and(|r| r.stats.ran_astar);
-        // The any-angle planners (navmesh, waypoints) run A* with their
-        // own Euclidean heuristic on their own graphs, with their paths
-        // already taut: the grid search's settings do not apply.
-        let grid = s.nav == crate::sim::Nav::Grid;
-        let algorithm = if ran_astar && q.algorithm.jumps() && grid {
-            format!("{} (ran astar)", q.algorithm)
-        } else {
-            s.planner().to_string()
+        // cells) says which planner answered in its stead.
+        let fallback = self.world.stats().last_search.as_ref().and_then(|r| r.fallback);
+        // The any-angle planners (navmesh, waypoints) search their own
+        // graphs with their own straight-line heuristic, and their paths
+        // are already taut: the grid search's settings do not apply.
+        let grid = !planner.expansion().any_angle();
+        let algorithm = match fallback {
+            Some(ran) if planner.expansion().jumps() => format!("{planner} (ran {ran})"),
+            _ => planner.to_string(),
         };
+        // Under `incremental` each monster repairs its own D* Lite search
+        // on the grid: the grid planner is not what runs.
+        let planned = !grid || s.repath != RepathPolicy::Incremental;
         [
-            ("A", "Algorithm", algorithm, true),
-            ("E", "Heuristic", q.heuristic.name().to_string(), q.algorithm.uses_heuristic() && grid),
+            ("A", "Algorithm", algorithm, planned),
+            ("E", "Heuristic", q.heuristic.name().to_string(), planner.uses_heuristic()),
             ("T", "Tie-break", q.tie.name().to_string(), grid),
             ("D", "Neighbors", q.neighbors.to_string(), grid),
-            ("[]", "Weight", format!("{:.2}", q.weight), weighted && grid),
+            ("[]", "Weight", format!("{:.2}", q.weight), planner.uses_weight()),
             ("R", "Repath", s.repath.name().to_string(), true),
             ("S", "Smoothing", on_off(s.smoothing), grid),
         ]
@@ -374,7 +376,7 @@ mod tests {
         assert!(buf[(15, 5)].modifier.contains(Modifier::DIM));
         assert!(!buf[(15, 1)].modifier.contains(Modifier::DIM));
 
-        world.apply(crate::sim::Command::Set(crate::sim::Setting::Algorithm(crate::search::Algorithm::Weighted)));
+        world.apply(crate::sim::Command::Set(crate::sim::Setting::Planner(crate::search::Planner::WEIGHTED)));
         world.apply(crate::sim::Command::Set(crate::sim::Setting::Repath(crate::sim::RepathPolicy::EveryTick)));
         world.apply(crate::sim::Command::Set(crate::sim::Setting::Open(crate::search::OpenUpdate::DecreaseKey)));
         let text = render(&world, &clock, 36);
@@ -397,7 +399,7 @@ mod tests {
     fn a_jump_point_search_shows_its_scans_and_says_when_astar_ran() {
         use crate::sim::{Command, Setting, Settings, World};
         let clock = Clock::default();
-        let jps = Command::Set(Setting::Algorithm(crate::search::Algorithm::Jps));
+        let jps = Command::Set(Setting::Planner(crate::search::Planner::JPS));
         // The room costs 1 everywhere: JPS runs, and counts its scans. Run
         // until a monster has noticed the player and searched.
         let room = crate::level::Level::parse(include_str!("../../levels/room.txt"), "room.txt").unwrap();
@@ -480,7 +482,7 @@ mod tests {
                     panic!("{k:?}, listed for {label}, sets nothing");
                 };
                 let right = match setting {
-                    Setting::Algorithm(_) | Setting::Nav(_) => label == "Algorithm",
+                    Setting::Planner(_) | Setting::GridPlanner => label == "Algorithm",
                     Setting::Heuristic(_) => label == "Heuristic",
                     Setting::Tie(_) => label == "Tie-break",
                     Setting::Neighbors(_) => label == "Neighbors",

@@ -14,7 +14,7 @@ use super::palette::Palette;
 use super::panel::{self, Panel};
 use crate::level::marker;
 use crate::shown::shown;
-use crate::sim::{Goal, Nav, Outcome, Settings, TICKS_PER_SECOND, World};
+use crate::sim::{Goal, Outcome, Settings, TICKS_PER_SECOND, World};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -64,7 +64,7 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
         }
         // The any-angle planners search portals or corners, not cells: the
         // overlay says so rather than show an empty map.
-        Overlay::Search if world.settings().nav != Nav::Grid => {
+        Overlay::Search if world.settings().planner().expansion().any_angle() => {
             format!(" {} · search overlay: {} searches no cells ", shown(world.name()), world.settings().planner())
         }
         Overlay::Paths => format!(" {} · paths overlay ({}) ", shown(world.name()), world.settings().planner()),

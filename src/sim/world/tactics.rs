@@ -22,9 +22,9 @@ pub(super) fn tactics(w: &mut World) -> ControlFlow<()> {
         let goal = s.goal_cell.filter(|_| s.rules.goal == Goal::Reach);
         let work = s.foresight.update(&s.grid, &s.settings, s.player.cell, heading, goal, PLAYER_SPEED);
         if work.expanded > 0 {
-            // A search in the counters (its work, its time) but no path,
-            // paid from the next budget like an overspent search.
-            s.hunter.allowance -= work.expanded as i64;
+            // A search in the counters (its work, its time) but no path.
+            // Not paid from the budget: one map a player move, bounded, and
+            // charging it starved every plan under a small budget.
             let report = SearchReport { tick, found: false, stats: work, ..SearchReport::default() };
             w.session.stats.record_search(&report);
         }

@@ -3,6 +3,7 @@
 
 use super::pane::Pane;
 use super::state::{Lab, PACES};
+use crate::search::Outcome;
 use crate::ui::map::{Camera, terrain};
 use crate::ui::palette::Palette;
 use crate::ui::{RAW_PATH, WAYPOINT};
@@ -33,12 +34,13 @@ pub fn draw(frame: &mut Frame, lab: &Lab, palette: &Palette) {
 /// Settings in a few words: `astar octile fifo 8n`, with the weight,
 /// reopening and decrease-key when they apply.
 fn settings(pane: &Pane) -> String {
-    if pane.planner.grid().is_none() {
-        return format!("{} (A* over its graph, point agent)", pane.planner);
+    let planner = pane.planner();
+    if planner.expansion().any_angle() {
+        return format!("{planner} (A* over its graph, point agent)");
     }
     let s = &pane.settings;
-    let mut text = format!("{}", s.algorithm);
-    if s.algorithm == crate::search::Algorithm::Weighted {
+    let mut text = format!("{planner}");
+    if planner.uses_weight() {
         text += &format!(" w={}", s.weight);
     }
     text += &format!(" {} {} {}n", s.heuristic, s.tie, s.neighbors);
@@ -63,7 +65,7 @@ fn pane(buf: &mut Buffer, area: Rect, lab: &Lab, i: usize, palette: &Palette) {
     let counts = match &p.nav {
         Some(run) => {
             super::nav_map::map(buf, map_area, lab, p, run, palette);
-            format!("exp {} push {} | {}", s.expanded, s.pushed, super::pane::nav_counts(p.planner, run))
+            format!("exp {} push {} | {}", s.expanded, s.pushed, super::pane::nav_counts(p.planner(), run))
         }
         None => {
             map(buf, map_area, lab, p, palette);
@@ -74,8 +76,8 @@ fn pane(buf: &mut Buffer, area: Rect, lab: &Lab, i: usize, palette: &Palette) {
         (Err(e), _) => e.to_string(),
         (Ok(_), Some(run)) => nav_answer(lab, p, run),
         (Ok(_), None) if !p.done(lab.step) => format!("step {}/{}", lab.step.min(p.len()), p.len()),
-        (Ok(o), None) if o.found => {
-            format!("cost {:.2} steps {} waypoints {}", o.cost, p.path.len() - 1, p.smoothed.len())
+        (Ok(Outcome { cost: Some(cost), .. }), None) => {
+            format!("cost {cost:.2} steps {} waypoints {}", p.path.len() - 1, p.smoothed.len())
         }
         (Ok(_), None) => "no path".to_string(),
     };
@@ -91,9 +93,6 @@ fn pane(buf: &mut Buffer, area: Rect, lab: &Lab, i: usize, palette: &Palette) {
 /// then the path's Euclidean length and what it crossed.
 fn nav_answer(lab: &Lab, p: &Pane, run: &super::nav::NavRun) -> String {
     let search = p.search_len();
-    if let Some(why) = &run.refused {
-        return why.clone();
-    }
     if !p.done(lab.step) {
         return match run.funnel_at(lab.step.saturating_sub(search)) {
             Some(f) => format!(

@@ -1,15 +1,11 @@
-//! A lab pane running an any-angle planner ([`crate::nav`]) on the lab's
-//! query, from cell centre to cell centre, for a point agent: the
+//! What a lab pane running an any-angle planner ([`crate::nav`]) shows of
+//! the lab's query, from cell centre to cell centre, for a point agent: the
 //! navigation mesh (its search over portals, then the funnel step by step)
 //! or the corner waypoint graph (its search over corners).
 
 use crate::grid::{Cell, Grid};
-use crate::nav::{FunnelStep, NavMesh, Planner, Vec2, Waypoints, string_pull_traced};
-use crate::search::{SearchStats, Searcher, Trace};
-
-/// Most corners the lab builds a waypoint graph for: its build tests
-/// every pair, and the lab rebuilds it after every edit.
-pub const MAX_CORNERS: usize = 3000;
+use crate::nav::{FunnelStep, Navigator, Vec2, string_pull_traced};
+use crate::search::{SearchStats, Trace};
 
 /// What one run of an any-angle planner built and found.
 #[derive(Debug, Default)]
@@ -21,7 +17,7 @@ pub struct NavRun {
     pub cell_polygon: Vec<Option<usize>>,
     /// The corner waypoints (waypoints).
     pub corners: Vec<Vec2>,
-    /// Portals of the mesh, or links of the waypoint graph.
+    /// Portals of the mesh, or links of the waypoint graph made so far.
     pub links: usize,
     /// Each node of the search, by node id: its point and the polygons
     /// (indices into `polygons`) it lies on.
@@ -41,19 +37,17 @@ pub struct NavRun {
     pub length: f64,
     /// The search's counters.
     pub stats: SearchStats,
-    /// Why the planner did not run, when it did not.
-    pub refused: Option<String>,
 }
 
 impl NavRun {
-    /// Runs `planner` (navmesh or waypoints) from `start` to `goal` on
-    /// `grid`, recording its search in `trace`.
-    pub fn run(planner: Planner, grid: &Grid, start: Cell, goal: Cell, trace: &mut Trace) -> NavRun {
+    /// What `navigator`'s last query, an any-angle one from the centre of
+    /// `start` to the centre of `goal` on `grid` recorded in `trace`, built
+    /// and found: the navmesh (its search over portals, then the funnel
+    /// step by step) or the corner graph (its search over corners).
+    pub fn of(navigator: &Navigator, grid: &Grid, start: Cell, goal: Cell, trace: &Trace) -> NavRun {
         let (from, to) = (Vec2::centre(start), Vec2::centre(goal));
-        let mut searcher = Searcher::new();
-        let mut run = NavRun::default();
-        if planner == Planner::Navmesh {
-            let mesh = NavMesh::build(grid, 0.0);
+        let mut run = NavRun { stats: trace.stats(trace.len()), ..NavRun::default() };
+        if let Some(mesh) = navigator.mesh() {
             let mut index = Vec::new();
             for (id, polygon) in mesh.polygons() {
                 index.resize(index.len().max(id as usize + 1), None);
@@ -67,28 +61,18 @@ impl NavRun {
             }
             run.links = mesh.portals().len();
             run.nodes = mesh.search_nodes(from, to).iter().map(|n| (n.at, n.polygons.map(at))).collect();
-            let path = mesh.plan_observed(grid, &mut searcher, from, to, trace);
-            run.stats = trace.stats(trace.len());
-            if let Some(path) = path {
+            if let Some(path) = navigator.mesh_path() {
                 (run.pulled, run.funnel) = string_pull_traced(&path.portals);
                 run.corridor_polygons = path.polygons.iter().filter_map(|&id| at(Some(id))).collect();
                 (run.corridor, run.points, run.length, run.stats) =
-                    (path.portals, path.points, path.length, path.stats);
+                    (path.portals.clone(), path.points.clone(), path.length, path.stats);
             }
-        } else {
-            let count = Waypoints::count(grid);
-            if count > MAX_CORNERS {
-                run.refused = Some(format!("{count} corners: the lab builds waypoints for {MAX_CORNERS} at most"));
-                return run;
-            }
-            let wp = Waypoints::build(grid, 0.0);
+        } else if let Some(wp) = navigator.waypoints() {
             run.corners = wp.corners().collect();
             run.links = wp.link_count();
             run.nodes = run.corners.iter().chain([&from, &to]).map(|&p| (p, [None, None])).collect();
-            let path = wp.plan_observed(grid, &mut searcher, from, to, trace);
-            run.stats = trace.stats(trace.len());
-            if let Some(path) = path {
-                (run.points, run.length, run.stats) = (path.points, path.length, path.stats);
+            if let Some(path) = navigator.waypoint_path() {
+                (run.points, run.length, run.stats) = (path.points.clone(), path.length, path.stats);
             }
         }
         run
@@ -166,7 +150,12 @@ mod tests {
     fn the_funnel_of_a_mesh_run_ends_on_its_corridor_pulled() {
         let g = grid(&["####", "#...", "#...", "###.", "###.", "###.", "###."]);
         let mut trace = Trace::new();
-        let run = NavRun::run(Planner::Navmesh, &g, Cell::new(1, 1), Cell::new(3, 6), &mut trace);
+        let (start, goal) = (Cell::new(1, 1), Cell::new(3, 6));
+        let mut navigator = Navigator::new(0.0);
+        let settings = crate::search::SearchSettings { planner: crate::search::Planner::NAVMESH, ..Default::default() };
+        let ends = crate::nav::Ends::cells(start, goal);
+        navigator.plan_observed(&g, ends, &settings, crate::search::Fallback::Refuse, &mut trace).unwrap();
+        let run = NavRun::of(&navigator, &g, start, goal, &trace);
         assert_eq!(run.points, vec![Vec2::new(1.5, 1.5), Vec2::new(3.0, 3.0), Vec2::new(3.5, 6.5)]);
         assert_eq!(run.pulled, crate::nav::string_pull(&run.corridor));
         assert_eq!(run.funnel.last().unwrap().emitted, run.pulled.len());
@@ -183,5 +172,20 @@ mod tests {
                 assert!(lo.x < centre.x && centre.x < hi.x && lo.y < centre.y && centre.y < hi.y, "{c}");
             }
         }
+    }
+
+    /// On a level beyond the corner graph's cap the lab's `A` passes over
+    /// the waypoints, to the grid searches, and says why.
+    #[test]
+    fn the_cycle_passes_over_the_corner_graph_beyond_its_cap() {
+        use super::super::keys::{Action, Setting};
+        let rows: Vec<String> =
+            (0..150).map(|y| (0..150).map(|x| if x % 2 == 1 && y % 2 == 1 { '#' } else { '.' }).collect()).collect();
+        let level = Level::parse(&format!("S{}", &rows.join("\n")[1..]), "lattice").unwrap();
+        let mut lab = super::super::state::Lab::new(level, std::path::PathBuf::from("unused.txt"));
+        lab.panes[0].set_planner(crate::search::Planner::NAVMESH);
+        lab.handle(Action::Set(Setting::Algorithm));
+        assert_eq!(lab.panes[0].planner(), crate::search::Planner::BFS);
+        assert!(lab.message.starts_with("waypoints skipped: the level has 22201 wall corners"), "{}", lab.message);
     }
 }

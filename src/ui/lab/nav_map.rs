@@ -9,7 +9,8 @@ use super::nav::{NavRun, cell_at, segment_cells};
 use super::pane::Pane;
 use super::state::Lab;
 use crate::grid::{Cell, Tile};
-use crate::nav::{Planner, Vec2};
+use crate::nav::Vec2;
+use crate::search::Expansion;
 use crate::ui::map::{Camera, terrain};
 use crate::ui::palette::Palette;
 use crate::ui::{RAW_PATH, WAYPOINT};
@@ -74,7 +75,7 @@ fn outline_glyph(outline: &[Vec2], c: Cell) -> Option<char> {
 pub fn map(buf: &mut Buffer, area: Rect, lab: &Lab, p: &Pane, run: &NavRun, palette: &Palette) {
     let grid = &lab.level.grid;
     let camera = Camera::new(area, grid, lab.cursor);
-    let waypoints = p.planner == Planner::Waypoints;
+    let waypoints = p.planner().expansion() == Expansion::Waypoints;
     let searching = lab.step <= p.search_len() && !p.done(lab.step);
     let states = reached(p, run, waypoints);
     let mut shade = vec![None; run.polygons.len()];

@@ -7,21 +7,20 @@
 
 use super::nav::NavRun;
 use crate::grid::{Cell, Grid};
-use crate::nav::{Planner, Vec2};
+use crate::nav::{Ends, Navigator, Vec2};
 use crate::picture::{Drawn, NavDrawn, NavLine};
 use crate::search::{
-    GridPlanner, Outcome, PlanError, SearchSettings, SearchStats, Trace, TraceView, Visit, string_pull,
+    Expansion, Fallback, Outcome, PlanError, Planner, SearchSettings, SearchStats, Trace, TraceView, Visit, string_pull,
 };
 
 /// A search of the lab's query with one pane's settings.
 #[derive(Debug)]
 pub struct Pane {
-    /// The settings its keys change.
+    /// The settings its keys change, the planner included.
     pub settings: SearchSettings,
-    /// What runs: a grid search with `settings` (its algorithm is theirs),
-    /// or an any-angle planner.
-    pub planner: Planner,
-    grid_planner: GridPlanner,
+    /// Runs every planner, keeping what each builds for the lab's grid
+    /// (repaired after an edit).
+    navigator: Navigator,
     trace: Trace,
     /// Every node's state at the lab's step.
     pub view: TraceView,
@@ -38,42 +37,42 @@ pub struct Pane {
 impl Pane {
     /// A pane with `settings` that has not searched yet.
     pub fn new(settings: SearchSettings) -> Pane {
-        let outcome = Ok(Outcome { found: false, cost: 0.0, stats: SearchStats::default() });
-        let (grid_planner, trace, view) = (GridPlanner::new(), Trace::new(), TraceView::default());
-        let planner = Planner::Grid(settings.algorithm);
-        let (path, smoothed, nav) = (Vec::new(), Vec::new(), None);
-        Pane { settings, planner, grid_planner, trace, view, outcome, path, smoothed, nav }
+        let (navigator, trace, view) = (Navigator::new(0.0), Trace::new(), TraceView::default());
+        let (outcome, path, smoothed, nav) = (Ok(Outcome::default()), Vec::new(), Vec::new(), None);
+        Pane { settings, navigator, trace, view, outcome, path, smoothed, nav }
     }
 
-    /// Makes `planner` the pane's (a grid search also takes its algorithm
-    /// into the settings); [`Pane::run`] runs it.
+    /// What runs: its settings' planner.
+    pub fn planner(&self) -> Planner {
+        self.settings.planner
+    }
+
+    /// Makes `planner` the pane's; [`Pane::run`] runs it.
     pub fn set_planner(&mut self, planner: Planner) {
-        self.planner = planner;
-        if let Some(algorithm) = planner.grid() {
-            self.settings.algorithm = algorithm;
-        }
+        self.settings.planner = planner;
     }
 
     /// Runs the query from `start` to `goal` on `grid` to its end,
-    /// recording it, and shows it before its first step.
+    /// recording it, and shows it before its first step. What cannot run
+    /// (jump points on 4 neighbours or weighted cells, the corner graph
+    /// beyond its cap) is refused, and the pane says why: the lab shows
+    /// the planner asked for or nothing.
     pub fn run(&mut self, grid: &Grid, start: Cell, goal: Cell) {
         self.trace.clear();
         self.path.clear();
         self.smoothed.clear();
         self.nav = None;
-        if self.planner.grid().is_some() {
-            self.outcome = self.grid_planner.plan_observed(grid, start, goal, &self.settings, &mut self.trace);
-            self.path = self.grid_planner.path().to_vec();
+        let ends = Ends::cells(start, goal);
+        let nav = &mut self.navigator;
+        self.outcome = nav.plan_observed(grid, ends, &self.settings, Fallback::Refuse, &mut self.trace);
+        if self.outcome.is_ok() && self.settings.planner.expansion().any_angle() {
+            let run = NavRun::of(nav, grid, start, goal, &self.trace);
+            self.view = TraceView::new(run.nodes.len());
+            self.nav = Some(run);
+        } else {
+            self.path = nav.path().to_vec();
             string_pull(grid, &self.path, &mut self.smoothed);
             self.view = TraceView::new(grid.node_count());
-        } else {
-            self.outcome = PlanError::check(grid, start, goal).map(|()| {
-                let run = NavRun::run(self.planner, grid, start, goal, &mut self.trace);
-                let outcome = Outcome { found: !run.points.is_empty(), cost: run.length, stats: run.stats };
-                self.view = TraceView::new(run.nodes.len());
-                self.nav = Some(run);
-                outcome
-            });
         }
         self.view.seek(&self.trace, 0);
     }
@@ -121,7 +120,7 @@ impl Pane {
         Drawn {
             settings: self.settings,
             stats: self.stats(step),
-            cost: self.outcome.as_ref().ok().filter(|_| found).map(|o| o.cost),
+            cost: self.outcome.as_ref().ok().filter(|_| found).and_then(|o| o.cost),
             finished: done,
             cells: cells.collect(),
             current: self.view.current().filter(|_| !done).map(|n| grid.cell_of(n)),
@@ -140,10 +139,10 @@ impl Pane {
             Some(f) => run.pulled[..f.emitted.min(run.pulled.len())].to_vec(),
             None => Vec::new(),
         };
-        let mesh = self.planner == Planner::Navmesh;
+        let mesh = self.planner().expansion() == Expansion::Navmesh;
         let inner = |c: &[(Vec2, Vec2)]| if c.len() > 2 { c[1..c.len() - 1].to_vec() } else { Vec::new() };
         let nav = NavDrawn {
-            title: format!("{} (point agent): {}", self.planner, nav_counts(self.planner, run)),
+            title: format!("{} (point agent): {}", self.planner(), nav_counts(self.planner(), run)),
             polygons: run.polygons.clone(),
             portals: if step > self.search_len() || done { inner(&run.corridor) } else { Vec::new() },
             corners: run.corners.clone(),
@@ -152,7 +151,7 @@ impl Pane {
         Drawn {
             settings: self.settings,
             stats: self.stats(step),
-            cost: self.outcome.as_ref().ok().filter(|o| o.found && done).map(|o| o.cost),
+            cost: self.outcome.as_ref().ok().filter(|_| done).and_then(|o| o.cost),
             finished: done,
             cells: Vec::new(),
             current: None,
@@ -164,12 +163,13 @@ impl Pane {
 }
 
 /// The sizes of what an any-angle planner built: `N polygons, M portals`
-/// or `N corners, M links`.
+/// or `N corners, M links made` (the corner graph makes the links of the
+/// corners its searches expand).
 pub fn nav_counts(planner: Planner, run: &NavRun) -> String {
-    if planner == Planner::Navmesh {
+    if planner.expansion() == Expansion::Navmesh {
         format!("{} polygons, {} portals", run.polygons.len(), run.links)
     } else {
-        format!("{} corners, {} links", run.corners.len(), run.links)
+        format!("{} corners, {} links made", run.corners.len(), run.links)
     }
 }
 
@@ -177,26 +177,45 @@ pub fn nav_counts(planner: Planner, run: &NavRun) -> String {
 mod tests {
     use super::*;
     use crate::cli::{PathArgs, SearchArgs, path};
-    use crate::search::{Algorithm, Heuristic, OpenUpdate, TieBreak};
+    use crate::search::{Heuristic, OpenUpdate, Order, TieBreak};
     use std::path::{Path, PathBuf};
 
     /// Stepping each pane to its end gives exactly what `delve path --json
     /// --smooth` prints for the same level, query and settings (the time
-    /// aside).
+    /// aside): the grid's orderings on the default level, the jump point
+    /// searches on the maze (one entry cost everywhere, where they run).
     #[test]
     fn stepped_to_the_end_it_is_delve_path() {
-        let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/dungeon.txt");
-        let level = crate::level::Level::load(&file).unwrap();
-        let (from, to) = (level.start.unwrap(), level.goal.unwrap());
-        let cases = [
-            (Algorithm::AStar, Heuristic::Octile, TieBreak::Fifo, false, OpenUpdate::Lazy),
-            (Algorithm::Greedy, Heuristic::Euclidean, TieBreak::LowH, false, OpenUpdate::Lazy),
-            (Algorithm::Dijkstra, Heuristic::Octile, TieBreak::Cross, false, OpenUpdate::DecreaseKey),
-            (Algorithm::Weighted, Heuristic::Manhattan, TieBreak::Fifo, true, OpenUpdate::Lazy),
+        let (grid_cases, jump_cases) = cases();
+        for (name, cases) in [("dungeon", grid_cases), ("maze", jump_cases)] {
+            let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("levels/{name}.txt"));
+            the_pane_is_delve_path(&file, &cases);
+        }
+    }
+
+    type Case = (Planner, Heuristic, TieBreak, bool, OpenUpdate);
+
+    fn cases() -> (Vec<Case>, Vec<Case>) {
+        let grid = vec![
+            (Planner::ASTAR, Heuristic::Octile, TieBreak::Fifo, false, OpenUpdate::Lazy),
+            (Planner::GREEDY, Heuristic::Euclidean, TieBreak::LowH, false, OpenUpdate::Lazy),
+            (Planner::DIJKSTRA, Heuristic::Octile, TieBreak::Cross, false, OpenUpdate::DecreaseKey),
+            (Planner::WEIGHTED, Heuristic::Manhattan, TieBreak::Fifo, true, OpenUpdate::Lazy),
         ];
-        for (algorithm, heuristic, tie, reopen, open) in cases {
+        let jps_plus_dijkstra = Planner::new(Order::Dijkstra, Expansion::JpsPlus).unwrap();
+        let jumps = vec![
+            (Planner::JPS, Heuristic::Octile, TieBreak::Fifo, false, OpenUpdate::Lazy),
+            (jps_plus_dijkstra, Heuristic::Octile, TieBreak::LowH, false, OpenUpdate::DecreaseKey),
+        ];
+        (grid, jumps)
+    }
+
+    fn the_pane_is_delve_path(file: &Path, cases: &[Case]) {
+        let level = crate::level::Level::load(file).unwrap();
+        let (from, to) = (level.start.unwrap(), level.goal.unwrap());
+        for &(algorithm, heuristic, tie, reopen, open) in cases {
             let search = SearchArgs {
-                algorithms: vec![crate::nav::Planner::Grid(algorithm)],
+                algorithms: vec![algorithm],
                 heuristic,
                 weight: 2.0,
                 tie,
@@ -204,7 +223,7 @@ mod tests {
                 reopen,
                 open,
             };
-            let want = path_json(&file, Some((from, to)), &search, true);
+            let want = path_json(file, Some((from, to)), &search, true);
 
             let mut pane = Pane::new(search.settings());
             pane.run(&level.grid, from, to);
@@ -219,6 +238,7 @@ mod tests {
             let got = [
                 ("found", serde_json::json!(o.found)),
                 ("cost", serde_json::json!(o.cost)),
+                ("ran", serde_json::json!(algorithm.to_string())),
                 ("steps", serde_json::json!(pane.path.len() - 1)),
                 ("expanded", serde_json::json!(s.expanded)),
                 ("pushed", serde_json::json!(s.pushed)),
@@ -232,9 +252,23 @@ mod tests {
             for (key, value) in got {
                 assert_eq!(want[key], value, "{key} of {algorithm} {heuristic} {tie} {open}");
             }
-            // The trace's last step agrees with the engine's counters.
-            assert_eq!(SearchStats { micros: 0.0, ..pane.trace.stats(step) }, SearchStats { micros: 0.0, ..s });
+            // The trace's last step agrees with the engine's counters (but
+            // for the cells jumps scanned, counted by the jump graph).
+            let engine = SearchStats { micros: 0.0, scanned: 0, ..s };
+            assert_eq!(SearchStats { micros: 0.0, ..pane.trace.stats(step) }, engine);
         }
+    }
+
+    /// A jump point search where it cannot run (the default level has
+    /// water) is refused in the pane, which says why, where `delve path`
+    /// runs A* and says so.
+    #[test]
+    fn a_pane_refuses_what_cannot_run() {
+        let level = crate::level::Level::embedded_default();
+        let mut pane = Pane::new(SearchSettings { planner: Planner::JPS, ..SearchSettings::DEFAULT });
+        pane.run(&level.grid, level.start.unwrap(), level.goal.unwrap());
+        assert_eq!(pane.outcome, Err(PlanError::Jumps { planner: Planner::JPS }));
+        assert!(pane.path.is_empty() && pane.len() == 0);
     }
 
     /// What `delve path FILE --json` answers, between `ends` (the level's
@@ -265,7 +299,7 @@ mod tests {
         let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/dungeon.txt");
         let level = crate::level::Level::load(&file).unwrap();
         let (from, to) = (level.start.unwrap(), level.goal.unwrap());
-        for planner in [Planner::Navmesh, Planner::Waypoints] {
+        for planner in [Planner::NAVMESH, Planner::WAYPOINTS] {
             let search = SearchArgs {
                 algorithms: vec![planner],
                 heuristic: Heuristic::Octile,
@@ -280,12 +314,16 @@ mod tests {
             let mut pane = Pane::new(search.settings());
             pane.set_planner(planner);
             pane.run(&level.grid, from, to);
-            assert!(!pane.done(pane.search_len()) || planner == Planner::Waypoints, "the funnel steps after");
+            assert!(!pane.done(pane.search_len()) || planner == Planner::WAYPOINTS, "the funnel steps after");
             pane.seek(pane.len());
             let run = pane.nav.as_ref().unwrap();
             let points: Vec<[f64; 2]> = run.points.iter().map(|p| [p.x, p.y]).collect();
             assert_eq!(want["path"], serde_json::json!(points), "{planner}");
             assert_eq!(want["length"], serde_json::json!(pane.outcome.as_ref().unwrap().cost), "{planner}");
+            assert_eq!(
+                want["link_count"].as_u64().map(|n| n as usize),
+                (planner == Planner::WAYPOINTS).then_some(run.links)
+            );
             assert_eq!(want["expanded"], serde_json::json!(pane.stats(pane.len()).expanded), "{planner}");
         }
     }

@@ -6,9 +6,9 @@ use super::pane::Pane;
 use crate::atomic::{self, AtomicError};
 use crate::grid::{Cell, Tile};
 use crate::level::Level;
-use crate::nav::Planner;
+use crate::nav::Navigator;
 use crate::picture::check_size;
-use crate::search::{Algorithm, MAX_WEIGHT, MIN_WEIGHT, SearchSettings};
+use crate::search::{MAX_WEIGHT, MIN_WEIGHT, Planner, SearchSettings};
 use crate::shown::{shown, shown_path};
 use crate::sim::Goal;
 use std::io::{self, Write};
@@ -65,7 +65,7 @@ impl Lab {
         let start = level.start.or(level.player).unwrap_or(first);
         let goal = level.goal.or_else(|| walkable.last()).unwrap_or(start);
         let marked = [level.start.is_some(), level.goal.is_some()];
-        let right = SearchSettings { algorithm: Algorithm::Greedy, ..SearchSettings::DEFAULT };
+        let right = SearchSettings { planner: Planner::GREEDY, ..SearchSettings::DEFAULT };
         let panes = [Pane::new(SearchSettings::DEFAULT), Pane::new(right)];
         let mut lab = Lab {
             level,
@@ -185,7 +185,13 @@ impl Lab {
                 let pane = &mut self.panes[self.active];
                 let s = &mut pane.settings;
                 match setting {
-                    Setting::Algorithm => pane.set_planner(next_planner(pane.planner)),
+                    Setting::Algorithm => {
+                        let (next, skipped) = Navigator::next_in_cycle(pane.planner(), &self.level.grid);
+                        pane.set_planner(next);
+                        if let Some((planner, why)) = skipped.first() {
+                            self.message = format!("{planner} skipped: {why}");
+                        }
+                    }
                     Setting::Heuristic => s.heuristic = s.heuristic.next(),
                     Setting::Tie => s.tie = s.tie.next(),
                     Setting::Open => s.open = s.open.next(),
@@ -357,17 +363,6 @@ fn text_name(map: &Path) -> PathBuf {
     if txt == map { map.with_extension("delve.txt") } else { txt }
 }
 
-/// The planner after `p` in the lab's `A` cycle: the grid algorithms in
-/// their order, then the navmesh, the corner waypoints, and round again.
-fn next_planner(p: Planner) -> Planner {
-    match p {
-        Planner::Grid(a) if Some(&a) == Algorithm::ALL.last() => Planner::Navmesh,
-        Planner::Grid(a) => Planner::Grid(a.next()),
-        Planner::Navmesh => Planner::Waypoints,
-        Planner::Waypoints => Planner::Grid(Algorithm::ALL[0]),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -407,8 +402,8 @@ mod tests {
         lab.handle(Action::Wall);
         lab.handle(Action::SwapPane);
         lab.handle(Action::Set(Setting::Algorithm));
-        assert_eq!(lab.panes[1].settings.algorithm, Algorithm::Weighted);
-        assert_eq!(lab.panes[0].settings.algorithm, Algorithm::AStar);
+        assert_eq!(lab.panes[1].settings.planner, Planner::WEIGHTED);
+        assert_eq!(lab.panes[0].settings.planner, Planner::ASTAR);
         lab.handle(Action::End);
         assert_eq!(lab.panes[0].path, before);
         assert_ne!(lab.panes[1].path, right, "weighted A* is not greedy here");
