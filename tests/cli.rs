@@ -534,9 +534,9 @@ fn sim_with_one_life_in_a_crowd_is_lost() {
 
 #[test]
 fn sim_rules_flags() {
-    // --rules game on a level without G: no goal, the default 3 lives.
+    // --rules game: the level's lives (the arena's `lives: 2`).
     let v = json(&delve(&["sim", "levels/arena.txt", "--rules", "game", "--ticks", "5", "--json"]));
-    assert_eq!(v["lives_left"], 3);
+    assert_eq!(v["lives_left"], 2);
     let o = delve(&["sim", "--rules", "sandbox", "--lives", "2"]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stderr(&o), "delve: --lives needs --rules game (a sandbox has no limit of lives)\n");

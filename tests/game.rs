@@ -7,7 +7,7 @@ use delve::level::Level;
 use delve::replay::feed::{self, Feed, RecordFeed};
 use delve::replay::{Recorder, Replay, ReplayError, Spawns, Start, Verdict, verify};
 use delve::sim::{
-    Command, Event, GRACE_TICKS, Goal, MonsterState, Outcome, Rules, SUBTICKS, Sense, Settings, World, step_time,
+    Command, Event, Goal, MAX_GRACE_TICKS, MonsterState, Outcome, Rules, SUBTICKS, Sense, Settings, World, step_time,
 };
 use proptest::prelude::*;
 
@@ -285,12 +285,14 @@ fn a_catch_costs_a_life_and_the_last_one_loses() {
         t += 1;
         assert!(t < 100, "never caught");
     }
-    assert_eq!(w.grace_ticks_left(), GRACE_TICKS);
+    // The player cannot move away in the cage: the longest grace.
+    assert_eq!(w.grace_ticks_left(), MAX_GRACE_TICKS);
     let caught = w.events().iter().find(|s| matches!(s.event, Event::Caught { .. })).unwrap();
     assert_eq!(caught.event, Event::Caught { monster: 1, lives_left: Some(1) });
     assert_eq!(w.outcome(), Outcome::Running);
-    // Grace: the monster walks back at once but cannot catch for 2 s.
-    for _ in 0..GRACE_TICKS - 1 {
+    // Grace: the monster lands back at once (the cage hides nothing) but
+    // cannot catch a player that has not moved away for 10 s.
+    for _ in 0..MAX_GRACE_TICKS - 1 {
         w.tick();
         assert_eq!(w.lives(), Some(1));
     }
@@ -418,4 +420,38 @@ fn a_step_is_heard_round_a_wall_but_not_through_a_closed_door() {
     w.apply(Command::Move { dx: 0, dy: 1 });
     ticks(&mut w, 20);
     assert_eq!(states(&w), [MonsterState::Idle], "{:?}", w.events());
+}
+
+/// Issue 25's chain of catches: on the dungeon, seed 1, the player walks
+/// l×19, n, l×28 to the guard-room door and stands there. The monster sent
+/// home after a catch used to land in sight of the door, see the player at
+/// once and catch it again as the 2 s of grace ended: caught at 00:23,
+/// 00:26 and 00:29, three lives in six seconds without a chance to act.
+/// Now a caught monster lands out of sight and forgets the player, and a
+/// player who has not moved away is not caught again within the longest
+/// grace (10 s): no two catches come closer than that.
+#[test]
+fn standing_at_the_guard_room_door_is_no_chain_of_catches() {
+    let level = Level::load(std::path::Path::new("levels/dungeon.txt")).unwrap();
+    let mut w = World::with_rules(&level, 1, Settings::default(), Rules::game(&level)).unwrap();
+    let mut script: Vec<(i8, i8)> = vec![(1, 0); 19];
+    script.push((1, 1));
+    script.extend([(1, 0); 28]);
+    let mut steps = script.into_iter();
+    // Thirty seconds: the walk, then standing at the door.
+    while w.ticks() < 600 && !w.outcome().is_over() {
+        if w.ready()
+            && let Some((dx, dy)) = steps.next()
+        {
+            w.apply(Command::Move { dx, dy });
+        }
+        w.tick();
+    }
+    assert!(steps.next().is_none(), "the walk ended at {}", w.player().cell);
+    let catches: Vec<u64> =
+        w.events().iter().filter(|s| matches!(s.event, Event::Caught { .. })).map(|s| s.tick).collect();
+    assert!(!catches.is_empty(), "the guard still catches a player standing in its door");
+    for pair in catches.windows(2) {
+        assert!(pair[1] - pair[0] >= u64::from(MAX_GRACE_TICKS), "a chain: caught at ticks {catches:?}");
+    }
 }

@@ -20,7 +20,8 @@ use delve::replay::feed::{self, Feed, RecordFeed, ReplayFeed};
 use delve::replay::{Recorder, Replay, Spawns, Start, Verdict, verify};
 use delve::search::{Expansion, GridPlanner, Heuristic, Order, Planner, SearchSettings, TieBreak};
 use delve::sim::{
-    Bot, BotKind, Command, Goal, Kind, Outcome, RepathPolicy, RepathReason, Rules, Setting, Settings, World,
+    Aim, Bot, BotKind, Command, Goal, Kind, Lost, Outcome, Packs, RepathPolicy, RepathReason, Rules, Setting, Settings,
+    World,
 };
 use std::collections::HashSet;
 use std::mem::discriminant;
@@ -279,14 +280,15 @@ const DUNGEON_WON: Golden = Golden {
     turns: false,
 };
 
-/// The random bot in the open arena with six more monsters and two lives:
-/// caught twice, lost.
+/// The random bot in the open arena with its own monsters and two lives:
+/// caught twice, lost (with six more, as before the hunters aimed ahead,
+/// it was lost after 30 steps).
 const ARENA_LOST: Golden = Golden {
     file: "arena-lost.jsonl",
     level: "arena",
     descent: None,
     seed: 5,
-    spawns: Spawns { monster: 6, wanderer: 0, fleeing: 0, boid: 0 },
+    spawns: Spawns { monster: 0, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules { goal: Goal::None, lives: Some(2) },
     bot: BotKind::Random,
     outcome: Outcome::Lost,
@@ -389,6 +391,52 @@ const DUNGEON_TURNS: Golden = Golden {
     settings_changed: 0,
     doors: 0,
     turns: true,
+};
+
+/// The hunters' tactics turned off one by one while monsters hunt the
+/// random bot through the maze: aiming along the heading, then at the
+/// player's cell; packs hunting together; a lost monster lingering at the
+/// last-known cell instead of sweeping.
+const MAZE_TACTICS: Golden = Golden {
+    file: "maze-tactics.jsonl",
+    level: "maze",
+    descent: None,
+    seed: 12,
+    spawns: Spawns { monster: 3, wanderer: 0, fleeing: 0, boid: 0 },
+    rules: Rules::SANDBOX,
+    bot: BotKind::Random,
+    outcome: Outcome::Running,
+    ticks: 1600,
+    changes: &[
+        set(300, Setting::Aim(Aim::Heading)),
+        set(600, Setting::Packs(Packs::Together)),
+        set(900, Setting::Lost(Lost::Linger)),
+        set(1200, Setting::Aim(Aim::Player)),
+    ],
+    route: &[],
+    settings_changed: 3,
+    doors: 0,
+    turns: false,
+};
+
+/// The evading bot on the default level under the game's rules: it keeps
+/// out of sight, waits for patrols, and shuts doors behind it (seed 9: a
+/// seed it wins, since the player has been slowed by water and mud).
+const DUNGEON_EVADE: Golden = Golden {
+    file: "dungeon-evade.jsonl",
+    level: "dungeon",
+    descent: None,
+    seed: 9,
+    spawns: Spawns { monster: 0, wanderer: 0, fleeing: 0, boid: 0 },
+    rules: Rules { goal: Goal::Reach, lives: Some(3) },
+    bot: BotKind::Evade,
+    outcome: Outcome::Won,
+    ticks: 6000,
+    changes: &[],
+    route: &[],
+    settings_changed: 0,
+    doors: 7,
+    turns: false,
 };
 
 /// Ticks between the scripted player's steps at least, as for the bot.
@@ -639,6 +687,16 @@ fn dungeon_turns() {
         world.tick();
     }
     assert_eq!(world.outcome(), Outcome::Lost);
+}
+
+#[test]
+fn maze_tactics() {
+    check(&MAZE_TACTICS);
+}
+
+#[test]
+fn dungeon_evade() {
+    check(&DUNGEON_EVADE);
 }
 
 #[test]

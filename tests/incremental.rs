@@ -245,12 +245,14 @@ mod sim {
     use delve::grid::{Cell, Tile};
     use delve::level::Level;
     use delve::replay::feed::{self, LiveFeed};
-    use delve::sim::{Bot, Command, Kind, RepathPolicy, RepathReason, Settings, World};
+    use delve::sim::{Aim, Bot, Command, Kind, RepathPolicy, RepathReason, Settings, World};
 
     /// `ticks` ticks of `level` with `monsters` more monsters and the
     /// random bot as the player, watching creature `watched`.
     fn run(level: &Level, repath: RepathPolicy, monsters: u32, ticks: u64, watched: Option<usize>) -> World {
-        let mut world = World::new(level, 3, Settings { repath, ..Settings::default() }).unwrap();
+        // Hunters follow the player (no aim-ahead map, whose work is the
+        // same under both policies): the comparison is of the plans.
+        let mut world = World::new(level, 3, Settings { repath, aim: Aim::Player, ..Settings::default() }).unwrap();
         world.apply(Command::Spawn { kind: Kind::Monster, count: monsters });
         world.watch(watched);
         let mut bot = Bot::new(3);

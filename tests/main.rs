@@ -43,3 +43,4 @@ mod steer_walls;
 mod threads;
 mod tmux;
 mod transcripts;
+mod win_rates;

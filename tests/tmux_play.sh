@@ -35,7 +35,7 @@ wait_for "E  Heuristic  octile"
 wait_for "R  Repath     timer+threshold"
 wait_for "World: dungeon"
 
-wait_for "goal: reach G · lives 3"
+wait_for "goal: reach G · lives 2"
 t send-keys -t play E
 wait_for "E  Heuristic  chebyshev"
 wait_for "heuristic: chebyshev"

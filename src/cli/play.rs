@@ -7,6 +7,8 @@ mod course;
 mod recording;
 mod title;
 
+pub use campaign::levels as campaign_levels;
+
 use super::{CliError, ColorArgs, SessionArgs};
 use crate::shown::shown;
 use crate::signals::Signals;

@@ -8,7 +8,7 @@ use crate::level::{Level, MAX_LIVES};
 use crate::replay::feed::{self, Feed};
 use crate::replay::{Recorder, Spawns, Start};
 use crate::signals;
-use crate::sim::{Avoidance, MAX_CREATURES, RepathPolicy, Rules, Settings, World};
+use crate::sim::{Aim, Avoidance, Lost, MAX_CREATURES, Packs, RepathPolicy, Rules, Settings, World};
 use std::path::PathBuf;
 
 /// Options of `delve play` and `delve sim`.
@@ -192,6 +192,19 @@ pub struct WorldArgs {
     /// force) or orca (reciprocal velocity obstacles)
     #[arg(long = "avoid", value_name = "AVOID", default_value_t = Settings::DEFAULT.avoidance)]
     pub avoidance: Avoidance,
+    /// Where hunters aim while they see the player move: player (its cell),
+    /// heading (cut it off along its heading) or goal (cut it off on its
+    /// way to G)
+    #[arg(long, value_name = "AIM", default_value_t = Settings::DEFAULT.aim)]
+    pub aim: Aim,
+    /// Whether hunters of a pack plan apart: together or split (a penalty
+    /// on the cells a packmate's path uses)
+    #[arg(long, value_name = "PACKS", default_value_t = Settings::DEFAULT.packs)]
+    pub packs: Packs,
+    /// What a monster that lost the player does: linger (near the last
+    /// cell it perceived it in) or sweep (the unseen cells near it)
+    #[arg(long, value_name = "LOST", default_value_t = Settings::DEFAULT.lost)]
+    pub lost: Lost,
 }
 
 /// A distance in cells: finite, so that a replay header can hold it (JSON
@@ -211,6 +224,9 @@ impl WorldArgs {
             repath_cells: self.repath_cells,
             budget: self.budget,
             avoidance: self.avoidance,
+            aim: self.aim,
+            packs: self.packs,
+            lost: self.lost,
             ..Settings::default()
         }
         .with_planner(search.planner())

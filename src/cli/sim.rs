@@ -1,5 +1,7 @@
 //! `delve sim`: the world run headless with a scripted player, summarised,
-//! and recorded on request.
+//! and recorded on request; over many seeds, the win rates (`seeds`).
+
+mod seeds;
 
 use super::progress::Progress;
 use super::{CliError, SessionArgs};
@@ -25,12 +27,23 @@ pub struct SimArgs {
     #[arg(long)]
     pub json: bool,
     /// game: the level's goal and lives, as `play` has them; sandbox: no goal, no limit of lives
-    /// (default: sandbox, unless --lives or --bot goal is given)
+    /// (default: sandbox, unless --lives, --bot goal or --bot evade is given)
     #[arg(long, value_name = "RULES")]
     pub rules: Option<RulesMode>,
-    /// The scripted player: random|goal|idle
+    /// The scripted player: random|goal|evade|idle
     #[arg(long, default_value_t = BotKind::Random)]
     pub bot: BotKind,
+    /// Play once per seed, A..B (both included) or N, and print a row per
+    /// seed and the win rate (--seed is then ignored)
+    #[arg(long, value_name = "A..B", value_parser = seeds::parse_seeds, conflicts_with = "record")]
+    pub seeds: Option<seeds::Seeds>,
+    /// Play every campaign level and the generated depths 1, 3, 5 and 10
+    /// (style mixed, a level per seed) by the game's rules with the
+    /// beeline bot (goal) and the evading bot (evade), once per seed of
+    /// --seeds (default 1..20), and print their win rates (--bot is then
+    /// ignored)
+    #[arg(long, conflicts_with_all = ["record", "level"])]
+    pub campaign: bool,
 }
 
 named_enum! {
@@ -49,7 +62,7 @@ impl SimArgs {
     pub fn game(&self) -> bool {
         match self.rules {
             Some(mode) => mode == RulesMode::Game,
-            None => self.session.lives.is_some() || self.bot == BotKind::Goal,
+            None => self.session.lives.is_some() || matches!(self.bot, BotKind::Goal | BotKind::Evade),
         }
     }
 }
@@ -75,6 +88,15 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
         return Err(CliError::Usage("--lives needs --rules game (a sandbox has no limit of lives)".into()));
     }
     session.threads.install()?;
+    if args.campaign {
+        if args.rules == Some(RulesMode::Sandbox) {
+            return Err(CliError::Usage("--campaign plays by the game's rules (not --rules sandbox)".into()));
+        }
+        return seeds::campaign(args, args.seeds.unwrap_or(seeds::CAMPAIGN_SEEDS), out);
+    }
+    if let Some(seeds) = args.seeds {
+        return seeds::seeds(args, seeds, out);
+    }
     let (start, mut world) = session.start_with(args.game())?;
     if args.bot == BotKind::Goal && start.level.goal.is_none() {
         let file = session.level_shown(&start.level);

@@ -1,6 +1,9 @@
 //! Scripted players for headless runs: one that walks to random reachable
 //! cells, lingering a while at each, so monsters have someone to hunt; one
-//! that heads for the level's `G`; one that stands still.
+//! that heads for the level's `G`; one that heads for it while evading the
+//! monsters ([`evade`]); one that stands still.
+
+mod evade;
 
 use super::Command;
 use super::World;
@@ -18,6 +21,10 @@ named_enum! {
         /// Walks to the level's `G` at the player's pace, replanning at
         /// every step.
         Goal => "goal",
+        /// Heads for the level's `G` out of the monsters' sight and reach:
+        /// waits for patrols to pass, opens doors and closes them behind
+        /// it (see `sim::bot::evade`).
+        Evade => "evade",
         /// Stands still.
         Idle => "idle",
     }
@@ -42,6 +49,8 @@ pub struct Bot {
     next: usize,
     /// Tick before which the bot stays put.
     rest_until: u64,
+    /// The evading bot's memory.
+    evader: evade::Evader,
 }
 
 impl Bot {
@@ -59,6 +68,7 @@ impl Bot {
             route: Vec::new(),
             next: 0,
             rest_until: 0,
+            evader: evade::Evader::default(),
         }
     }
 
@@ -72,6 +82,7 @@ impl Bot {
         match self.kind {
             BotKind::Random => self.wander(world),
             BotKind::Goal => self.seek_goal(world),
+            BotKind::Evade => self.evader.command(world),
             BotKind::Idle => None,
         }
     }

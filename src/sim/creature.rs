@@ -4,6 +4,7 @@ use super::mind::Mind;
 use super::settings::PlanKey;
 use super::species::{ARRIVAL_RADIUS, SLOWING_RADIUS, Species, alarm};
 use super::stats::RepathReason;
+use super::sweep::Sweep;
 use crate::grid::{Cell, Grid, Tile, supercover};
 use crate::hash::{StateHash, StateHasher};
 use crate::named::named_enum;
@@ -92,6 +93,9 @@ pub struct Hunt {
     /// The search settings (the planner included) and smoothing the last plan was
     /// made with.
     pub planned_with: Option<PlanKey>,
+    /// Its sweep of the cells near where it lost the player, under
+    /// [`Lost::Sweep`](super::Lost::Sweep).
+    pub sweep: Sweep,
 }
 
 impl StateHash for Creature {
@@ -109,7 +113,7 @@ impl StateHash for Creature {
 
 impl StateHash for Hunt {
     fn hash_into(&self, h: &mut StateHasher) {
-        let Hunt { path, follower, goal, version, request, progress, mind, planned_with } = self;
+        let Hunt { path, follower, goal, version, request, progress, mind, planned_with, sweep } = self;
         h.add(path);
         h.add(follower);
         h.add(goal);
@@ -118,6 +122,7 @@ impl StateHash for Hunt {
         h.add(progress);
         h.add(mind);
         h.add(planned_with);
+        h.add(sweep);
     }
 }
 
@@ -139,6 +144,7 @@ impl Default for Hunt {
             progress: (0, f32::INFINITY, 0),
             mind: Mind::default(),
             planned_with: None,
+            sweep: Sweep::default(),
         }
     }
 }
@@ -161,9 +167,15 @@ impl Hunt {
     /// Whether the monster has made no progress for `STUCK_TICKS` ticks, short
     /// of its last waypoint (where waiting is arriving, not being stuck).
     pub fn is_stuck(&self, tick: u64) -> bool {
-        let (index, best, since) = self.progress;
-        let arrived = index + 1 >= self.follower.waypoints.len() && best < self.follower.arrival_radius;
-        !self.follower.waypoints.is_empty() && !arrived && tick.saturating_sub(since) > STUCK_TICKS
+        let (_, _, since) = self.progress;
+        !self.follower.waypoints.is_empty() && !self.arrived() && tick.saturating_sub(since) > STUCK_TICKS
+    }
+
+    /// Whether the monster has come to the end of its plan: its last
+    /// waypoint within the arrival radius, or a plan with none left.
+    pub fn arrived(&self) -> bool {
+        let (index, best, _) = self.progress;
+        index + 1 >= self.follower.waypoints.len() && best < self.follower.arrival_radius
     }
 
     /// Starts a new plan toward `goal`, made on grid `version` under the

@@ -11,9 +11,11 @@
 use super::creature::{Creature, Hunt};
 use super::flow::Flow;
 use super::incremental::Incremental;
+use super::pack::PackPlanner;
 use super::settings::{RepathPolicy, Settings};
 use super::species::BODY_RADIUS;
 use super::stats::{RepathReason, SearchReport, Stats};
+use super::tactics::Packs;
 use crate::grid::{Cell, Grid};
 use crate::hash::{StateHash, StateHasher};
 use crate::nav::{Ends, Navigator};
@@ -37,6 +39,8 @@ pub struct Hunter {
     smoothed: Vec<Cell>,
     /// The shared field of the `flow-field` policy.
     pub(super) flow: Flow,
+    /// Searches that keep clear of packmates' paths (`sim::pack`).
+    pack: PackPlanner,
 }
 
 impl Default for Hunter {
@@ -48,6 +52,7 @@ impl Default for Hunter {
             incremental: Incremental::default(),
             smoothed: Vec::new(),
             flow: Flow::default(),
+            pack: PackPlanner::default(),
         }
     }
 }
@@ -64,6 +69,8 @@ impl StateHash for Hunter {
             incremental,
             smoothed: _,
             flow,
+            // An engine and the marks of one plan, reset by every search.
+            pack: _,
         } = self;
         h.add(queue);
         h.add(allowance);
@@ -139,6 +146,11 @@ impl Hunter {
         while self.allowance > 0 {
             let Some(i) = self.queue.pop_front() else { break };
             let i = i as usize;
+            // A pack member's search keeps clear of its packmates' paths.
+            self.pack.begin(scene.grid);
+            if scene.settings.packs == Packs::Split {
+                self.pack.mark_packmates(scene.grid, creatures, i);
+            }
             let c = &mut creatures[i];
             let (from, home, pos) = (c.cell(), cell_at(c.home), c.body.pos);
             let Some(hunt) = c.hunt.as_mut() else { continue };
@@ -174,8 +186,11 @@ impl Hunter {
             return super::any_angle::plan(&mut self.navigator, scene, hunt, pos, to, i, reason, stats);
         }
         let incremental = scene.settings.repath == RepathPolicy::Incremental;
+        let split = !incremental && self.pack.splits();
         let outcome = if incremental {
             self.incremental.repair(i, grid, from, to, &scene.settings.search, scene.watched == Some(i))
+        } else if split {
+            self.pack.plan(grid, from, to, &scene.settings.search)
         } else {
             let ends = Ends::cells(from, to);
             self.navigator.plan_observed(grid, ends, &scene.settings.search, Fallback::Grid, &mut ())
@@ -185,9 +200,14 @@ impl Hunter {
             // door as it closed): it waits for its next turn.
             return 0;
         };
-        let path = if incremental { self.incremental.path() } else { self.navigator.path() };
+        let path = match (incremental, split) {
+            (true, _) => self.incremental.path(),
+            (false, true) => self.pack.path(),
+            (false, false) => self.navigator.path(),
+        };
         let asked = scene.settings.planner();
-        let fallback = (!incremental && self.navigator.ran() != asked).then(|| self.navigator.ran());
+        let ran = if split { self.pack.ran(asked) } else { self.navigator.ran() };
+        let fallback = (!incremental && ran != asked).then_some(ran);
         hunt.follow_cells(grid, path, scene.settings.smoothing, &mut self.smoothed);
         let mut report = SearchReport {
             creature: i,
@@ -206,7 +226,9 @@ impl Hunter {
             report.updated = self.incremental.updated(i, grid);
             stats.watched_search = Some(report);
         } else if scene.watched == Some(i) {
-            for (cell, visit) in self.navigator.visited(grid) {
+            let visited: Vec<(Cell, Visit)> =
+                if split { self.pack.visited(grid).collect() } else { self.navigator.visited(grid).collect() };
+            for (cell, visit) in visited {
                 match visit {
                     Visit::Closed => report.closed.push(cell),
                     Visit::Open => report.open.push(cell),
@@ -237,7 +259,11 @@ fn reason(hunt: &Hunt, i: usize, target: Cell, scene: &Scene, due: bool) -> Opti
     let period = u64::from(s.repath_ticks.max(1));
     // Staggered: monster i's timer comes round on its own tick of the period.
     let slot = (scene.tick + i as u64).is_multiple_of(period);
-    let moved = cell_center(goal).distance(cell_center(target)) > s.repath_cells;
+    // The target moved K cells from the plan's goal, or the monster stands
+    // at the goal while the target is elsewhere: a plan that ended short
+    // of the target (an aim that moved, a player two cells on) would
+    // otherwise hold it there for good.
+    let moved = cell_center(goal).distance(cell_center(target)) > s.repath_cells || (goal != target && hunt.arrived());
     match s.repath {
         RepathPolicy::EveryTick => Some(RepathReason::EveryTick),
         RepathPolicy::Timer => slot.then_some(RepathReason::Timer),

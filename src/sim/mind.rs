@@ -3,9 +3,13 @@
 //!
 //! ```text
 //! Idle ──perceives──▶ Hunting ──loses contact──▶ Searching ──gives up──▶ Returning ──home──▶ Idle
-//!                        ▲                           │                        │
-//!                        └────────perceives──────────┴────────────────────────┘
+//!  ▲                     ▲ │                         │                        │
+//!  │                     └─┼──────perceives──────────┴────────────────────────┘
+//!  └──────catches (calm)───┘
 //! ```
+//!
+//! A monster that catches the player is idle and *calm* for
+//! [`FORGET_TICKS`](super::FORGET_TICKS): it perceives nothing until then.
 
 use crate::grid::Cell;
 use crate::hash::{StateHash, StateHasher};
@@ -48,6 +52,8 @@ pub enum Reason {
     LostAt(Cell),
     /// It searched and gave up.
     GaveUp,
+    /// It caught the player, and forgets it for a while.
+    Caught,
 }
 
 /// A monster's state and why, as [`World::awareness`](super::World::awareness)
@@ -71,14 +77,32 @@ pub struct Mind {
     pub since: u64,
     /// The tick it last perceived the player.
     pub last_perceived: u64,
+    /// The direction of the player's last step when it last perceived the
+    /// player moving; `None` when the player stood still.
+    pub heading: Option<(i8, i8)>,
     /// The tick its search around `last_known` began (it reached the
     /// cell); `None` while it walks there.
     pub searching_since: Option<u64>,
+    /// The cell it heads for instead of `last_known`, when its tactics
+    /// give one: the cell ahead where a hunter cuts the player off
+    /// (`sim::foresight`), the next unseen cell of a sweep (`sim::sweep`).
+    pub aim: Option<Cell>,
+    /// The pack it hunts with (`sim::pack`): the creature index of the
+    /// pack's first hunter; `None` when not hunting.
+    pub pack: Option<u32>,
+    /// The tick before which it perceives nothing: it caught the player.
+    pub calm_until: u64,
 }
 
 impl Mind {
     pub fn awareness(&self) -> Awareness {
         Awareness { state: self.state, reason: self.reason }
+    }
+
+    /// The mind of a monster that caught the player at `tick`: idle, and
+    /// calm for [`FORGET_TICKS`](super::FORGET_TICKS).
+    pub fn caught(tick: u64) -> Mind {
+        Mind { reason: Some(Reason::Caught), since: tick, calm_until: tick + super::FORGET_TICKS, ..Mind::default() }
     }
 }
 
@@ -103,18 +127,24 @@ impl StateHash for Reason {
                 h.add(cell);
             }
             Reason::GaveUp => h.u8(3),
+            Reason::Caught => h.u8(4),
         }
     }
 }
 
 impl StateHash for Mind {
     fn hash_into(&self, h: &mut StateHasher) {
-        let Mind { state, reason, last_known, since, last_perceived, searching_since } = self;
+        let Mind { state, reason, last_known, since, last_perceived, heading, searching_since, aim, pack, calm_until } =
+            self;
         h.add(state);
         h.add(reason);
         h.add(last_known);
         h.add(since);
         h.add(last_perceived);
+        h.add(heading);
         h.add(searching_since);
+        h.add(aim);
+        h.add(pack);
+        h.add(calm_until);
     }
 }

@@ -9,6 +9,7 @@
 
 use super::events::{Event, Sense};
 use super::mind::{Mind, MonsterState, Reason};
+use super::tactics::Lost;
 use super::world::TICKS_PER_SECOND;
 use crate::grid::{Cell, DIRECTIONS, Grid, line_of_sight};
 use crate::steer::{Hysteresis, Vec2, cell_center};
@@ -100,8 +101,14 @@ pub struct Percept {
     pub tick: u64,
     pub sense: Option<Sense>,
     pub player: Cell,
+    /// The direction of the player's last step, while it is moving.
+    pub heading: Option<(i8, i8)>,
     pub pos: Vec2,
     pub home: Cell,
+    /// How a monster that lost the player searches.
+    pub lost: Lost,
+    /// Under [`Lost::Sweep`]: its sweep has no unseen cell left to look at.
+    pub swept: bool,
 }
 
 impl Mind {
@@ -109,7 +116,8 @@ impl Mind {
     /// change raises (named by `monster`, its ordinal) and whether the
     /// monster's target changed (so its plan is stale).
     pub fn perceive(&mut self, p: &Percept, monster: usize) -> (Option<Event>, bool) {
-        if let Some(sense) = p.sense {
+        // A calm monster (it caught the player) perceives nothing.
+        if let Some(sense) = p.sense.filter(|_| p.tick >= self.calm_until) {
             let noticed = self.state != MonsterState::Hunting;
             *self = Mind {
                 state: MonsterState::Hunting,
@@ -117,7 +125,13 @@ impl Mind {
                 last_known: Some(p.player),
                 since: if noticed { p.tick } else { self.since },
                 last_perceived: p.tick,
+                heading: p.heading,
                 searching_since: None,
+                // A hunt goes on with its aim and its pack; a new one
+                // starts without.
+                aim: self.aim.filter(|_| !noticed),
+                pack: self.pack.filter(|_| !noticed),
+                calm_until: self.calm_until,
             };
             return (noticed.then_some(Event::Noticed { monster, sense }), noticed);
         }
@@ -135,7 +149,12 @@ impl Mind {
                 if self.searching_since.is_none() && here == spot {
                     self.searching_since = Some(p.tick);
                 }
-                let searched = self.searching_since.is_some_and(|t| p.tick - t >= SEARCH_TICKS);
+                // A sweep ends when it has seen all it could; lingering, after
+                // a while near the spot.
+                let searched = match p.lost {
+                    Lost::Linger => self.searching_since.is_some_and(|t| p.tick - t >= SEARCH_TICKS),
+                    Lost::Sweep => p.swept,
+                };
                 if searched || p.tick - self.since >= GIVE_UP_TICKS {
                     self.become_(MonsterState::Returning, Some(Reason::GaveUp), p.tick);
                     return (Some(Event::GaveUp { monster }), true);
@@ -157,15 +176,21 @@ impl Mind {
         self.reason = reason;
         self.since = tick;
         self.searching_since = None;
+        // Aims and packs are a hunt's (a sweep gives its own aim).
+        self.aim = None;
+        self.pack = None;
     }
 
-    /// The cell the monster is heading for, if any: the player's last-known
-    /// cell while hunting, that cell while searching (until it is reached,
-    /// and again if it strays too far from it), its post while returning.
+    /// The cell the monster is heading for, if any: while hunting, its aim
+    /// (a cell ahead of the player) or else the player's last-known cell;
+    /// while searching, the sweep's aim, or else that cell (until it is
+    /// reached, and again if it strays too far from it); its post while
+    /// returning.
     pub fn target(&self, pos: Vec2, home: Cell) -> Option<Cell> {
         match self.state {
             MonsterState::Idle => None,
-            MonsterState::Hunting => self.last_known,
+            MonsterState::Hunting => self.aim.or(self.last_known),
+            MonsterState::Searching if self.aim.is_some() => self.aim,
             MonsterState::Searching => {
                 let spot = self.last_known?;
                 let near = pos.distance(cell_center(spot)) <= SEARCH_RADIUS;
@@ -207,7 +232,16 @@ mod tests {
     fn the_mind_hunts_searches_gives_up_and_returns() {
         let home = Cell::new(0, 0);
         let mut m = Mind::default();
-        let at = |tick, sense, pos: Cell| Percept { tick, sense, player: Cell::new(5, 5), pos: cell_center(pos), home };
+        let at = |tick, sense, pos: Cell| Percept {
+            tick,
+            sense,
+            player: Cell::new(5, 5),
+            heading: None,
+            pos: cell_center(pos),
+            home,
+            lost: Lost::Linger,
+            swept: false,
+        };
         assert_eq!(m.perceive(&at(1, None, home), 1), (None, false));
         assert_eq!(
             m.perceive(&at(2, Some(Sense::Hearing), home), 1),

@@ -7,6 +7,7 @@
 //! header holds them) and of the world's hash.
 
 use super::TICKS_PER_SECOND;
+use crate::grid::Cell;
 use crate::hash::{StateHash, StateHasher};
 use crate::level::{Goal, Level, MAX_LIVES, MAX_SURVIVE_SECONDS};
 use serde::{Deserialize, Serialize};
@@ -14,9 +15,46 @@ use serde::{Deserialize, Serialize};
 /// Lives of a game whose level does not say.
 pub const DEFAULT_LIVES: u32 = 3;
 
-/// Ticks of grace after a catch, during which no monster can catch the
-/// player again (2 seconds).
+/// Ticks of grace after a catch at least, during which no monster can
+/// catch the player again (2 seconds).
 pub const GRACE_TICKS: u32 = 2 * TICKS_PER_SECOND;
+/// After its first [`GRACE_TICKS`] the grace lasts until the player stands
+/// this many steps (king's moves) from the cell it was caught in: a player
+/// who has not moved away yet cannot be caught again.
+pub const GRACE_CELLS: i32 = 3;
+/// The longest grace (10 seconds): a player who stands where it was caught
+/// has had its chance to act, and standing still would otherwise be a
+/// shield (a `survive` goal won by one catch).
+pub const MAX_GRACE_TICKS: u32 = 10 * TICKS_PER_SECOND;
+/// Ticks a monster that caught the player forgets it (10 seconds): it
+/// perceives nothing, so it cannot come straight back for another catch.
+pub const FORGET_TICKS: u64 = 10 * TICKS_PER_SECOND as u64;
+
+/// The grace after a catch: since when, and where the player was caught.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grace {
+    /// The tick of the catch.
+    pub since: u64,
+    /// The player's cell at the catch.
+    pub at: Cell,
+}
+
+impl Grace {
+    /// Whether the player, in `player` at `tick`, has moved away from
+    /// where it was caught.
+    fn moved_away(&self, player: Cell) -> bool {
+        (player.x - self.at.x).abs().max((player.y - self.at.y).abs()) >= GRACE_CELLS
+    }
+
+    /// Ticks the grace lasts at most from `tick` on, for a player in
+    /// `player`: to the end of its first [`GRACE_TICKS`] once the player
+    /// has moved away, else to [`MAX_GRACE_TICKS`]; 0 when it is over.
+    pub fn ticks_left(&self, tick: u64, player: Cell) -> u32 {
+        let end = if self.moved_away(player) { GRACE_TICKS } else { MAX_GRACE_TICKS };
+        let elapsed = tick.saturating_sub(self.since);
+        u32::try_from(u64::from(end).saturating_sub(elapsed)).unwrap_or(0)
+    }
+}
 
 /// The rules a world plays by.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -109,6 +147,14 @@ impl StateHash for Rules {
     }
 }
 
+impl StateHash for Grace {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let Grace { since, at } = self;
+        h.add(since);
+        h.add(at);
+    }
+}
+
 impl StateHash for Outcome {
     fn hash_into(&self, h: &mut StateHasher) {
         h.u8(match self {
@@ -164,6 +210,19 @@ mod tests {
         }
         let reach = rules(Goal::Reach, Some(3));
         assert_eq!(reach.problem(&without).as_deref(), Some("goal reach but the level has no 'G' to reach"));
+    }
+
+    #[test]
+    fn the_grace_lasts_until_the_player_has_moved_away() {
+        let grace = Grace { since: 100, at: Cell::new(10, 10) };
+        let (here, near, away) = (Cell::new(10, 10), Cell::new(12, 8), Cell::new(13, 10));
+        assert_eq!(grace.ticks_left(100, here), MAX_GRACE_TICKS);
+        assert_eq!(grace.ticks_left(100, away), GRACE_TICKS, "two seconds at least, even moved away");
+        let after = 100 + u64::from(GRACE_TICKS);
+        assert_eq!(grace.ticks_left(after, away), 0, "moved away after the two seconds: over");
+        assert_eq!(grace.ticks_left(after, near), MAX_GRACE_TICKS - GRACE_TICKS, "two steps is not away");
+        assert_eq!(grace.ticks_left(100 + u64::from(MAX_GRACE_TICKS), here), 0, "ten seconds at most");
+        assert_eq!(grace.ticks_left(u64::MAX, here), 0);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Settings of the living world: how monsters search and when they repath.
 
+use super::tactics::{Aim, Lost, Packs};
 use crate::grid::Grid;
 use crate::hash::{StateHash, StateHasher};
 use crate::named::named_enum;
@@ -114,6 +115,12 @@ pub enum Setting {
     Repath(RepathPolicy),
     /// How monsters and wanderers keep apart.
     Avoidance(Avoidance),
+    /// Where hunters aim.
+    Aim(Aim),
+    /// Whether the hunters of a pack split up.
+    Packs(Packs),
+    /// What a monster that lost the player does.
+    Lost(Lost),
 }
 
 /// A setting as replay files write it: the planner as two settings.
@@ -131,6 +138,9 @@ enum Written {
     Repath(RepathPolicy),
     Avoidance(Avoidance),
     Nav(Nav),
+    Aim(Aim),
+    Packs(Packs),
+    Lost(Lost),
 }
 
 impl From<Setting> for Written {
@@ -150,6 +160,9 @@ impl From<Setting> for Written {
             Setting::Smoothing(on) => Written::Smoothing(on),
             Setting::Repath(p) => Written::Repath(p),
             Setting::Avoidance(a) => Written::Avoidance(a),
+            Setting::Aim(a) => Written::Aim(a),
+            Setting::Packs(p) => Written::Packs(p),
+            Setting::Lost(l) => Written::Lost(l),
         }
     }
 }
@@ -172,6 +185,9 @@ impl TryFrom<Written> for Setting {
             Written::Smoothing(on) => Setting::Smoothing(on),
             Written::Repath(p) => Setting::Repath(p),
             Written::Avoidance(a) => Setting::Avoidance(a),
+            Written::Aim(a) => Setting::Aim(a),
+            Written::Packs(p) => Setting::Packs(p),
+            Written::Lost(l) => Setting::Lost(l),
         })
     }
 }
@@ -214,6 +230,12 @@ pub struct Settings {
     /// the world hash counts both, so it is state. Not read while
     /// `search.planner` is a grid planner (it is then that planner).
     pub grid_planner: Planner,
+    /// Where hunters aim (see [`Aim`]).
+    pub aim: Aim,
+    /// Whether the hunters of a pack split up (see [`Packs`]).
+    pub packs: Packs,
+    /// What a monster that lost the player does (see [`Lost`]).
+    pub lost: Lost,
 }
 
 /// The settings as replay files write them: the planner as a
@@ -236,6 +258,12 @@ struct WrittenSettings {
     avoidance: Avoidance,
     #[serde(default, skip_serializing_if = "Nav::is_grid")]
     nav: Nav,
+    #[serde(default)]
+    aim: Aim,
+    #[serde(default)]
+    packs: Packs,
+    #[serde(default)]
+    lost: Lost,
 }
 
 impl From<Settings> for WrittenSettings {
@@ -251,6 +279,9 @@ impl From<Settings> for WrittenSettings {
             detection_radius: s.detection_radius,
             avoidance: s.avoidance,
             nav,
+            aim: s.aim,
+            packs: s.packs,
+            lost: s.lost,
         }
     }
 }
@@ -275,6 +306,9 @@ impl TryFrom<WrittenSettings> for Settings {
             detection_radius: w.detection_radius,
             avoidance: w.avoidance,
             grid_planner: grid,
+            aim: w.aim,
+            packs: w.packs,
+            lost: w.lost,
         })
     }
 }
@@ -311,6 +345,9 @@ impl Settings {
         detection_radius: 40.0,
         avoidance: Avoidance::Separation,
         grid_planner: Planner::ASTAR,
+        aim: Aim::Goal,
+        packs: Packs::Split,
+        lost: Lost::Sweep,
     };
 
     /// The planner monsters use.
@@ -412,6 +449,9 @@ impl Settings {
             Setting::Smoothing(on) => self.smoothing = on,
             Setting::Repath(p) => self.repath = p,
             Setting::Avoidance(a) => self.avoidance = a,
+            Setting::Aim(a) => self.aim = a,
+            Setting::Packs(p) => self.packs = p,
+            Setting::Lost(l) => self.lost = l,
         }
     }
 }
@@ -445,6 +485,9 @@ impl StateHash for Settings {
             detection_radius,
             avoidance,
             grid_planner: _,
+            aim,
+            packs,
+            lost,
         } = self;
         // The planner as the files write it (a grid planner as `algorithm`
         // and `nav`), which covers `grid_planner`.
@@ -458,6 +501,9 @@ impl StateHash for Settings {
         h.add(detection_radius);
         h.add(avoidance);
         h.add(&nav);
+        h.add(aim);
+        h.add(packs);
+        h.add(lost);
     }
 }
 
@@ -519,6 +565,9 @@ mod tests {
             Setting::Repath(RepathPolicy::Timer),
             Setting::Avoidance(Avoidance::Orca),
             Setting::Planner(Planner::NAVMESH),
+            Setting::Aim(Aim::Heading),
+            Setting::Packs(Packs::Together),
+            Setting::Lost(Lost::Linger),
         ];
         for change in changes {
             let mut s = base;
@@ -587,11 +636,15 @@ mod tests {
 
     /// The header of the golden replays, byte for byte: the settings are
     /// written as replay files have always written them, whatever the type
-    /// in memory.
+    /// in memory, and the hunters' tactics after them.
     #[test]
     fn the_header_reads_and_writes_as_recordings_hold_it() {
-        let header = r#"{"search":{"algorithm":"astar","heuristic":"octile","tie":"fifo","neighbors":"8","weight":1.5,"reopen":false},"smoothing":true,"repath":"timer+threshold","repath_ticks":10,"repath_cells":3.0,"budget":20000,"detection_radius":40.0}"#;
+        let header = r#"{"search":{"algorithm":"astar","heuristic":"octile","tie":"fifo","neighbors":"8","weight":1.5,"reopen":false},"smoothing":true,"repath":"timer+threshold","repath_ticks":10,"repath_cells":3.0,"budget":20000,"detection_radius":40.0,"aim":"goal","packs":"split","lost":"sweep"}"#;
         assert_eq!(serde_json::to_string(&Settings::DEFAULT).unwrap(), header);
+        // A header written before the hunters' tactics reads with their
+        // defaults.
+        let before = header.replace(r#","aim":"goal","packs":"split","lost":"sweep""#, "");
+        assert_eq!(serde_json::from_str::<Settings>(&before).unwrap(), Settings::DEFAULT);
         assert_eq!(serde_json::from_str::<Settings>(header).unwrap(), Settings::DEFAULT);
     }
 

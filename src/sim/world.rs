@@ -26,6 +26,7 @@ mod session;
 mod spawn;
 mod state;
 mod systems;
+mod tactics;
 
 pub use state::Player;
 
@@ -63,7 +64,8 @@ pub const DT: f32 = 1.0 / TICKS_PER_SECOND as f32;
 /// capacity.
 pub const MAX_CREATURES: usize = 100_000;
 /// Speed the player's steps onto plain floor are taken to have, for
-/// creatures that predict where the player goes (cells per second); a
+/// creatures that predict where the player goes (cells per second): boids
+/// scattering from it, hunters aiming ahead of it (`sim::foresight`); a
 /// step into a costly cell is that many times slower.
 const PLAYER_SPEED: f32 = 5.0;
 /// Ticks after a step onto plain floor during which the player counts as
@@ -115,7 +117,8 @@ type System = fn(&mut World) -> ControlFlow<()>;
 ///
 /// 1. `walk`: the player's queued move or the run's next step, if its pace
 ///    allows one in the tick starting now.
-/// 2. `clock`: the tick counts, and the grace after a catch runs down.
+/// 2. `clock`: the tick counts, and the grace after a catch ends once it
+///    has lasted two seconds and the player has moved away (or ten).
 /// 3. `goal`: standing on the goal wins before anything can move (and ends
 ///    the tick).
 /// 4. `doors`: cycling doors open and close, before anyone perceives or
@@ -124,30 +127,33 @@ type System = fn(&mut World) -> ControlFlow<()>;
 ///    has seen.
 /// 6. `perceive`: every monster's sight and hearing of the player moves its
 ///    mind on.
-/// 7. `request`: monsters heading somewhere queue their requests for a plan.
-/// 8. `serve`: the flow field is brought up to date and the queue served
+/// 7. `tactics`: hunters form packs and aim ahead of a moving player, and
+///    searching monsters sweep (see `sim::tactics`).
+/// 8. `request`: monsters heading somewhere queue their requests for a plan.
+/// 9. `serve`: the flow field is brought up to date and the queue served
 ///    while the tick's budget of expansions lasts.
-/// 9. `steer`: what every creature senses of the bodies as they stand (the
-///    crowd's overlaps and nearest time to collision among it, statistics
-///    only), and its steering force (one wander draw each), smoothed and
-///    integrated, or, under ORCA, its preferred velocity.
-/// 10. `avoid`: under ORCA, the velocities chosen for the crowd, and moves.
-/// 11. `catch`: the first monster touching the player catches it (and
+/// 10. `steer`: what every creature senses of the bodies as they stand (the
+///     crowd's overlaps and nearest time to collision among it, statistics
+///     only), and its steering force (one wander draw each), smoothed and
+///     integrated, or, under ORCA, its preferred velocity.
+/// 11. `avoid`: under ORCA, the velocities chosen for the crowd, and moves.
+/// 12. `catch`: the first monster touching the player catches it (and
 ///     ends whatever the player was doing).
-/// 12. `heed`: an errand stops when a monster (or for a run or an
+/// 13. `heed`: an errand stops when a monster (or for a run or an
 ///     exploration, the goal) comes into view; an exploration that has
 ///     seen its cell heads for the next.
-/// 13. `survive`: staying uncaught long enough wins.
+/// 14. `survive`: staying uncaught long enough wins.
 ///
 /// Then, whether the tick ran to the end or not, the tally closes the
 /// tick's statistics.
-const SYSTEMS: [(&str, System); 13] = [
+const SYSTEMS: [(&str, System); 14] = [
     ("walk", player::walk),
     ("clock", systems::clock),
     ("goal", systems::goal),
     ("doors", systems::doors),
     ("sight", player::sight),
     ("perceive", systems::perceive),
+    ("tactics", tactics::tactics),
     ("request", systems::request),
     ("serve", systems::serve),
     ("steer", movement::steer),
@@ -259,9 +265,14 @@ impl World {
         self.state.lives
     }
 
-    /// Ticks of grace left after a catch (the player's cell flashes).
+    /// Ticks the grace after a catch lasts at most from now (the player's
+    /// cell flashes): to two seconds after the catch once the player has
+    /// moved away from where it was caught, else to ten (see [`Grace`]);
+    /// 0 when there is none.
+    ///
+    /// [`Grace`]: super::Grace
     pub fn grace_ticks_left(&self) -> u32 {
-        self.state.grace
+        self.state.grace.map_or(0, |g| g.ticks_left(self.state.tick, self.state.player.cell))
     }
 
     /// The most recent events (at most [`LOG_CAPACITY`](super::LOG_CAPACITY)),
@@ -403,11 +414,16 @@ impl World {
     /// [`PLAYER_MOVING_TICKS`] of a step onto plain floor, and as many
     /// ticks longer as a slower step (into the cell it stands on) lasted.
     pub fn player_moving(&self) -> bool {
-        self.state.player.last_step.is_some_and(|(dx, dy, at)| {
-            let cost = self.state.grid.entry_cost(self.state.player.cell).unwrap_or(1);
-            let slower = (step_duration(dx, dy, cost) - step_time(dx, dy)) / SUBTICKS;
-            self.state.tick - at <= PLAYER_MOVING_TICKS + slower
-        })
+        self.player_heading().is_some()
+    }
+
+    /// The direction of the player's last step while it is moving (see
+    /// [`World::player_moving`]): where monsters see it heading.
+    fn player_heading(&self) -> Option<(i8, i8)> {
+        let (dx, dy, at) = self.state.player.last_step?;
+        let cost = self.state.grid.entry_cost(self.state.player.cell).unwrap_or(1);
+        let slower = (step_duration(dx, dy, cost) - step_time(dx, dy)) / SUBTICKS;
+        (self.state.tick - at <= PLAYER_MOVING_TICKS + slower).then_some((dx, dy))
     }
 
     /// Applies one command. Commands that cannot apply (no door nearby, a
@@ -453,9 +469,10 @@ impl World {
     }
 
     /// Advances the world by one tick of [`DT`] seconds: its systems in
-    /// one fixed order (walk, clock, goal, doors, sight, perceive, request,
-    /// serve, steer, avoid, catch, heed, survive; see docs/world.md), then
-    /// the tally of its statistics. A won or lost world does not change.
+    /// one fixed order (walk, clock, goal, doors, sight, perceive, tactics,
+    /// request, serve, steer, avoid, catch, heed, survive; see
+    /// docs/world.md), then the tally of its statistics. A won or lost
+    /// world does not change.
     pub fn tick(&mut self) {
         if self.state.outcome.is_over() {
             return;

@@ -179,13 +179,13 @@ impl<'a> Panel<'a> {
         let per_second = if packed {
             vec![
                 match w.searches {
-                    0 => format!("{:<10}{:>5}  0 found", "Searches/s", 0),
-                    _ => format!("{:<10}{:>5}  {} found, {micros}µs", "Searches/s", num(w.searches), num(w.found)),
+                    0 => format!("{:<10} {:>4}  0 found", "Searches/s", 0),
+                    _ => format!("{:<10} {:>4}  {} found, {micros}µs", "Searches/s", short(w.searches), num(w.found)),
                 },
                 format!(
-                    "{:<10}{:>5}  stale {}, upd {}",
+                    "{:<10} {:>4}  stale {}, upd {}",
                     "Expanded/s",
-                    num(w.expanded),
+                    short(w.expanded),
                     num(w.stale_pops),
                     num(w.cells_updated)
                 ),
@@ -351,8 +351,15 @@ impl<'a> Panel<'a> {
                 Some(Reason::Heard) => ": heard you".into(),
                 Some(Reason::LostAt(at)) => format!(": lost you at {at}"),
                 Some(Reason::GaveUp) => ": gave up".into(),
+                Some(Reason::Caught) => ": caught you".into(),
             };
-            format!("  {}{why}", a.state.name())
+            // The tactic at work (`--aim`, `--lost`): the cell ahead it
+            // cuts the player off at, or the next cell of its sweep; and
+            // the pack it hunts in (`--packs`).
+            let hunt = c.hunt.as_ref();
+            let aim = hunt.and_then(|h| h.mind.aim).map_or_else(String::new, |at| format!(" → {at}"));
+            let pack = hunt.and_then(|h| h.mind.pack).map_or_else(String::new, |p| format!(" (pack {p})"));
+            format!("  {}{pack}{why}{aim}", a.state.name())
         });
         let cell = c.cell();
         let head = Line::from(vec![
@@ -452,6 +459,16 @@ fn count_field(name: &str, n: u64) -> String {
     let full = num(n);
     let count = if full.len() < room { full } else { format!("{}k", n / 1000) };
     format!("{name}{count:>room$}")
+}
+
+/// A count in at most four columns, for the packed panel whose labels
+/// leave no more: `9999`, `362k`, `12M`.
+fn short(n: u64) -> String {
+    match n {
+        0..10_000 => n.to_string(),
+        10_000..1_000_000 => format!("{}k", n / 1000),
+        _ => format!("{}M", (n / 1_000_000).min(999)),
+    }
 }
 
 /// A count in at most six columns: `12,345`, `123k`, `12M`.
@@ -656,6 +673,12 @@ mod tests {
     }
 
     #[test]
+    fn short_counts_keep_to_four_columns() {
+        let shown: Vec<String> = [0, 9_999, 10_000, 999_999, 1_000_000, u64::MAX].map(short).to_vec();
+        assert_eq!(shown, ["0", "9999", "10k", "999k", "1M", "999M"]);
+    }
+
+    #[test]
     fn settings_follow_the_world_and_unused_ones_are_dimmed() {
         let mut world = played(0);
         let mut clock = Clock::default();
@@ -744,7 +767,7 @@ mod tests {
             world.tick();
         }
         let text = render(&world, &Clock::default(), 40);
-        assert!(text.iter().any(|l| l.starts_with("│  hunting: saw you ")), "{text:#?}");
+        assert!(text.iter().any(|l| l.starts_with("│  hunting (pack 0): saw you")), "{text:#?}");
     }
 
     /// An any-angle path is points, not cells: the panel says "2 points, 1
@@ -840,6 +863,9 @@ mod tests {
                     // Named in the world block's title, above the
                     // overlaps it decides.
                     Setting::Avoidance(_) => false,
+                    // The hunters' tactics are shown in the watched
+                    // monster's lines, where they act.
+                    Setting::Aim(_) | Setting::Packs(_) | Setting::Lost(_) => false,
                 };
                 assert!(right, "{k:?}, listed for {label}, sets {setting:?}");
             }

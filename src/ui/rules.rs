@@ -8,8 +8,8 @@
 use crate::grid::{Tile, WATER_COST};
 use crate::level::tile_glyph;
 use crate::sim::{
-    CONTACT_TICKS, GRACE_TICKS, Goal, HEARING_CELLS, Kind, SEARCH_TICKS, SUBTICKS, Species, TICKS_PER_SECOND, World,
-    step_duration, step_time,
+    CONTACT_TICKS, FORGET_TICKS, GRACE_CELLS, GRACE_TICKS, Goal, HEARING_CELLS, Kind, Lost, MAX_GRACE_TICKS,
+    SEARCH_TICKS, SUBTICKS, Species, TICKS_PER_SECOND, World, step_duration, step_time,
 };
 
 /// A number as the rules write it: whole when it is, else with at most two
@@ -101,14 +101,20 @@ pub fn rules(world: &World) -> Vec<String> {
         ),
         format!(
             "Memory: a monster that loses you keeps you in mind for {} s, then walks to where it last perceived you, \
-             searches there for {} s, gives up and goes back to its post.",
+             {}, gives up and goes back to its post.",
             seconds(CONTACT_TICKS),
-            seconds(SEARCH_TICKS),
+            match settings.lost {
+                Lost::Linger => format!("searches there for {} s", seconds(SEARCH_TICKS)),
+                Lost::Sweep => "sweeps the cells round there it has not seen, leaning the way you went".to_string(),
+            },
         ),
         format!(
-            "Catches: a monster that reaches you catches you. You lose a life, it is sent back to its post and \
-             forgets you, and for {} s (your @ flashes) no monster can catch you.",
+            "Catches: a monster that reaches you catches you. You lose a life; it lands out of your sight, as near \
+             its post as it can, and perceives nothing for {} s; and no monster can catch you (your @ flashes) \
+             until you have moved {GRACE_CELLS} steps from where you were caught, for {} s at least and {} s at most.",
+            seconds(FORGET_TICKS),
             seconds(GRACE_TICKS.into()),
+            seconds(MAX_GRACE_TICKS.into()),
         ),
     ]
 }
@@ -146,7 +152,7 @@ mod tests {
         assert!(text.contains("heard 8 steps away"), "{text}");
         assert!(text.contains("water (~, cost 5)"), "{text}");
         assert!(text.contains("mud (2-9"), "{text}");
-        assert!(text.contains("for 2 s (your @ flashes)"), "{text}");
+        assert!(text.contains("perceives nothing for 10 s"), "{text}");
         assert!(!text.contains("by themselves"), "no cycling doors here");
         let cycling = world("doors: cycle 60\n@.+.\n");
         assert!(rules(&cycling).join(" ").contains("by themselves every 3 s"));
@@ -232,8 +238,9 @@ mod tests {
         assert_eq!(heard(7, false), None);
     }
 
-    /// "Catches: ... you lose a life, it is sent back to its post and
-    /// forgets you, and for 2 s no monster can catch you."
+    /// "Catches: ... you lose a life; it ... perceives nothing for 10 s;
+    /// and no monster can catch you until you have moved 3 steps from where
+    /// you were caught, for 2 s at least and 10 s at most."
     #[test]
     fn a_catch_does_what_the_rules_say() {
         let mut w = world("lives: 3\n#########\n#@....M.#\n#########\n");
@@ -243,12 +250,20 @@ mod tests {
         }
         let caught_at = w.ticks();
         assert_eq!(w.lives(), Some(2));
-        let awareness = w.awareness(0).unwrap();
-        assert_eq!(awareness.reason, None, "it forgot the player");
-        assert_eq!(w.creatures()[0].cell(), Cell::new(6, 1), "sent back to its post");
-        while w.lives() == Some(2) {
+        // Standing still, the player keeps its grace to the longest, and
+        // the monster perceives nothing while it forgets.
+        while w.lives() == Some(2) && w.ticks() - caught_at < FORGET_TICKS {
+            assert_eq!(w.perceived(0), None, "perceived at {}", w.ticks() - caught_at);
             w.tick();
         }
-        assert!(w.ticks() - caught_at >= u64::from(GRACE_TICKS), "caught again within the grace");
+        while w.lives() == Some(2) {
+            assert!(w.ticks() - caught_at < 2000, "never caught again");
+            w.tick();
+        }
+        assert!(w.ticks() - caught_at >= u64::from(MAX_GRACE_TICKS), "caught again within the grace");
+        let text = rules(&w).join(" ");
+        assert!(
+            text.contains("until you have moved 3 steps from where you were caught, for 2 s at least and 10 s at most")
+        );
     }
 }

@@ -11,11 +11,12 @@ use crate::hash::{StateHash, StateHasher};
 use crate::level::Level;
 use crate::sim::creature::Creature;
 use crate::sim::doors::Doors;
+use crate::sim::foresight::Foresight;
 use crate::sim::hunt::Hunter;
 use crate::sim::memory::{Memory, hidden_cells};
 use crate::sim::pace::Walk;
 use crate::sim::rng::{Pcg32, Stream, stream};
-use crate::sim::rules::{Outcome, Rules};
+use crate::sim::rules::{Grace, Outcome, Rules};
 use crate::sim::settings::Settings;
 use rand::RngExt;
 
@@ -55,6 +56,8 @@ pub(super) struct State {
     /// The repath queue, the budget, and the searches and field the repath
     /// policies keep between ticks.
     pub(super) hunter: Hunter,
+    /// The map hunters aim ahead of the player with.
+    pub(super) foresight: Foresight,
     /// The level's doors that open and close by themselves, if it says so.
     pub(super) doors: Option<Doors>,
     pub(super) rules: Rules,
@@ -65,8 +68,9 @@ pub(super) struct State {
     pub(super) outcome: Outcome,
     /// Catches left before the session is lost; `None`: unlimited.
     pub(super) lives: Option<u32>,
-    /// Ticks left in which no monster can catch the player.
-    pub(super) grace: u32,
+    /// The grace after the last catch, while it lasts: no monster can
+    /// catch the player.
+    pub(super) grace: Option<Grace>,
     pub(super) spawn_rng: Pcg32,
     pub(super) wander_rng: Pcg32,
     /// Where creatures may be spawned, row by row (see [`free_cells`]):
@@ -99,12 +103,13 @@ impl State {
             memory: Memory::new(&level.grid),
             creatures: Vec::new(),
             hunter: Hunter::default(),
+            foresight: Foresight::default(),
             doors: level.doors.map(|cycle| Doors::new(cycle, &level.grid)),
             rules,
             goal_cell: level.goal,
             outcome: Outcome::Running,
             lives: rules.lives,
-            grace: 0,
+            grace: None,
             spawn_rng,
             wander_rng: stream(seed, Stream::Wander),
             free,
@@ -125,6 +130,7 @@ impl StateHash for State {
             memory,
             creatures,
             hunter,
+            foresight,
             doors,
             rules,
             goal_cell,
@@ -148,6 +154,7 @@ impl StateHash for State {
         h.add(memory);
         h.add(creatures);
         h.add(hunter);
+        h.add(foresight);
         h.add(doors);
         h.add(rules);
         h.add(goal_cell);

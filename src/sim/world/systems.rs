@@ -4,19 +4,26 @@
 use super::World;
 use crate::grid::Cell;
 use crate::level::Goal;
+use crate::sim::creature::Creature;
 use crate::sim::events::{Event, Sense};
 use crate::sim::hunt::Scene;
-use crate::sim::landing::{LANDING_REACH, landing};
+use crate::sim::landing::{HIDING_REACH, Hide, LANDING_REACH, hidden_landing};
+use crate::sim::mind::Mind;
 use crate::sim::perceive::{Percept, sees};
-use crate::sim::rules::{GRACE_TICKS, Outcome};
+use crate::sim::rules::{Grace, Outcome};
 use crate::sim::species::{AVOID_RADIUS, CATCH_RADIUS};
 use crate::steer::{Body, Vec2, cell_at, cell_center};
 use std::ops::ControlFlow;
 
-/// The tick counts; the grace after a catch runs down.
+/// The tick counts; the grace after a catch ends once it has lasted two
+/// seconds and the player has moved away from where it was caught, or
+/// ten seconds (see [`Grace`](crate::sim::Grace)).
 pub(super) fn clock(w: &mut World) -> ControlFlow<()> {
-    w.state.tick += 1;
-    w.state.grace = w.state.grace.saturating_sub(1);
+    let s = &mut w.state;
+    s.tick += 1;
+    if s.grace.is_some_and(|g| g.ticks_left(s.tick, s.player.cell) == 0) {
+        s.grace = None;
+    }
     ControlFlow::Continue(())
 }
 
@@ -46,7 +53,7 @@ pub(super) fn doors(w: &mut World) -> ControlFlow<()> {
 /// Every monster's perception of the player this tick, and its mind
 /// moved on by it.
 pub(super) fn perceive(w: &mut World) -> ControlFlow<()> {
-    let moving = w.player_moving();
+    let (moving, heading) = (w.player_moving(), w.player_heading());
     let (s, hearing, log) = (&mut w.state, &mut w.scratch.hearing, &mut w.session.log);
     let p = s.player.cell;
     hearing.update(&s.grid, p, moving);
@@ -59,7 +66,9 @@ pub(super) fn perceive(w: &mut World) -> ControlFlow<()> {
         } else {
             hearing.hears(cell_at(c.body.pos)).then_some(Sense::Hearing)
         };
-        let percept = Percept { tick: s.tick, sense, player: p, pos: c.body.pos, home: cell_at(c.home) };
+        let swept = hunt.sweep.is_done();
+        let (home, lost) = (cell_at(c.home), s.settings.lost);
+        let percept = Percept { tick: s.tick, sense, player: p, heading, pos: c.body.pos, home, lost, swept };
         let (event, stale) = hunt.mind.perceive(&percept, ordinal);
         if stale {
             dropped |= hunt.request.is_some();
@@ -105,17 +114,24 @@ pub(super) fn serve(w: &mut World) -> ControlFlow<()> {
 }
 
 /// The first monster (in creature order) touching the player, unless the
-/// player is in grace, catches it: a life lost, the monster sent home, two
-/// seconds of grace, and whatever the player was doing (the acts typed
-/// ahead, a run, a travel) ended, so that nothing carries it on through
-/// the catch; the last life lost loses the session.
+/// player is in grace or the monster is calm, catches it: a life lost; the
+/// monster lands out of the player's sight, as near its post as that
+/// allows, and forgets the player for
+/// [`FORGET_TICKS`](crate::sim::FORGET_TICKS); the player has grace until
+/// it has moved away (see [`Grace`]); whatever the player was doing (the
+/// acts typed ahead, a run, a travel) ends, so that nothing carries it on
+/// through the catch. The last life lost loses the session.
 pub(super) fn catch(w: &mut World) -> ControlFlow<()> {
-    if w.state.grace > 0 {
+    if w.state.grace.is_some() {
         return ControlFlow::Continue(());
     }
-    let player = cell_center(w.state.player.cell);
+    let (player, tick) = (cell_center(w.state.player.cell), w.state.tick);
     let creatures = &mut w.state.creatures;
-    let Some(i) = creatures.iter().position(|c| c.hunt.is_some() && c.body.pos.distance(player) < CATCH_RADIUS) else {
+    // A calm monster (it caught the player a moment ago) catches no one.
+    let catches = |c: &Creature| {
+        c.hunt.as_ref().is_some_and(|h| tick >= h.mind.calm_until) && c.body.pos.distance(player) < CATCH_RADIUS
+    };
+    let Some(i) = creatures.iter().position(catches) else {
         return ControlFlow::Continue(());
     };
     w.session.stats.record_catch();
@@ -123,7 +139,7 @@ pub(super) fn catch(w: &mut World) -> ControlFlow<()> {
     if let Some(hunt) = creatures[i].hunt.as_mut() {
         let dropped = hunt.request.is_some();
         hunt.forget();
-        hunt.mind = Default::default();
+        hunt.mind = Mind::caught(w.state.tick);
         if dropped {
             w.state.hunter.drop_forgotten(creatures);
         }
@@ -132,7 +148,7 @@ pub(super) fn catch(w: &mut World) -> ControlFlow<()> {
     let c = &mut w.state.creatures[i];
     c.body = Body::new(spot, c.body.max_speed, c.body.max_force);
     c.smoother = Default::default();
-    w.state.grace = GRACE_TICKS;
+    w.state.grace = Some(Grace { since: w.state.tick, at: w.state.player.cell });
     w.state.lives = w.state.lives.map(|n| n.saturating_sub(1));
     let monster = w.monster_ordinal(i);
     w.event(Event::Caught { monster, lives_left: w.state.lives });
@@ -160,20 +176,22 @@ pub(super) fn tally(w: &mut World) {
 }
 
 impl World {
-    /// Where creature `i`, sent home, lands: its post, or the nearest
-    /// cell to it that no other creature is within two avoidance radii of
-    /// (see [`landing`]).
+    /// Where creature `i`, caught with the player, lands: the nearest cell
+    /// to its post out of the player's sight that no other creature is
+    /// within two avoidance radii of, or when none is, the nearest such
+    /// cell to its post (see [`hidden_landing`]).
     fn landing(&self, i: usize) -> Vec2 {
         let creatures = &self.state.creatures;
         let post = cell_at(creatures[i].home);
         let near = |p: Vec2| {
-            let reach = (LANDING_REACH + 1) as f32;
+            let reach = (HIDING_REACH.max(LANDING_REACH) + 1) as f32;
             (p.x - cell_center(post).x).abs() <= reach && (p.y - cell_center(post).y).abs() <= reach
         };
         let others: Vec<Vec2> = (creatures.iter().enumerate())
             .filter(|&(j, o)| j != i && near(o.body.pos))
             .map(|(_, o)| o.body.pos)
             .collect();
-        cell_center(landing(&self.state.grid, post, &others, 2.0 * AVOID_RADIUS))
+        let hide = Hide { player: self.state.player.cell, sight: self.state.settings.detection_radius };
+        cell_center(hidden_landing(&self.state.grid, post, &others, 2.0 * AVOID_RADIUS, hide))
     }
 }

@@ -217,6 +217,20 @@ fn every_part_of_the_state_is_hashed_and_nothing_else() {
         ("a mind's since", |w| hunt(w).mind.since += 1),
         ("the last perception", |w| hunt(w).mind.last_perceived += 1),
         ("a search's start", |w| hunt(w).mind.searching_since = Some(0)),
+        ("the player's heading", |w| hunt(w).mind.heading = Some((1, 0))),
+        ("an aim", |w| hunt(w).mind.aim = Some(Cell::new(2, 2))),
+        ("a pack", |w| hunt(w).mind.pack = Some(0)),
+        ("a calm", |w| hunt(w).mind.calm_until = 200),
+        ("a sweep", |w| {
+            let grid = w.state.grid.clone();
+            hunt(w).sweep.start(&grid, Cell::new(3, 2), None, 0);
+        }),
+        ("the foresight", |w| {
+            let grid = w.state.grid.clone();
+            let s = w.state.settings;
+            let work = w.state.foresight.update(&grid, &s, Cell::new(5, 2), Some((1, 0)), None, 5.0);
+            assert!(work.expanded > 0);
+        }),
         ("the repath queue", |w| w.state.hunter.queue.push_back(0)),
         ("the allowance", |w| w.state.hunter.allowance -= 1),
         ("an incremental search", |w| {
@@ -245,7 +259,7 @@ fn every_part_of_the_state_is_hashed_and_nothing_else() {
         ("the goal cell", |w| w.state.goal_cell = Some(Cell::new(7, 2))),
         ("the outcome", |w| w.state.outcome = Outcome::Lost),
         ("the lives", |w| w.state.lives = Some(1)),
-        ("the grace", |w| w.state.grace = 1),
+        ("the grace", |w| w.state.grace = Some(crate::sim::Grace { since: 0, at: Cell::new(1, 1) })),
         ("the spawn stream", |w| {
             w.state.spawn_rng.next_u32();
         }),

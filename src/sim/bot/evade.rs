@@ -1,0 +1,321 @@
+//! The evading bot (`--bot evade`): heads for the level's `G` like the
+//! goal bot, but keeps out of the monsters' sight and reach, waits for a
+//! patrol to pass, opens doors to go through and closes them behind it.
+//!
+//! It plays by the player's rules: one command a tick, moves only when the
+//! player's pace allows one, and it knows what the screen shows, the map,
+//! the doors and where each monster stands and whether it hunts (the log
+//! says who saw you and who caught you, and the rules say a monster that
+//! caught you forgets you for a while), plus the rules themselves: how far
+//! monsters see and hear, how fast they run, that they cannot open doors.
+//!
+//! **Each step** it plans afresh, with A* over the player's moves on the
+//! map with every closed door counted open (it opens them), each cell
+//! surcharged (see `sim::surcharge`) by what entering it risks:
+//!
+//! - *reach*: a cell a hunting monster gets to no later than the bot, by
+//!   their route costs over the monsters' moves (closed doors stop them)
+//!   and their speeds (4 cells a second against 5), with [`MARGIN`] cells
+//!   to spare, costs [`UNSAFE`], more the earlier the monster is there;
+//! - *sight*: a cell an unaware monster (idle, searching, returning) sees
+//!   (a line of sight within the detection radius) costs [`SEEN`], one it
+//!   hears a step in (within the hearing steps) [`HEARD`];
+//! - *touch*: a cell within [`CLOSE`] steps of any monster costs
+//!   [`UNSAFE`] (bumping into a roaming monster is a catch too).
+//!
+//! **Then it acts.** The next cell of the plan is a closed door: it opens
+//! it. It stands where no monster sees it or reaches it and the next cell
+//! is seen by an unaware monster, or reached by a hunter: it waits there
+//! (standing is silent) up to [`MAX_WAIT`] ticks, for the patrol to pass.
+//! It just stepped out of a doorway with a monster within [`DOOR_REACH`]
+//! of the door: it closes the door behind it. Otherwise it steps.
+
+use crate::grid::{Cell, DIRECTIONS, Grid, Neighbors, Tile, line_of_sight};
+use crate::search::{FlowField, GridGraph, Heuristic, Query, Searcher};
+use crate::sim::perceive::HEARING_CELLS;
+use crate::sim::surcharge::Surcharged;
+use crate::sim::{Command, Kind, MonsterState, Species, World};
+use crate::steer::cell_center;
+use std::collections::VecDeque;
+
+/// Cells a hunter must be later than the bot at a cell for it to be safe.
+pub const MARGIN: f64 = 3.0;
+/// The surcharge of a cell a hunter reaches first, and of one next to a
+/// monster; per cell of the hunter's lead, plus as much again.
+pub const UNSAFE: f64 = 12.0;
+/// The surcharge of a cell an unaware monster sees.
+pub const SEEN: f64 = 8.0;
+/// The surcharge of a cell where an unaware monster hears a step.
+pub const HEARD: f64 = 3.0;
+/// Steps from a monster within which a cell is never safe.
+pub const CLOSE: f64 = 2.0;
+/// Ticks the bot waits at most for a patrol to pass (20 seconds).
+pub const MAX_WAIT: u64 = 400;
+/// Route cost from a monster to a door within which the bot closes the
+/// door behind it.
+pub const DOOR_REACH: f64 = 30.0;
+/// The surcharge of going back to a cell of the bot's recent trail.
+pub const BACKTRACK: f64 = 4.0;
+/// Cells of the trail the bot remembers.
+pub const TRAIL: usize = 16;
+/// The surcharge of reopening a door the bot closed behind it.
+pub const REOPEN: f64 = 10.0 * UNSAFE;
+/// Ticks a door the bot closed behind it stays dear to reopen (10 s).
+pub const DOOR_MEMORY: u64 = 200;
+/// How far the monsters' maps reach, in route cost.
+const REACH: f64 = 48.0;
+
+/// The evading bot's memory and buffers.
+#[derive(Debug, Default)]
+pub struct Evader {
+    /// Route costs from the hunting monsters, from every monster that is
+    /// not calm, from the unaware ones (within hearing), and from the bot.
+    hunters: FlowField,
+    monsters: FlowField,
+    unaware: FlowField,
+    mine: FlowField,
+    /// Per node, this step: the risk of a hunter getting there first or of
+    /// touching a monster, of being seen there, the sound of a step into it
+    /// (heard), and the bot's own bias (its trail, doors it closed).
+    reach: Vec<f64>,
+    seen: Vec<f64>,
+    sound: Vec<f64>,
+    bias: Vec<f64>,
+    searcher: Searcher,
+    path: Vec<Cell>,
+    /// The cell the bot stood in before its last step.
+    last: Option<Cell>,
+    /// The cells it stood in lately, the latest last: going back over them
+    /// costs [`BACKTRACK`] each, so that it does not dither between two
+    /// ways whose risks change places as monsters move.
+    trail: VecDeque<Cell>,
+    /// Doors it closed behind it and when: reopening one costs [`REOPEN`]
+    /// for [`DOOR_MEMORY`] ticks (something was coming through it).
+    closed: Vec<(Cell, u64)>,
+    /// The tick it began waiting, while it waits.
+    waiting_since: Option<u64>,
+    /// The tick before which it does not wait again: its last wait ran out.
+    impatient_until: u64,
+}
+
+/// A monster as the bot sees it.
+struct Seen {
+    cell: Cell,
+    hunting: bool,
+}
+
+impl Evader {
+    /// The command for the coming tick, given that the player may move
+    /// now ([`World::ready`]).
+    pub fn command(&mut self, world: &World) -> Option<Command> {
+        let grid = world.grid();
+        let here = world.player().cell;
+        let goal = world.goal_cell()?;
+        let open = with_doors_open(grid);
+        let tick = world.ticks();
+        self.weigh(world, &open, here);
+        self.plan(&open, here, goal);
+        let node = |c: Cell| grid.node(c) as usize;
+        let cut = self.path.iter().skip(1).any(|&c| self.reach[node(c)] > 0.0);
+        // Safe where no hunter gets first and no monster sees it.
+        let safe = |e: &Self, c: Cell| e.reach[node(c)] == 0.0 && e.seen[node(c)] == 0.0;
+        if cut {
+            // The way to the goal is cut: wait where it is safe (and after
+            // waiting long, go anyway), else go to a safe cell, out of
+            // sight and reach, the nearest counting half the way from it
+            // to the goal.
+            if safe(self, here) {
+                if self.wait(tick) {
+                    return None;
+                }
+            } else if let Some(hide) = self.nearest(grid, goal, |c| safe(self, c)) {
+                self.plan(&open, here, hide);
+            }
+        }
+        let &next = self.path.get(1)?;
+        if let Some(door) = self.door_to_close(world, grid, here).filter(|door| !self.path.contains(door)) {
+            self.closed.push((door, tick));
+            return Some(Command::Door);
+        }
+        if grid.tile(next) == Tile::DoorClosed {
+            return (first_door(grid, here) == Some(next)).then_some(Command::Door);
+        }
+        // Standing is silent: where no monster sees the bot or reaches it
+        // first, it waits for a patrol to pass before stepping where one
+        // would see or hear it.
+        let risky = |c: Cell| self.seen[node(c)] + self.sound[node(c)] + self.reach[node(c)] > 0.0;
+        if !cut && safe(self, here) && risky(next) && self.wait(tick) {
+            return None;
+        }
+        self.waiting_since = None;
+        self.last = Some(here);
+        if self.trail.len() == TRAIL {
+            self.trail.pop_front();
+        }
+        self.trail.push_back(here);
+        Some(Command::Move { dx: (next.x - here.x) as i8, dy: (next.y - here.y) as i8 })
+    }
+
+    /// Whether the bot may go on waiting at `tick`: it has waited less than
+    /// [`MAX_WAIT`] ticks. A wait that ran out makes it go on without
+    /// waiting for the [`MAX_WAIT`] ticks after.
+    fn wait(&mut self, tick: u64) -> bool {
+        if tick < self.impatient_until {
+            return false;
+        }
+        let since = *self.waiting_since.get_or_insert(tick);
+        if tick - since < MAX_WAIT {
+            return true;
+        }
+        self.impatient_until = tick + MAX_WAIT;
+        false
+    }
+
+    /// The cell `wanted` accepts that is nearest to the bot (by its own
+    /// route costs, doors open) plus half the straight way from it to
+    /// `goal`, if any.
+    fn nearest(&self, grid: &Grid, goal: Cell, wanted: impl Fn(Cell) -> bool) -> Option<Cell> {
+        let score = |n: u32| {
+            let c = grid.cell_of(n);
+            let to_goal = Heuristic::Octile.distance(f64::from((c.x - goal.x).abs()), f64::from((c.y - goal.y).abs()));
+            Some(self.mine.distance(n)? + 0.5 * to_goal).filter(|_| wanted(c))
+        };
+        let scored = (0..grid.node_count() as u32).filter_map(|n| Some((score(n)?, n)));
+        scored.min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, n)| grid.cell_of(n))
+    }
+
+    /// Fills the risks, sounds and biases of this step (see the module
+    /// docs); `open` is the grid with its doors open.
+    fn weigh(&mut self, world: &World, open: &Grid, here: Cell) {
+        let grid = world.grid();
+        let monsters = monsters(world);
+        let ratio = f64::from(Species::of(Kind::Monster).max_speed) / PLAYER_SPEED;
+        let nodes = grid.node_count();
+        let neighbors = world.settings().search.neighbors;
+        let moves = GridGraph::new(grid, neighbors, Heuristic::Zero, here, here);
+        let from = |keep: fn(&Seen) -> bool| -> Vec<(u32, f64)> {
+            let cells = monsters.iter().filter(|m| keep(m) && grid.is_walkable(m.cell));
+            cells.map(|m| (grid.node(m.cell), 0.0)).collect()
+        };
+        self.hunters.start_from(nodes, &from(|m| m.hunting), REACH);
+        self.hunters.advance(&moves, u64::MAX);
+        self.monsters.start_from(nodes, &from(|_| true), REACH);
+        self.monsters.advance(&moves, u64::MAX);
+        self.unaware.start_from(nodes, &from(|m| !m.hunting), f64::from(HEARING_CELLS));
+        self.unaware.advance(&moves, u64::MAX);
+        let mine = GridGraph::new(open, neighbors, Heuristic::Zero, here, here);
+        self.mine.start_from(nodes, &[(open.node(here), 0.0)], f64::INFINITY);
+        self.mine.advance(&mine, u64::MAX);
+        for v in [&mut self.reach, &mut self.seen, &mut self.sound, &mut self.bias] {
+            v.clear();
+            v.resize(nodes, 0.0);
+        }
+        for n in 0..nodes as u32 {
+            let i = n as usize;
+            if let Some(h) = self.hunters.distance(n) {
+                let bot = self.mine.distance(n).unwrap_or(f64::INFINITY);
+                let lead = bot + MARGIN - h / ratio;
+                if lead > 0.0 {
+                    self.reach[i] += UNSAFE * (1.0 + lead);
+                }
+            }
+            if self.monsters.distance(n).is_some_and(|d| d <= CLOSE) {
+                self.reach[i] += UNSAFE;
+            }
+            if self.unaware.distance(n).is_some() {
+                self.sound[i] = HEARD;
+            }
+        }
+        // What monsters see: unaware ones would notice, hunters keep up.
+        let sight = world.settings().detection_radius;
+        let r = sight.ceil() as i32;
+        for m in &monsters {
+            let eye = cell_center(m.cell);
+            for y in m.cell.y - r..=m.cell.y + r {
+                for x in m.cell.x - r..=m.cell.x + r {
+                    let c = Cell::new(x, y);
+                    if open.is_walkable(c) && eye.distance(cell_center(c)) <= sight && line_of_sight(grid, m.cell, c) {
+                        self.seen[grid.node(c) as usize] += SEEN;
+                    }
+                }
+            }
+        }
+        for &c in &self.trail {
+            self.bias[grid.node(c) as usize] += BACKTRACK;
+        }
+        let tick = world.ticks();
+        self.closed.retain(|&(_, at)| tick - at < DOOR_MEMORY);
+        for &(door, _) in &self.closed {
+            self.bias[grid.node(door) as usize] += REOPEN;
+        }
+    }
+
+    /// A* from `here` to `to` over the player's moves, doors open, each
+    /// cell surcharged by its risks, sound and bias; the path is left in
+    /// `self.path` (empty: none).
+    fn plan(&mut self, open: &Grid, here: Cell, to: Cell) {
+        let (reach, seen, sound, bias) = (&self.reach, &self.seen, &self.sound, &self.bias);
+        let graph = Surcharged {
+            moves: GridGraph::new(open, Neighbors::Eight, Heuristic::Octile, here, to),
+            stride: open.stride(),
+            surcharge: |n: u32| {
+                let i = n as usize;
+                reach[i] + seen[i] + sound[i] + bias[i]
+            },
+        };
+        let outcome = self.searcher.search(&graph, open.node(here), open.node(to), &Query::default());
+        self.path.clear();
+        if outcome.found {
+            self.path.extend(self.searcher.path().iter().map(|&n| open.cell_of(n)));
+        }
+    }
+
+    /// The door behind the bot to close (unless its plan goes back through
+    /// it): it stood in it before its last step, the door is open
+    /// and empty, the `e` command would toggle it (it is the first door
+    /// next to the player), and a monster is within [`DOOR_REACH`].
+    fn door_to_close(&self, world: &World, grid: &Grid, here: Cell) -> Option<Cell> {
+        let door = self.last.filter(|&d| grid.tile(d) == Tile::DoorOpen)?;
+        let occupied = world.creatures().iter().any(|c| c.cell() == door);
+        let near = self.monsters.distance(grid.node(door)).is_some_and(|d| d <= DOOR_REACH);
+        (!occupied && near && first_door(grid, here) == Some(door)).then_some(door)
+    }
+}
+
+/// Speed of the player's steps, cells a second.
+const PLAYER_SPEED: f64 = 5.0;
+
+/// The monsters as the bot sees them: calm ones (they caught the player a
+/// moment ago) are left out.
+fn monsters(world: &World) -> Vec<Seen> {
+    let tick = world.ticks();
+    world
+        .creatures()
+        .iter()
+        .filter_map(|c| {
+            let hunt = c.hunt.as_ref()?;
+            let calm = tick < hunt.mind.calm_until;
+            (!calm).then(|| Seen { cell: c.cell(), hunting: hunt.mind.state == MonsterState::Hunting })
+        })
+        .collect()
+}
+
+/// `grid` with its closed doors open: the bot's own moves.
+fn with_doors_open(grid: &Grid) -> Grid {
+    let mut open = grid.clone();
+    for c in grid.cells() {
+        if grid.tile(c) == Tile::DoorClosed {
+            open.set_tile(c, Tile::DoorOpen);
+        }
+    }
+    open
+}
+
+/// The door the `e` command toggles for a player in `here`: the first in
+/// neighbour order.
+fn first_door(grid: &Grid, here: Cell) -> Option<Cell> {
+    DIRECTIONS
+        .iter()
+        .map(|&(dx, dy)| Cell::new(here.x + dx, here.y + dy))
+        .find(|&c| matches!(grid.tile(c), Tile::DoorOpen | Tile::DoorClosed))
+}
