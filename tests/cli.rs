@@ -14,6 +14,23 @@ pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// A path as the command line takes it.
+pub(crate) fn path(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The run failed with status 2, nothing on stdout and one line on stderr
+/// (`delve: ...`), which is returned.
+pub(crate) fn refused(args: &[&str]) -> String {
+    let o = delve(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
+    assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+    assert!(err.starts_with("delve: "), "{err}");
+    err
+}
+
 fn json(o: &Output) -> serde_json::Value {
     let text = stdout(o);
     serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))

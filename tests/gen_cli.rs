@@ -2,23 +2,8 @@
 //! Moving AI map and scenarios that `delve scen` then finds all optimal,
 //! and one line with exit status 2 for every bad argument.
 
-use super::cli::{delve, stderr, stdout};
+use super::cli::{delve, path, refused, stderr, stdout};
 use std::path::Path;
-
-fn path(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// The run failed with status 2 and one line on stderr, which is returned.
-fn refused(args: &[&str]) -> String {
-    let o = delve(args);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
-    assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
-    assert!(err.starts_with("delve: "), "{err}");
-    err
-}
 
 #[test]
 fn a_level_to_stdout_is_the_one_written_to_a_file_and_reads_back() {

@@ -3,23 +3,8 @@
 //! recording names its generator, and `replay --verify` makes the level
 //! again from it. And what a bare `delve` (the title screen) takes.
 
-use super::cli::{delve, stderr, stdout};
+use super::cli::{delve, path, refused, stderr, stdout};
 use delve::replay::level_checksum;
-use std::path::Path;
-
-fn path(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// The run failed with status 2 and one line on stderr, which is returned.
-fn refused(args: &[&str]) -> String {
-    let o = delve(args);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
-    assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
-    err
-}
 
 #[test]
 fn path_and_sim_on_gen_are_on_the_level_delve_gen_writes() {
