@@ -135,14 +135,18 @@ fn usage_error(e: clap::Error) -> ExitCode {
     }
     fail(&one_line(&e.render().to_string()), 2)
 }
-/// Clap's message up to its first blank line (the usage and tip that
-/// follow are for a terminal, not a log), folded into one line: "the
-/// following required arguments were not provided: <FILE>".
+/// Clap's message up to its first blank line, folded into one line, and
+/// its tips after it in parentheses: "unrecognized subcommand 'pth' (tip:
+/// a similar subcommand exists: 'path')". The usage and the pointer to
+/// `--help` that follow are for a terminal, not a log.
 fn one_line(text: &str) -> String {
-    let head: Vec<&str> = text.lines().map(str::trim).take_while(|l| !l.is_empty()).collect();
+    let mut lines = text.lines().map(str::trim);
+    let head: Vec<&str> = lines.by_ref().take_while(|l| !l.is_empty()).collect();
+    let tips: Vec<&str> = lines.take_while(|l| !l.starts_with("Usage:")).filter(|l| l.starts_with("tip: ")).collect();
     let joined = head.join(" ");
     let message = joined.trim_start_matches("error: ");
-    if message.is_empty() { "invalid arguments".to_string() } else { message.to_string() }
+    let message = if message.is_empty() { "invalid arguments" } else { message };
+    if tips.is_empty() { message.to_string() } else { format!("{message} ({})", tips.join("; ")) }
 }
 
 /// Whether stdout can be written at all, asked before anything is done.

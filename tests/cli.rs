@@ -555,3 +555,13 @@ fn lab_needs_a_terminal_and_a_good_level() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no/such/level.txt"), "{}", stderr(&o));
 }
+
+#[test]
+fn usage_errors_keep_clap_s_tip_on_their_one_line() {
+    let o = delve(&["pth"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), "delve: unrecognized subcommand 'pth' (tip: a similar subcommand exists: 'path')\n");
+    let o = delve(&["path", "levels/room.txt", "--jsn"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), "delve: unexpected argument '--jsn' found (tip: a similar argument exists: '--json')\n");
+}
