@@ -7,6 +7,7 @@
 mod color;
 mod r#gen;
 mod lab;
+mod names;
 mod options;
 mod path;
 mod play;

@@ -565,3 +565,35 @@ fn usage_errors_keep_clap_s_tip_on_their_one_line() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stderr(&o), "delve: unexpected argument '--jsn' found (tip: a similar argument exists: '--json')\n");
 }
+
+/// `--help` lists the names of every flag that takes a setting's name, as
+/// the library's table spells them (and the parser takes them).
+#[test]
+fn help_lists_every_setting_s_possible_values() {
+    use delve::r#gen::Style;
+    use delve::grid::Neighbors;
+    use delve::search::{Heuristic, OpenUpdate, TieBreak};
+    use delve::sim::{Aim, Avoidance, BotKind, Lost, Packs, RepathPolicy};
+    let listed = |names: String| format!("[possible values: {}]", names.replace('|', ", "));
+    let path = stdout(&delve(&["path", "--help"]));
+    for names in [Heuristic::names(), TieBreak::names(), Neighbors::names(), OpenUpdate::names(), Style::names()] {
+        assert!(path.contains(&listed(names.clone())), "{names} not in:\n{path}");
+    }
+    assert!(path.contains("[possible values: bfs, dijkstra, astar,"), "{path}");
+    let sim = stdout(&delve(&["sim", "--help"]));
+    for names in [
+        RepathPolicy::names(),
+        Avoidance::names(),
+        Aim::names(),
+        Packs::names(),
+        Lost::names(),
+        BotKind::names(),
+        "game|sandbox".to_string(),
+    ] {
+        assert!(sim.contains(&listed(names.clone())), "{names} not in:\n{sim}");
+    }
+    let play = stdout(&delve(&["play", "--help"]));
+    assert!(play.contains("[possible values: auto, always, never]"), "{play}");
+    let generate = stdout(&delve(&["gen", "--help"]));
+    assert!(generate.contains("[possible values: delve, movingai]"), "{generate}");
+}
