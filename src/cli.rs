@@ -5,6 +5,7 @@
 //! tests can call without a terminal or a process.
 
 mod color;
+mod completions;
 mod r#gen;
 mod lab;
 mod names;
@@ -19,6 +20,7 @@ mod sim;
 mod threads;
 
 pub use color::ColorArgs;
+pub use completions::{CompletionsArgs, completions};
 pub use r#gen::{GenArgs, GenLevelArgs, generate};
 pub use lab::{LabArgs, lab};
 pub use options::SearchArgs;

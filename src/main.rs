@@ -62,6 +62,8 @@ enum Command {
     Sim(cli::SimArgs),
     /// Play a recorded session in the terminal, or check it headless with --verify
     Replay(cli::ReplayArgs),
+    /// Print the completion script of a shell for delve's commands, flags and settings
+    Completions(cli::CompletionsArgs),
 }
 
 fn main() -> ExitCode {
@@ -89,6 +91,7 @@ fn main() -> ExitCode {
         Command::Gen(a) => to_stdout(|out| done(cli::generate(&a, out))),
         Command::Sim(a) => to_stdout(|out| done(cli::sim(&a, out))),
         Command::Replay(a) => to_stdout(|out| cli::replay(&a, out)),
+        Command::Completions(a) => to_stdout(|out| done(cli::completions(&a, Cli::command(), out))),
     }
 }
 

@@ -597,3 +597,27 @@ fn help_lists_every_setting_s_possible_values() {
     let generate = stdout(&delve(&["gen", "--help"]));
     assert!(generate.contains("[possible values: delve, movingai]"), "{generate}");
 }
+
+/// `delve completions SHELL` prints a script naming every command and the
+/// settings' names; bash reads it without a syntax error.
+#[test]
+fn completions_name_the_commands_for_every_shell() {
+    let o = delve(&["completions", "bash"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let script = stdout(&o);
+    for command in ["play", "path", "lab", "scen", "gen", "sim", "replay", "completions"] {
+        assert!(script.contains(&format!("delve,{command})")), "no {command} in:\n{script}");
+    }
+    assert!(script.contains("manhattan euclidean octile chebyshev zero"), "no heuristics in:\n{script}");
+    if let Ok(checked) = std::process::Command::new("bash").arg("-n").arg("-c").arg(&script).output() {
+        assert!(checked.status.success(), "bash -n: {}", String::from_utf8_lossy(&checked.stderr));
+    }
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let o = delve(&["completions", shell]);
+        assert_eq!(o.status.code(), Some(0), "{shell}: {}", stderr(&o));
+        assert!(stdout(&o).contains("replay"), "{shell}");
+    }
+    let o = delve(&["completions", "nu"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+}
