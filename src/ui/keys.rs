@@ -94,7 +94,7 @@ pub const BINDINGS: &[Binding] = &[
         label: Some("hjkl ←↓↑→"),
         what: "move west, south, north, east",
     },
-    bind(&[Char('y'), Char('u'), Char('b'), Char('n')], "move diagonally: NW, NE, SW, SE"),
+    bind(&[Char('y'), Char('u'), Char('b'), Char('n')], "move diagonally: NW, NE, SW, SE; the numpad too"),
     Binding { keys: RUN_KEYS, label: Some("Shift"), what: "+ a move key: run until something happens" },
     bind(&[Char('t'), Char('s')], "turn mode on/off; wait a step (. too in turns)"),
     bind(&[Char('_'), Char('>')], "travel: pick a cell; to the goal G once seen"),
