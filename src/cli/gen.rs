@@ -1,8 +1,8 @@
 //! `delve gen`: a generated level, written as a delve level, or as a
 //! Moving AI map with a scenario file of verified optimal lengths.
 
-use super::names::names;
 use super::CliError;
+use super::names::names;
 use super::options::whole_number;
 use super::progress::Progress;
 use crate::atomic;

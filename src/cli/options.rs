@@ -1,7 +1,7 @@
 //! Search options shared by the commands that run searches.
 
-use super::names::names;
 use super::CliError;
+use super::names::names;
 use crate::grid::Neighbors;
 use crate::search::{Heuristic, MAX_WEIGHT, MIN_WEIGHT, OpenUpdate, Planner, SearchSettings, TieBreak};
 
