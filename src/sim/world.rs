@@ -411,7 +411,7 @@ impl World {
     }
 
     /// Whether the player stepped within the last few ticks: within
-    /// `PLAYER_MOVING_TICKS` (a private constant) of a step onto plain floor, and as many
+    /// a few ticks (`PLAYER_MOVING_TICKS`) of a step onto plain floor, and as many
     /// ticks longer as a slower step (into the cell it stands on) lasted.
     pub fn player_moving(&self) -> bool {
         self.player_heading().is_some()
