@@ -5,8 +5,10 @@
 //! tests can call without a terminal or a process.
 
 mod color;
+mod completions;
 mod r#gen;
 mod lab;
+mod names;
 mod options;
 mod path;
 mod play;
@@ -18,6 +20,7 @@ mod sim;
 mod threads;
 
 pub use color::ColorArgs;
+pub use completions::{CompletionsArgs, completions};
 pub use r#gen::{GenArgs, GenLevelArgs, generate};
 pub use lab::{LabArgs, lab};
 pub use options::SearchArgs;

@@ -62,6 +62,8 @@ enum Command {
     Sim(cli::SimArgs),
     /// Play a recorded session in the terminal, or check it headless with --verify
     Replay(cli::ReplayArgs),
+    /// Print the completion script of a shell for delve's commands, flags and settings
+    Completions(cli::CompletionsArgs),
 }
 
 fn main() -> ExitCode {
@@ -89,6 +91,7 @@ fn main() -> ExitCode {
         Command::Gen(a) => to_stdout(|out| done(cli::generate(&a, out))),
         Command::Sim(a) => to_stdout(|out| done(cli::sim(&a, out))),
         Command::Replay(a) => to_stdout(|out| cli::replay(&a, out)),
+        Command::Completions(a) => to_stdout(|out| done(cli::completions(&a, Cli::command(), out))),
     }
 }
 
@@ -135,14 +138,18 @@ fn usage_error(e: clap::Error) -> ExitCode {
     }
     fail(&one_line(&e.render().to_string()), 2)
 }
-/// Clap's message up to its first blank line (the usage and tip that
-/// follow are for a terminal, not a log), folded into one line: "the
-/// following required arguments were not provided: <FILE>".
+/// Clap's message up to its first blank line, folded into one line, and
+/// its tips after it in parentheses: "unrecognized subcommand 'pth' (tip:
+/// a similar subcommand exists: 'path')". The usage and the pointer to
+/// `--help` that follow are for a terminal, not a log.
 fn one_line(text: &str) -> String {
-    let head: Vec<&str> = text.lines().map(str::trim).take_while(|l| !l.is_empty()).collect();
+    let mut lines = text.lines().map(str::trim);
+    let head: Vec<&str> = lines.by_ref().take_while(|l| !l.is_empty()).collect();
+    let tips: Vec<&str> = lines.take_while(|l| !l.starts_with("Usage:")).filter(|l| l.starts_with("tip: ")).collect();
     let joined = head.join(" ");
     let message = joined.trim_start_matches("error: ");
-    if message.is_empty() { "invalid arguments".to_string() } else { message.to_string() }
+    let message = if message.is_empty() { "invalid arguments" } else { message };
+    if tips.is_empty() { message.to_string() } else { format!("{message} ({})", tips.join("; ")) }
 }
 
 /// Whether stdout can be written at all, asked before anything is done.

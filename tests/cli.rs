@@ -572,3 +572,69 @@ fn lab_needs_a_terminal_and_a_good_level() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no/such/level.txt"), "{}", stderr(&o));
 }
+
+#[test]
+fn usage_errors_keep_clap_s_tip_on_their_one_line() {
+    let o = delve(&["pth"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), "delve: unrecognized subcommand 'pth' (tip: a similar subcommand exists: 'path')\n");
+    let o = delve(&["path", "levels/room.txt", "--jsn"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), "delve: unexpected argument '--jsn' found (tip: a similar argument exists: '--json')\n");
+}
+
+/// `--help` lists the names of every flag that takes a setting's name, as
+/// the library's table spells them (and the parser takes them).
+#[test]
+fn help_lists_every_setting_s_possible_values() {
+    use delve::r#gen::Style;
+    use delve::grid::Neighbors;
+    use delve::search::{Heuristic, OpenUpdate, TieBreak};
+    use delve::sim::{Aim, Avoidance, BotKind, Lost, Packs, RepathPolicy};
+    let listed = |names: String| format!("[possible values: {}]", names.replace('|', ", "));
+    let path = stdout(&delve(&["path", "--help"]));
+    for names in [Heuristic::names(), TieBreak::names(), Neighbors::names(), OpenUpdate::names(), Style::names()] {
+        assert!(path.contains(&listed(names.clone())), "{names} not in:\n{path}");
+    }
+    assert!(path.contains("[possible values: bfs, dijkstra, astar,"), "{path}");
+    let sim = stdout(&delve(&["sim", "--help"]));
+    for names in [
+        RepathPolicy::names(),
+        Avoidance::names(),
+        Aim::names(),
+        Packs::names(),
+        Lost::names(),
+        BotKind::names(),
+        "game|sandbox".to_string(),
+    ] {
+        assert!(sim.contains(&listed(names.clone())), "{names} not in:\n{sim}");
+    }
+    let play = stdout(&delve(&["play", "--help"]));
+    assert!(play.contains("[possible values: auto, always, never]"), "{play}");
+    let generate = stdout(&delve(&["gen", "--help"]));
+    assert!(generate.contains("[possible values: delve, movingai]"), "{generate}");
+}
+
+/// `delve completions SHELL` prints a script naming every command and the
+/// settings' names; bash reads it without a syntax error.
+#[test]
+fn completions_name_the_commands_for_every_shell() {
+    let o = delve(&["completions", "bash"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let script = stdout(&o);
+    for command in ["play", "path", "lab", "scen", "gen", "sim", "replay", "completions"] {
+        assert!(script.contains(&format!("delve,{command})")), "no {command} in:\n{script}");
+    }
+    assert!(script.contains("manhattan euclidean octile chebyshev zero"), "no heuristics in:\n{script}");
+    if let Ok(checked) = std::process::Command::new("bash").arg("-n").arg("-c").arg(&script).output() {
+        assert!(checked.status.success(), "bash -n: {}", String::from_utf8_lossy(&checked.stderr));
+    }
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let o = delve(&["completions", shell]);
+        assert_eq!(o.status.code(), Some(0), "{shell}: {}", stderr(&o));
+        assert!(stdout(&o).contains("replay"), "{shell}");
+    }
+    let o = delve(&["completions", "nu"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+}

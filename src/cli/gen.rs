@@ -2,6 +2,7 @@
 //! Moving AI map with a scenario file of verified optimal lengths.
 
 use super::CliError;
+use super::names::names;
 use super::options::whole_number;
 use super::progress::Progress;
 use crate::atomic;
@@ -16,8 +17,8 @@ use std::path::{Path, PathBuf};
 /// Arguments of `delve gen`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct GenArgs {
-    /// The generator: rooms|caves|maze|mixed
-    #[arg(value_name = "STYLE")]
+    /// The generator
+    #[arg(value_name = "STYLE", value_parser = names(Style::ALL))]
     pub style: Style,
     /// Seed: the same style, seed, depth and size give the same level, byte for byte
     #[arg(long, default_value_t = 1, value_parser = whole_number::<u64>(0, u64::MAX), allow_negative_numbers = true)]
@@ -37,7 +38,7 @@ pub struct GenArgs {
     #[arg(long)]
     pub force: bool,
     /// delve: a delve level; movingai: a Moving AI map (`type octile`), walls `@` and all else `.`
-    #[arg(long, default_value_t = Format::Delve)]
+    #[arg(long, default_value_t = Format::Delve, value_parser = names(Format::ALL))]
     pub format: Format,
     /// With --format movingai and -o: also write a Moving AI scenario file of queries on the map,
     /// with their optimal lengths
@@ -53,9 +54,9 @@ pub struct GenArgs {
 /// for the same style, seed, depth and size.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct GenLevelArgs {
-    /// Use a generated level instead of a file: rooms|caves|maze|mixed, made from --seed, --depth
+    /// Use a generated level instead of a file, made from --seed, --depth
     /// and --size as `delve gen` makes it
-    #[arg(long = "gen", value_name = "STYLE", conflicts_with = "level")]
+    #[arg(long = "gen", value_name = "STYLE", conflicts_with = "level", value_parser = names(Style::ALL))]
     pub style: Option<Style>,
     /// With --gen: the map's size (default: the depth's, as for delve gen)
     #[arg(long, value_name = "WxH", requires = "style")]

@@ -1,6 +1,7 @@
 //! Search options shared by the commands that run searches.
 
 use super::CliError;
+use super::names::names;
 use crate::grid::Neighbors;
 use crate::search::{Heuristic, MAX_WEIGHT, MIN_WEIGHT, OpenUpdate, Planner, SearchSettings, TieBreak};
 
@@ -16,19 +17,19 @@ pub struct SearchArgs {
     /// jps+ run their ordering on every cell on 4 neighbours or weighted
     /// cells, and say so; delve path, sim and play also: navmesh|waypoints;
     /// several, repeated or comma-separated, only for `delve path --svg`)
-    #[arg(long = "algo", value_name = "ALGO", value_delimiter = ',', default_values_t = [DEFAULT.planner])]
+    #[arg(long = "algo", value_name = "ALGO", value_delimiter = ',', default_values_t = [DEFAULT.planner], value_parser = names(&Planner::CYCLE))]
     pub algorithms: Vec<Planner>,
-    /// Heuristic, scaled by the cheapest entry cost: manhattan|euclidean|octile|chebyshev|zero
-    #[arg(long, default_value_t = DEFAULT.heuristic)]
+    /// Heuristic, scaled by the cheapest entry cost
+    #[arg(long, default_value_t = DEFAULT.heuristic, value_parser = names(Heuristic::ALL))]
     pub heuristic: Heuristic,
     /// Weight w of weighted A* (f = g + w·h), from 1 to 10
     #[arg(long, default_value_t = DEFAULT.weight, value_parser = parse_weight, allow_hyphen_values = true)]
     pub weight: f64,
-    /// Order among equal f: fifo|low-h|cross
-    #[arg(long = "tie", value_name = "TIE", default_value_t = DEFAULT.tie)]
+    /// Order among equal f
+    #[arg(long = "tie", value_name = "TIE", default_value_t = DEFAULT.tie, value_parser = names(TieBreak::ALL))]
     pub tie: TieBreak,
     /// 4 or 8 neighbours (diagonals never cut a wall corner)
-    #[arg(long, value_name = "4|8", default_value_t = DEFAULT.neighbors, allow_hyphen_values = true)]
+    #[arg(long, value_name = "4|8", default_value_t = DEFAULT.neighbors, allow_hyphen_values = true, value_parser = names(Neighbors::ALL))]
     pub neighbors: Neighbors,
     /// Reopen closed nodes when a cheaper route turns up
     #[arg(long)]
@@ -36,7 +37,7 @@ pub struct SearchArgs {
     /// What the open list does with a node that gets a cheaper route: lazy
     /// (a new entry; the old one is a stale pop) or decrease-key (its one
     /// entry lowered in place). Same nodes expanded, same path
-    #[arg(long = "open", value_name = "UPDATE", default_value_t = DEFAULT.open)]
+    #[arg(long = "open", value_name = "UPDATE", default_value_t = DEFAULT.open, value_parser = names(OpenUpdate::ALL))]
     pub open: OpenUpdate,
 }
 

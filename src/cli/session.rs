@@ -1,6 +1,7 @@
 //! The options every session shares, live or headless: the level, the
 //! seed, extra creatures, the search and repath settings, and recording.
 
+use super::names::names;
 use super::options::whole_number;
 use super::{CliError, GenLevelArgs, SearchArgs, ThreadsArgs, level_or_generated};
 use crate::r#gen::Recipe;
@@ -172,8 +173,8 @@ impl SpawnArgs {
 /// How monsters repath and string-pull.
 #[derive(clap::Args, Clone, Debug)]
 pub struct WorldArgs {
-    /// Repath policy: every-tick|timer|threshold|timer+threshold|incremental|flow-field
-    #[arg(long, default_value_t = Settings::DEFAULT.repath)]
+    /// Repath policy
+    #[arg(long, default_value_t = Settings::DEFAULT.repath, value_parser = names(RepathPolicy::ALL))]
     pub repath: RepathPolicy,
     /// N of the timer policies, in ticks
     #[arg(long, default_value_t = Settings::DEFAULT.repath_ticks, allow_hyphen_values = true,
@@ -190,20 +191,20 @@ pub struct WorldArgs {
     pub no_smoothing: bool,
     /// How monsters and wanderers keep apart: separation (a steering
     /// force) or orca (reciprocal velocity obstacles)
-    #[arg(long = "avoid", value_name = "AVOID", default_value_t = Settings::DEFAULT.avoidance)]
+    #[arg(long = "avoid", value_name = "AVOID", default_value_t = Settings::DEFAULT.avoidance, value_parser = names(Avoidance::ALL))]
     pub avoidance: Avoidance,
     /// Where hunters aim while they see the player move: player (its cell),
     /// heading (cut it off along its heading) or goal (cut it off on its
     /// way to G)
-    #[arg(long, value_name = "AIM", default_value_t = Settings::DEFAULT.aim)]
+    #[arg(long, value_name = "AIM", default_value_t = Settings::DEFAULT.aim, value_parser = names(Aim::ALL))]
     pub aim: Aim,
     /// Whether hunters of a pack plan apart: together or split (a penalty
     /// on the cells a packmate's path uses)
-    #[arg(long, value_name = "PACKS", default_value_t = Settings::DEFAULT.packs)]
+    #[arg(long, value_name = "PACKS", default_value_t = Settings::DEFAULT.packs, value_parser = names(Packs::ALL))]
     pub packs: Packs,
     /// What a monster that lost the player does: linger (near the last
     /// cell it perceived it in) or sweep (the unseen cells near it)
-    #[arg(long, value_name = "LOST", default_value_t = Settings::DEFAULT.lost)]
+    #[arg(long, value_name = "LOST", default_value_t = Settings::DEFAULT.lost, value_parser = names(Lost::ALL))]
     pub lost: Lost,
 }
 

@@ -3,6 +3,7 @@
 
 mod seeds;
 
+use super::names::names;
 use super::progress::Progress;
 use super::{CliError, SessionArgs};
 use crate::named::named_enum;
@@ -28,10 +29,10 @@ pub struct SimArgs {
     pub json: bool,
     /// game: the level's goal and lives, as `play` has them; sandbox: no goal, no limit of lives
     /// (default: sandbox, unless --lives, --bot goal or --bot evade is given)
-    #[arg(long, value_name = "RULES")]
+    #[arg(long, value_name = "RULES", value_parser = names(RulesMode::ALL))]
     pub rules: Option<RulesMode>,
-    /// The scripted player: random|goal|evade|idle
-    #[arg(long, default_value_t = BotKind::Random)]
+    /// The scripted player
+    #[arg(long, default_value_t = BotKind::Random, value_parser = names(BotKind::ALL))]
     pub bot: BotKind,
     /// Play once per seed, A..B (both included) or N, and print a row per
     /// seed and the win rate (--seed is then ignored)

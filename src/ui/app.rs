@@ -286,6 +286,7 @@ impl App {
 
     /// A key in play.
     fn play_key(&mut self, key: KeyEvent, world: &mut World) -> Option<Command> {
+        let key = if self.live { keys::numpad(key) } else { key };
         let command = match keys::action(key, world.settings()) {
             // In turn mode `.` waits, as `s` does.
             Some(Action::Ui(Ui::Step)) if self.turns => self.world_key(Command::Wait, world),
@@ -504,6 +505,21 @@ mod tests {
 
     fn char_key(c: char) -> KeyEvent {
         press(KeyCode::Char(c))
+    }
+
+    /// Live play takes the numpad (NumLock on or off) for moves; a replay
+    /// keeps Home, End, PgUp and PgDn for seeking.
+    #[test]
+    fn live_play_moves_by_the_numpad_and_a_replay_seeks_by_it() {
+        let mut w = world();
+        let mut live = App::new(Palette::NAMED, true);
+        assert_eq!(live.key(press(KeyCode::Home), &mut w), Some(Command::Move { dx: -1, dy: -1 }));
+        assert_eq!(live.key(char_key('3'), &mut w), Some(Command::Move { dx: 1, dy: 1 }));
+        assert_eq!(live.key(press(KeyCode::KeypadBegin), &mut w), Some(Command::Wait));
+        assert_eq!(live.seek, None);
+        let mut replay = App::new(Palette::NAMED, false);
+        assert_eq!(replay.key(press(KeyCode::Home), &mut w), None);
+        assert_eq!(replay.seek, Some(keys::Seek::Start));
     }
 
     #[test]

@@ -94,7 +94,7 @@ pub const BINDINGS: &[Binding] = &[
         label: Some("hjkl ←↓↑→"),
         what: "move west, south, north, east",
     },
-    bind(&[Char('y'), Char('u'), Char('b'), Char('n')], "move diagonally: NW, NE, SW, SE"),
+    bind(&[Char('y'), Char('u'), Char('b'), Char('n')], "move diagonally: NW, NE, SW, SE; the numpad too"),
     Binding { keys: RUN_KEYS, label: Some("Shift"), what: "+ a move key: run until something happens" },
     bind(&[Char('t'), Char('s')], "turn mode on/off; wait a step (. too in turns)"),
     bind(&[Char('_'), Char('>')], "travel: pick a cell; to the goal G once seen"),
@@ -221,6 +221,28 @@ pub fn direction(code: KeyCode) -> Option<(i8, i8)> {
     })
 }
 
+/// The roguelike numpad, for live play: the digits 1-9 (NumLock on, which
+/// terminals send as plain digits) and, NumLock off, Home, PgUp, End, PgDn
+/// and the middle key (`KeypadBegin`) become the move key of their place
+/// on the pad, `5` and the middle key waiting (`s`); modifiers are kept,
+/// so Shift runs. A replay keeps Home, End, PgUp and PgDn for seeking,
+/// so only live play asks for this.
+pub fn numpad(key: KeyEvent) -> KeyEvent {
+    let letter = match key.code {
+        Char('7') | Home => 'y',
+        Char('8') => 'k',
+        Char('9') | PageUp => 'u',
+        Char('4') => 'h',
+        Char('5') | KeyCode::KeypadBegin => 's',
+        Char('6') => 'l',
+        Char('1') | End => 'b',
+        Char('2') => 'j',
+        Char('3') | PageDown => 'n',
+        _ => return key,
+    };
+    KeyEvent { code: Char(letter), ..key }
+}
+
 /// Ctrl-C: raw mode turns it into a key; it quits at once, whatever is
 /// on screen (the reflex is honoured, no question asked).
 pub fn is_interrupt(key: KeyEvent) -> bool {
@@ -278,6 +300,36 @@ mod tests {
         assert_eq!(act(Char('t')), Some(Action::Ui(Ui::Turns)));
         assert_eq!(act(Char('_')), Some(Action::Ui(Ui::Travel)));
         assert_eq!(act(Char('>')), Some(Action::Ui(Ui::TravelGoal)));
+    }
+
+    #[test]
+    fn the_numpad_moves_and_waits_in_live_play() {
+        let live = |code| action(numpad(press(code)), &Settings::default());
+        let cases = [
+            (Char('1'), -1, 1),
+            (Char('2'), 0, 1),
+            (Char('3'), 1, 1),
+            (Char('4'), -1, 0),
+            (Char('6'), 1, 0),
+            (Char('7'), -1, -1),
+            (Char('8'), 0, -1),
+            (Char('9'), 1, -1),
+            (Home, -1, -1),
+            (PageUp, 1, -1),
+            (End, -1, 1),
+            (PageDown, 1, 1),
+        ];
+        for (code, dx, dy) in cases {
+            assert_eq!(live(code), Some(Action::World(Command::Move { dx, dy })), "{code:?}");
+            let shifted = numpad(KeyEvent::new(code, KeyModifiers::SHIFT));
+            assert_eq!(action(shifted, &Settings::default()), Some(Action::World(Command::Run { dx, dy })), "{code:?}");
+        }
+        assert_eq!(live(Char('5')), Some(Action::World(Command::Wait)));
+        assert_eq!(live(KeyCode::KeypadBegin), Some(Action::World(Command::Wait)));
+        // Everything else is left as it is, and a replay still seeks.
+        assert_eq!(numpad(press(Char('0'))), press(Char('0')));
+        assert_eq!(numpad(press(Char('h'))), press(Char('h')));
+        assert_eq!(act(Home), Some(Action::Ui(Ui::Seek(Seek::Start))));
     }
 
     #[test]

@@ -338,7 +338,7 @@ mod tests {
             .collect();
         let body = [
             "hjkl ←↓↑→ move west, south, north, east",
-            "y u b n   move diagonally: NW, NE, SW, SE",
+            "y u b n   move diagonally: NW, NE, SW, SE; the numpad too",
             "Shift     + a move key: run until something happens",
             "t s       turn mode on/off; wait a step (. too in turns)",
             "_ >       travel: pick a cell; to the goal G once seen",

@@ -14,7 +14,15 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 /// The commands, which a bare `delve` given options takes for a level.
-const COMMANDS: &[&str] = &["play", "path", "lab", "scen", "gen", "sim", "replay", "help"];
+const COMMANDS: &[&str] = &["play", "path", "lab", "scen", "gen", "sim", "replay", "completions", "help"];
+
+/// The command `word` is most like, as clap finds one for a word it takes
+/// for a command (a bare `delve` takes it for a level instead, so clap
+/// says nothing): the likeliest of those over clap's threshold of 0.7.
+fn similar_command(word: &str) -> Option<&'static str> {
+    let scored = COMMANDS.iter().map(|&c| (strsim::jaro(word, c), c)).filter(|&(score, _)| score > 0.7);
+    scored.max_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, c)| c)
+}
 
 /// Runs the title screen until the player quits it. `seed`, when given
 /// (`delve --seed N`), is every new descent's seed; otherwise each gets a
@@ -30,6 +38,8 @@ pub fn title(args: &PlayArgs, seed: Option<u64>) -> Result<(), CliError> {
         let level = level.display().to_string();
         return Err(CliError::Usage(if COMMANDS.contains(&level.as_str()) {
             format!("'{level}' after an option: the command comes first (`delve {level} [OPTIONS]`)")
+        } else if let Some(command) = similar_command(&level) {
+            format!("unrecognized subcommand '{level}' (tip: a similar subcommand exists: '{command}')")
         } else {
             format!(
                 "unrecognized command '{level}' (to play a level: `delve play {level}`; `delve --help` lists the commands)"
