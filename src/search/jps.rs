@@ -299,6 +299,44 @@ pub(crate) trait Jumps {
     );
 }
 
+/// The public face of a jump graph (`$name` wrapping a [`JumpGraph`]):
+/// the cells of a path of its jump points, and its inner graph's `Graph`.
+macro_rules! public_jump_graph {
+    ($name:ident) => {
+        impl $name<'_> {
+            /// The cells of `path` (jump points, as the engine returns them),
+            /// start and goal included, each step to a neighbour.
+            pub fn cells(&self, path: &[NodeId]) -> Vec<Cell> {
+                self.0.query.cells_of(path)
+            }
+        }
+
+        impl Graph for $name<'_> {
+            fn node_count(&self) -> usize {
+                self.0.node_count()
+            }
+
+            fn successors(&self, node: NodeId, visit: impl FnMut(NodeId, f64)) {
+                self.0.successors(node, visit);
+            }
+
+            #[inline(always)]
+            fn successors_from(&self, node: NodeId, parent: NodeId, visit: impl FnMut(NodeId, f64)) {
+                self.0.successors_from(node, parent, visit);
+            }
+
+            fn heuristic(&self, node: NodeId) -> f64 {
+                self.0.heuristic(node)
+            }
+
+            fn tie_key(&self, node: NodeId, h: f64, tie: TieBreak) -> u32 {
+                self.0.tie_key(node, h, tie)
+            }
+        }
+    };
+}
+pub(crate) use public_jump_graph;
+
 /// One query's jump graph: nodes are the grid's padded indices, edges the
 /// jumps `J` finds from a node in the directions left after pruning.
 pub(crate) struct JumpGraph<'a, J> {
@@ -442,36 +480,9 @@ impl JpsGraph<'_> {
     pub fn scanned(&self) -> u64 {
         self.0.jumps.scanned()
     }
-
-    /// The cells of `path` (jump points, as the engine returns them), start
-    /// and goal included, each step to a neighbour.
-    pub fn cells(&self, path: &[NodeId]) -> Vec<Cell> {
-        self.0.query.cells_of(path)
-    }
 }
 
-impl Graph for JpsGraph<'_> {
-    fn node_count(&self) -> usize {
-        self.0.node_count()
-    }
-
-    fn successors(&self, node: NodeId, visit: impl FnMut(NodeId, f64)) {
-        self.0.successors(node, visit);
-    }
-
-    #[inline(always)]
-    fn successors_from(&self, node: NodeId, parent: NodeId, visit: impl FnMut(NodeId, f64)) {
-        self.0.successors_from(node, parent, visit);
-    }
-
-    fn heuristic(&self, node: NodeId) -> f64 {
-        self.0.heuristic(node)
-    }
-
-    fn tie_key(&self, node: NodeId, h: f64, tie: TieBreak) -> u32 {
-        self.0.tie_key(node, h, tie)
-    }
-}
+public_jump_graph!(JpsGraph);
 
 impl JumpQuery<'_> {
     /// The cells of a path of jump points on this query's grid.

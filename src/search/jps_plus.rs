@@ -24,7 +24,7 @@
 //! was. The rest of the table is untouched.
 
 use super::grid_cache::Derived;
-use super::jps::{JumpGraph, JumpQuery, Jumps};
+use super::jps::{JumpGraph, JumpQuery, Jumps, public_jump_graph};
 use super::{Graph, Heuristic, NodeId, PlanError, Planner, TieBreak};
 use crate::grid::{Cell, DIRECTIONS, Grid};
 
@@ -303,36 +303,7 @@ impl Jumps for Table<'_> {
 /// path of jump points into cells.
 pub struct JpsPlusGraph<'a>(JumpGraph<'a, Table<'a>>);
 
-impl JpsPlusGraph<'_> {
-    /// The cells of `path` (jump points, as the engine returns them), start
-    /// and goal included, each step to a neighbour.
-    pub fn cells(&self, path: &[NodeId]) -> Vec<Cell> {
-        self.0.query.cells_of(path)
-    }
-}
-
-impl Graph for JpsPlusGraph<'_> {
-    fn node_count(&self) -> usize {
-        self.0.node_count()
-    }
-
-    fn successors(&self, node: NodeId, visit: impl FnMut(NodeId, f64)) {
-        self.0.successors(node, visit);
-    }
-
-    #[inline(always)]
-    fn successors_from(&self, node: NodeId, parent: NodeId, visit: impl FnMut(NodeId, f64)) {
-        self.0.successors_from(node, parent, visit);
-    }
-
-    fn heuristic(&self, node: NodeId) -> f64 {
-        self.0.heuristic(node)
-    }
-
-    fn tie_key(&self, node: NodeId, h: f64, tie: TieBreak) -> u32 {
-        self.0.tie_key(node, h, tie)
-    }
-}
+public_jump_graph!(JpsPlusGraph);
 
 #[cfg(test)]
 mod tests {
