@@ -346,3 +346,31 @@ fn first_door(grid: &Grid, here: Cell) -> Option<Cell> {
         .map(|&(dx, dy)| Cell::new(here.x + dx, here.y + dy))
         .find(|&c| matches!(grid.tile(c), Tile::DoorOpen | Tile::DoorClosed))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+    use crate::sim::Settings;
+
+    /// A hunter across a pool is as near as the cells it walks: water
+    /// slows the player, not the monster. So the pool's second cell, a
+    /// wade and three plain steps of the bot's and four cells of the
+    /// hunter's, is unsafe; by route costs (five a wade for the monster
+    /// too) it read as safe.
+    #[test]
+    fn a_hunter_across_water_is_as_near_as_the_cells_it_walks() {
+        let level = Level::parse("name: pool\n############\n#@..~~~~.M.#\n#...~~~~...#\n############\n", "pool.txt");
+        let mut world = World::new(&level.unwrap(), 1, Settings::default()).unwrap();
+        while monsters(&world).iter().all(|m| !m.hunting) {
+            assert!(world.ticks() < 40, "the monster sees the player across the pool");
+            world.tick();
+        }
+        let (here, grid) = (world.player().cell, world.grid().clone());
+        let mut bot = Evader::default();
+        bot.weigh(&world, &with_doors_open(&grid), here);
+        let wade = grid.node(Cell::new(5, 1)) as usize;
+        assert!(bot.reach[wade] > 0.0, "the pool reads as safe");
+        assert_eq!(bot.reach[grid.node(Cell::new(1, 2)) as usize], 0.0, "the bot's own corner is safe");
+    }
+}
