@@ -241,7 +241,7 @@ mod tests {
     /// level, in one pane or two side by side).
     fn navmesh_screen(steps: usize, split: bool) -> String {
         let mut actions = vec![Action::SwapPane];
-        actions.extend(vec![Action::Set(Setting::Algorithm); TO_NAVMESH]);
+        actions.extend(vec![Action::Set(Setting::Planner); TO_NAVMESH]);
         if !split {
             actions.push(Action::Split);
         }
@@ -254,7 +254,7 @@ mod tests {
         let mut lab = Lab::new(Level::embedded_default(), PathBuf::from("unused.txt"));
         lab.handle(Action::SwapPane);
         for _ in 0..TO_NAVMESH {
-            lab.handle(Action::Set(Setting::Algorithm));
+            lab.handle(Action::Set(Setting::Planner));
         }
         assert_eq!(lab.panes[1].planner(), Planner::NAVMESH, "A cycles on from the grid searches");
         let pane = &lab.panes[1];
@@ -275,11 +275,11 @@ mod tests {
         let polygons = lab.panes[1].nav.as_ref().unwrap().polygons.len();
         assert_eq!((count("mesh"), count("navmesh"), count("path")), (polygons, 1, 1), "A* beside the navmesh");
         // A second A goes on to the waypoints, a third back to the grid.
-        lab.handle(Action::Set(Setting::Algorithm));
+        lab.handle(Action::Set(Setting::Planner));
         assert_eq!(lab.panes[1].planner(), Planner::WAYPOINTS);
         lab.handle(Action::End);
         assert!(lab.panes[1].outcome.as_ref().unwrap().found);
-        lab.handle(Action::Set(Setting::Algorithm));
+        lab.handle(Action::Set(Setting::Planner));
         assert_eq!(lab.panes[1].planner(), Planner::CYCLE[0]);
     }
 

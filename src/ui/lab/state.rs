@@ -185,7 +185,7 @@ impl Lab {
                 let pane = &mut self.panes[self.active];
                 let s = &mut pane.settings;
                 match setting {
-                    Setting::Algorithm => {
+                    Setting::Planner => {
                         let (next, skipped) = Navigator::next_in_cycle(pane.planner(), &self.level.grid);
                         pane.set_planner(next);
                         if let Some((planner, why)) = skipped.first() {
@@ -401,7 +401,7 @@ mod tests {
         assert!(!lab.panes[0].path.contains(&lab.cursor));
         lab.handle(Action::Wall);
         lab.handle(Action::SwapPane);
-        lab.handle(Action::Set(Setting::Algorithm));
+        lab.handle(Action::Set(Setting::Planner));
         assert_eq!(lab.panes[1].settings.planner, Planner::WEIGHTED);
         assert_eq!(lab.panes[0].settings.planner, Planner::ASTAR);
         lab.handle(Action::End);
