@@ -7,6 +7,7 @@
 
 use super::clock::Clock;
 use super::help::HelpView;
+use super::history::{self, History};
 use super::keys::{self, Action, Ui};
 use super::log::Log;
 use super::map::Markers;
@@ -45,6 +46,9 @@ pub enum Mode {
     Play,
     /// The help is open: `?` or Esc closes it, every other key waits.
     Help,
+    /// The message history is open (Ctrl-P): its keys scroll it, Esc, `q`
+    /// or Ctrl-P close it, every other key waits.
+    History,
     /// `q` or Esc asked whether to quit a live game: `q` again or Enter
     /// quits, any other key plays on (no move key confirms: a player
     /// tapping one is not asked twice).
@@ -108,6 +112,8 @@ pub struct App {
     pub eyes: RefCell<Sight>,
     /// The help's page and scroll.
     pub help: HelpView,
+    /// How far the message history is scrolled.
+    pub history: History,
     /// The level's description, for the help's rules page.
     pub about: String,
     /// What the keys mean now.
@@ -152,6 +158,7 @@ impl App {
             sight: Sight::default(),
             eyes: RefCell::default(),
             help: HelpView::default(),
+            history: History::default(),
             about: String::new(),
             mode: Mode::Play,
             screen: None,
@@ -172,7 +179,7 @@ impl App {
     }
 
     /// Whether time stands still whatever the clock says: in every mode
-    /// but [`Mode::Play`] (behind the help, a quit to confirm, a terminal
+    /// but [`Mode::Play`] (behind the help, the message history, a quit to confirm, a terminal
     /// too small, during a seek, once the session is won or lost).
     pub fn held(&self) -> bool {
         self.mode != Mode::Play
@@ -252,6 +259,19 @@ impl App {
             return None;
         }
         match self.mode {
+            // In play and on the end screen (what happened, read again).
+            Mode::Play | Mode::Ended if history::is_history_key(key) => {
+                self.history = History::default();
+                self.mode = Mode::History;
+                None
+            }
+            Mode::History => {
+                if self.history.key(key, &self.log, self.screen.unwrap_or(screen::FLOOR)) {
+                    self.mode = Mode::Play;
+                    self.settle(world);
+                }
+                None
+            }
             Mode::Play => self.play_key(key, world),
             Mode::Help => {
                 if self.help.key(key.code) {
@@ -771,6 +791,37 @@ mod tests {
         assert_eq!(w.errand(), Some(crate::sim::ErrandKind::Run));
         assert_eq!(app.key(char_key('O'), &mut w), Some(Command::Stop));
         assert_eq!(app.key(char_key('j'), &mut w), Some(Command::Move { dx: 0, dy: 1 }));
+    }
+
+    /// Ctrl-P opens the message history in the game, in a replay and on
+    /// the end screen; it holds time and takes every key while open (a
+    /// move, a setting, `?` do nothing) until Esc, `q` or Ctrl-P.
+    #[test]
+    fn ctrl_p_opens_the_history_which_takes_every_key() {
+        let ctrl_p = KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL);
+        let mut w = world();
+        for live in [true, false] {
+            let mut app = App::new(Palette::NAMED, live);
+            assert_eq!(app.key(ctrl_p, &mut w), None);
+            assert!(app.mode == Mode::History && app.held(), "live: {live}");
+            for c in ['l', 'E', '?', ' ', '_'] {
+                assert_eq!(app.key(char_key(c), &mut w), None, "{c}");
+                assert_eq!(app.mode, Mode::History, "{c}");
+            }
+            assert!(!app.clock.paused(), "Space did not reach the game");
+            for close in [press(KeyCode::Esc), char_key('q'), ctrl_p] {
+                assert_eq!(app.mode, Mode::History);
+                app.key(close, &mut w);
+                assert!(app.mode == Mode::Play && app.exit.is_none(), "{close:?}");
+                app.key(ctrl_p, &mut w);
+            }
+        }
+        let mut won = crate::ui::testing::game_won();
+        let mut app = ended(&won, true, Stakes::default());
+        app.key(ctrl_p, &mut won);
+        assert_eq!(app.mode, Mode::History);
+        app.key(press(KeyCode::Esc), &mut won);
+        assert!(app.mode == Mode::Ended && app.exit.is_none(), "back to the end screen");
     }
 
     #[test]

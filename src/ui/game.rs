@@ -306,6 +306,12 @@ impl Front for Game<'_> {
         self.view.dirty && self.world.home().is_some()
     }
 
+    /// Game time is ticks, owed for wall time in play: the time spent
+    /// suspended is not owed, so the world goes on where it stopped.
+    fn resumed(&mut self) {
+        self.view.last = Instant::now();
+    }
+
     fn draw(&mut self, frame: &mut Frame) {
         let Some(world) = self.world.home() else { return };
         let view = &mut self.view;

@@ -163,8 +163,7 @@ const GAME_FIRST: &[Binding] = &[
 
 /// The game's own rows after the search settings.
 const GAME_LAST: &[Binding] = &[
-    bind(&[Char('R')], "repath policy (timer+threshold needs both)"),
-    bind(&[Char('S'), Char('V')], "smoothing on/off; avoidance separation/orca"),
+    bind(&[Char('R'), Char('S'), Char('V')], "repath policy; smoothing; avoidance (sep./orca)"),
     bind(&[Char('O'), Char('F')], "next overlay; field of view (fog) on or off"),
     Binding {
         keys: &[Tab, BackTab, Char('C')],
@@ -178,6 +177,8 @@ const GAME_LAST: &[Binding] = &[
         what: "speed ¼× to 8×; replay -/+10 s, Home/End",
     },
     bind(&[Char('?'), Char('q'), Esc], "this help; quit (q confirms, Ctrl-C at once)"),
+    // Keys with Ctrl, which the help writes as `^P`.
+    Binding { keys: &[], label: Some("^P ^Z"), what: "message history; suspend (fg resumes)" },
 ];
 
 const GAME_ROWS: usize = GAME_FIRST.len() + SEARCH_KEYS.len() + GAME_LAST.len();

@@ -115,6 +115,7 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
     }
     match app.mode {
         Mode::Help => help::render(frame, area, p, &app.help, world, &app.about),
+        Mode::History => super::history::render(frame, area, p, &app.log, &app.history),
         Mode::Quitting => frame.render_widget(confirm(p, app.stakes.permadeath), area),
         Mode::Play | Mode::Ended | Mode::TooSmall | Mode::Seeking | Mode::Cursor => {}
     }
@@ -343,18 +344,18 @@ mod tests {
             "t s       turn mode on/off; wait a step (. too in turns)",
             "_ >       travel: pick a cell; to the goal G once seen",
             "o e       explore the unseen; open or close a door",
-            "A         next planner (grid, navmesh, waypoints)",
+            "A         next planner (grid searches, navmesh, waypoints)",
             "E         next heuristic (the estimate)",
             "T         next tie-break among equal f",
             "P X       open list: lazy or decrease-key; reopening",
             "D [ ]     4 or 8 neighbours; weight -/+ 0.25 (1 to 10)",
-            "R         repath policy (timer+threshold needs both)",
-            "S V       smoothing on/off; avoidance separation/orca",
+            "R S V     repath policy; smoothing; avoidance (sep./orca)",
             "O F       next overlay; field of view (fog) on or off",
             "Tab⇧Tab C watch next / previous monster; camera on it",
             "Space .   pause or resume; one tick while paused",
             "+-PgUp/Dn speed ¼× to 8×; replay -/+10 s, Home/End",
             "? q Esc   this help; quit (q confirms, Ctrl-C at once)",
+            "^P ^Z     message history; suspend (fg resumes)",
         ];
         assert_eq!(popup[1..=body.len()], body, "{}", text.join("\n"));
         assert!(popup.last().unwrap().contains("? or Esc closes"));
@@ -563,6 +564,36 @@ mod snapshots {
             let text = lines(&buf);
             assert!(text.iter().any(|l| l.contains(" near ") && l.contains(" far ")), "{}", text.join("\n"));
             insta::assert_snapshot!(format!("flow_field_{mode}"), styled(&buf));
+        }
+    }
+
+    /// The message history (Ctrl-P) over a game at 80x24 and 120x40:
+    /// every line of a long game's log, not just the few under the map,
+    /// opened on the newest, and scrolled back to the oldest.
+    #[test]
+    fn the_message_history() {
+        let mut world = hunted();
+        for (mode, palette) in MODES {
+            let mut app = app(palette, &world);
+            for i in 0..40 {
+                app.log.note(i * 20, format!("note {i}: a line of the front end's, to fill the history"));
+            }
+            let ctrl_p = KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL);
+            app.key(ctrl_p, &mut world);
+            assert!(app.mode == Mode::History && app.held());
+            for (width, height) in [(80, 24), (120, 40)] {
+                app.screen = Some((width, height));
+                app.history = Default::default();
+                let buf = buffer(width, height, &app, &world);
+                let text = lines(&buf);
+                assert!(text[height as usize - 2].contains("note 39"), "{}", text.join("\n"));
+                insta::assert_snapshot!(format!("history_{width}x{height}_{mode}"), styled(&buf));
+                app.key(KeyEvent::new(KeyCode::Home, KeyModifiers::NONE), &mut world);
+                let text = lines(&buffer(width, height, &app, &world));
+                assert!(text[1].contains(&format!("{}: ", world.name())), "the oldest line first:\n{}", text.join("\n"));
+            }
+            app.key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), &mut world);
+            assert_eq!(app.mode, Mode::Play);
         }
     }
 
