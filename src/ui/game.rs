@@ -720,6 +720,28 @@ mod tests {
         assert_eq!(ticks(&g), 1);
     }
 
+    /// Suspended (Ctrl-Z) for ten seconds of wall time, the real-time
+    /// game owes no ticks for them on resume: the world goes on where it
+    /// stopped instead of jumping (without `resumed`, the catch-up would
+    /// run at once).
+    #[test]
+    fn time_suspended_is_not_owed() {
+        let mut feed = LiveFeed;
+        let mut g = game(world(), &mut feed);
+        g.event(key(' '));
+        pass(&mut g);
+        assert!(!g.view.dirty && g.view.job.is_none() && !g.view.app.clock.paused());
+        let stopped = Instant::now().checked_sub(Duration::from_secs(10)).unwrap();
+        g.view.last = stopped;
+        g.resumed();
+        g.work().unwrap();
+        assert!(g.view.job.is_none() && g.view.owed == 0, "ticks owed for the time suspended");
+        // What it would have owed: the catch-up, a tick under way at once.
+        g.view.last = stopped;
+        g.work().unwrap();
+        assert!(g.view.job.is_some() && g.view.owed == MAX_CATCH_UP - 1);
+    }
+
     /// The seek keys move a replay 10 s back and on, to its start and its
     /// end, keeping the pace and the picked monster; live play does not
     /// seek.

@@ -80,7 +80,7 @@ const LAB_FIRST: &[Binding] = &[
     bind(&[Char(' ')], "run (N expansions per frame) or pause"),
     bind(&[Char('+'), Char('='), Char('-')], "more or fewer expansions per frame"),
     bind(&[Enter], "to the end of the search"),
-    bind(&[Char('r'), Backspace], "back to the first step"),
+    Binding { keys: &[Char('r'), Backspace], label: Some("r Bksp"), what: "back to the first step" },
 ];
 
 /// The lab's own rows after the search settings.
