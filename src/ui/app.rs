@@ -19,7 +19,8 @@ use super::sight::Sight;
 use super::stakes::Stakes;
 use crate::grid::Cell;
 use crate::sim::{Command, Goal, Kind, MonsterState, Outcome, World};
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::{Position, Rect};
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
@@ -90,6 +91,10 @@ pub const GOAL_UNSEEN: &str = "you have not seen the goal yet (o explores, _ pic
 /// What the log says when the cursor picks a cell the fog hides.
 pub const CELL_UNSEEN: &str = "you have not seen that cell: travel goes where you have seen";
 
+/// What the log says when `M` turns the mouse on, and off.
+pub const MOUSE_ON: &str = "mouse on: click a cell to travel there (Shift-drag selects text in most terminals; M: off)";
+pub const MOUSE_OFF: &str = "mouse off: the terminal selects text again (M: on)";
+
 /// What the log says when a replay reaches its last tick still running.
 pub const RECORDING_ENDS: &str = "the recording ends here (q quits)";
 /// The log's line at the last tick of an interrupted recording.
@@ -146,6 +151,9 @@ pub struct App {
     pub turns: bool,
     /// The travel cursor's cell, while [`Mode::Cursor`] is open.
     pub cursor: Cell,
+    /// The mouse is captured (`--mouse`, `M`): a left click on a cell
+    /// travels there.
+    pub mouse: bool,
 }
 
 impl App {
@@ -175,6 +183,7 @@ impl App {
             incomplete: false,
             turns: false,
             cursor: Cell::default(),
+            mouse: false,
         }
     }
 
@@ -380,12 +389,7 @@ impl App {
             KeyCode::Enter | KeyCode::Char('.' | '_' | ',') => {
                 self.mode = Mode::Play;
                 self.settle(world);
-                let to = self.cursor;
-                if self.fov && !world.memory().seen(to) {
-                    self.log.note(world.ticks(), CELL_UNSEEN);
-                    return None;
-                }
-                self.world_key(Command::Travel { x: to.x, y: to.y }, world)
+                self.travel_to(self.cursor, world)
             }
             KeyCode::Esc | KeyCode::Char('q') => {
                 self.mode = Mode::Play;
@@ -394,6 +398,30 @@ impl App {
             }
             _ => None,
         }
+    }
+
+    /// A travel to `to`, as the cursor and a click give it: refused, as
+    /// the log says, where the fog hides the cell.
+    fn travel_to(&mut self, to: Cell, world: &World) -> Option<Command> {
+        if self.fov && !world.memory().seen(to) {
+            self.log.note(world.ticks(), CELL_UNSEEN);
+            return None;
+        }
+        self.world_key(Command::Travel { x: to.x, y: to.y }, world)
+    }
+
+    /// A mouse event: with the mouse on, in play, a left click on a map
+    /// cell travels there, as `_` does (the same command, recorded and
+    /// replayed; a replay takes none). A click anywhere else (the borders,
+    /// the panel, the log) does nothing.
+    pub fn mouse(&mut self, event: MouseEvent, world: &World) -> Option<Command> {
+        if !self.mouse || self.mode != Mode::Play || event.kind != MouseEventKind::Down(MouseButton::Left) {
+            return None;
+        }
+        let (width, height) = self.screen?;
+        let at = Position::new(event.column, event.row);
+        let cell = screen::cell_at(Rect::new(0, 0, width, height), at, self, world)?;
+        self.travel_to(cell, world)
     }
 
     /// Opens the travel cursor: on the goal once seen, else on the player.
@@ -454,6 +482,10 @@ impl App {
             Ui::Slower => self.clock.slower(),
             Ui::Overlay => self.overlay = self.overlay.next(),
             Ui::Fov => self.fov = !self.fov,
+            Ui::Mouse => {
+                self.mouse = !self.mouse;
+                self.log.note(world.ticks(), if self.mouse { MOUSE_ON } else { MOUSE_OFF });
+            }
             Ui::Follow => self.follow = !self.follow,
             Ui::NextMonster => {
                 self.picked = true;
@@ -822,6 +854,51 @@ mod tests {
         assert_eq!(app.mode, Mode::History);
         app.key(press(KeyCode::Esc), &mut won);
         assert!(app.mode == Mode::Ended && app.exit.is_none(), "back to the end screen");
+    }
+
+    /// With the mouse on (`M`, `--mouse`), a left click on a map cell
+    /// travels there as `_` does; off, or another button, or a click on
+    /// the panel, or in a replay, nothing; under the fog a cell not seen
+    /// is refused as travel refuses it.
+    #[test]
+    fn a_click_travels_to_the_cell_with_the_mouse_on() {
+        let mut w = world();
+        let click = |column, row, button| MouseEvent {
+            kind: MouseEventKind::Down(button),
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        };
+        let mut app = App::new(Palette::NAMED, true);
+        app.resized(120, 40, &w);
+        let area = Rect::new(0, 0, 120, 40);
+        let p = w.player().cell;
+        // Two cells east of the player, wherever the camera puts it.
+        let at = (0..120)
+            .flat_map(|x| (0..40).map(move |y| Position::new(x, y)))
+            .find(|&pos| screen::cell_at(area, pos, &app, &w) == Some(Cell::new(p.x + 2, p.y)))
+            .unwrap();
+        let left = click(at.x, at.y, MouseButton::Left);
+        assert_eq!(app.mouse(left, &w), None, "the mouse is off");
+        app.key(char_key('M'), &mut w);
+        assert!(app.mouse);
+        assert_eq!(app.log.entries().last().map(|e| e.text.as_str()), Some(MOUSE_ON));
+        assert_eq!(app.mouse(left, &w), Some(Command::Travel { x: p.x + 2, y: p.y }));
+        assert_eq!(app.mouse(click(at.x, at.y, MouseButton::Right), &w), None);
+        assert_eq!(app.mouse(click(119, 5, MouseButton::Left), &w), None, "the panel");
+        // Under the fog, a cell never seen.
+        app.fov = true;
+        let unseen = (0..120)
+            .flat_map(|x| (0..40).map(move |y| Position::new(x, y)))
+            .find(|&pos| screen::cell_at(area, pos, &app, &w).is_some_and(|c| !w.memory().seen(c)))
+            .unwrap();
+        assert_eq!(app.mouse(click(unseen.x, unseen.y, MouseButton::Left), &w), None);
+        assert_eq!(app.log.entries().last().map(|e| e.text.as_str()), Some(CELL_UNSEEN));
+        app.key(char_key('M'), &mut w);
+        assert_eq!(app.log.entries().last().map(|e| e.text.as_str()), Some(MOUSE_OFF));
+        let mut replay = App { mouse: true, ..App::new(Palette::NAMED, false) };
+        replay.resized(120, 40, &w);
+        assert_eq!(replay.mouse(left, &w), None, "a replay takes no travel");
     }
 
     #[test]

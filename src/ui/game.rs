@@ -104,6 +104,8 @@ pub struct Sessions {
     fov: Option<bool>,
     /// Whether live sessions play in turn mode (`--turns`, or `t`).
     turns: bool,
+    /// Whether sessions capture the mouse (`--mouse`, or `M`).
+    mouse: bool,
 }
 
 impl Sessions {
@@ -113,7 +115,7 @@ impl Sessions {
         let terminal = Terminal::open(palette, signals)?;
         let mut clock = Clock::default();
         clock.set_nearest_speed(speed);
-        Ok(Sessions { terminal, palette, clock, overlay: Overlay::None, fov: None, turns: false })
+        Ok(Sessions { terminal, palette, clock, overlay: Overlay::None, fov: None, turns: false, mouse: false })
     }
 
     /// Plays the live sessions from now on in turn mode, or in real time;
@@ -121,6 +123,12 @@ impl Sessions {
     /// next one.
     pub fn set_turns(&mut self, turns: bool) {
         self.turns = turns;
+    }
+
+    /// Captures the mouse in the sessions (and the lab) from now on, or
+    /// not; `M` changes it, and the choice carries over.
+    pub fn set_mouse(&mut self, mouse: bool) {
+        self.mouse = mouse;
     }
 
     /// Plays `session` until the player quits, retries or asks for the
@@ -134,6 +142,7 @@ impl Sessions {
         }
         app.overlay = self.overlay;
         app.turns = self.turns && app.live;
+        app.mouse = self.mouse;
         let fov_default = app::fov_by_default(&world);
         app.fov = self.fov.unwrap_or(fov_default);
         app.markers = Markers::of(level);
@@ -150,6 +159,7 @@ impl Sessions {
         let Game { mut view, world } = game;
         self.clock = view.app.clock.clone();
         self.overlay = view.app.overlay;
+        self.mouse = view.app.mouse;
         if view.app.live {
             self.turns = view.app.turns;
         }
@@ -178,13 +188,16 @@ impl Sessions {
     /// Runs the search lab on `level` until the player quits it (`None`)
     /// or a signal or a hangup stops it (see [`lab`](super::lab)).
     pub fn lab(&mut self, level: Level, save_to: PathBuf, planners: &[Planner]) -> io::Result<Option<Stop>> {
-        lab::lab_in(&mut self.terminal, level, save_to, planners, self.palette)
+        lab::lab_in(&mut self.terminal, level, save_to, planners, self.palette, self.mouse)
     }
 }
 
 /// Plays one session in a terminal of its own (a replay, a single level).
-pub fn play(session: Session, palette: Palette, speed: f64, signals: Signals) -> io::Result<Played> {
-    Ok(Sessions::open(palette, speed, signals)?.play(session))
+/// `mouse`: capture the mouse (`--mouse`).
+pub fn play(session: Session, palette: Palette, speed: f64, mouse: bool, signals: Signals) -> io::Result<Played> {
+    let mut sessions = Sessions::open(palette, speed, signals)?;
+    sessions.set_mouse(mouse);
+    Ok(sessions.play(session))
 }
 
 /// The session in the loop: its world on the worker, the rest here.
@@ -312,6 +325,10 @@ impl Front for Game<'_> {
         self.view.last = Instant::now();
     }
 
+    fn mouse(&self) -> bool {
+        self.view.app.mouse
+    }
+
     fn draw(&mut self, frame: &mut Frame) {
         let Some(world) = self.world.home() else { return };
         let view = &mut self.view;
@@ -358,15 +375,18 @@ impl View<'_> {
     /// An event while the world is home.
     fn event(&mut self, event: Event, world: &mut World) {
         self.dirty = true;
-        let key = match event {
+        let command = match event {
             Event::Resize(w, h) => return self.app.resized(w, h, world),
-            Event::Key(key) if key.kind != KeyEventKind::Release => key,
+            Event::Key(key) if key.kind != KeyEventKind::Release => {
+                if self.app.mode == Mode::Seeking {
+                    return self.seek_key(key);
+                }
+                self.app.key(key, world)
+            }
+            Event::Mouse(mouse) => self.app.mouse(mouse, world),
             _ => return,
         };
-        if self.app.mode == Mode::Seeking {
-            return self.seek_key(key);
-        }
-        if let Some(command) = self.app.key(key, world) {
+        if let Some(command) = command {
             if let Err(e) = feed::apply(world, self.feed, command) {
                 self.error = Some(e);
             }

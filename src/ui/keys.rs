@@ -42,6 +42,8 @@ pub enum Ui {
     PrevMonster,
     /// The camera follows the watched monster, or the player again.
     Follow,
+    /// The mouse on or off (`M`): a click on a cell travels there.
+    Mouse,
     /// Open the help (which then takes every key: `?` or Esc closes it).
     Help,
     /// `q` or Esc: quit, after a question in a live game.
@@ -164,7 +166,7 @@ const GAME_FIRST: &[Binding] = &[
 /// The game's own rows after the search settings.
 const GAME_LAST: &[Binding] = &[
     bind(&[Char('R'), Char('S'), Char('V')], "repath policy; smoothing; avoidance (sep./orca)"),
-    bind(&[Char('O'), Char('F')], "next overlay; field of view (fog) on or off"),
+    bind(&[Char('O'), Char('F'), Char('M')], "next overlay; field of view (fog); mouse on/off"),
     Binding {
         keys: &[Tab, BackTab, Char('C')],
         label: Some("Tab⇧Tab C"),
@@ -250,6 +252,7 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
         Char('V') => set(Setting::Avoidance(settings.avoidance.next())),
         Char('O') => ui(Ui::Overlay),
         Char('F') => ui(Ui::Fov),
+        Char('M') => ui(Ui::Mouse),
         Tab => ui(Ui::NextMonster),
         BackTab => ui(Ui::PrevMonster),
         Char('C') => ui(Ui::Follow),

@@ -27,7 +27,9 @@ use super::palette::Palette;
 use super::tty::{Tty, Wake, Waker};
 use crate::signals::{SIGHUP, Signal, Signals};
 use ratatui::buffer::Buffer;
-use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{
+    DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEventKind, KeyModifiers,
+};
 use ratatui::crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen};
 use ratatui::crossterm::{cursor, execute};
 use ratatui::layout::Size;
@@ -88,6 +90,12 @@ pub trait Front {
     /// clock does not jump).
     fn resumed(&mut self) {}
 
+    /// Whether the front wants the mouse captured (`--mouse`, `M`): the
+    /// loop captures it or lets it go to match, once a pass.
+    fn mouse(&self) -> bool {
+        false
+    }
+
     /// Work that has held the front's state on its worker long enough to
     /// say so: the loop draws it over the last frame.
     fn busy(&self) -> Option<Busy>;
@@ -109,6 +117,8 @@ pub struct Terminal {
     last: Buffer,
     /// The size the front was last told.
     size: Size,
+    /// Whether the mouse is captured now.
+    mouse: bool,
     /// Declared last: the terminal is restored after everything else.
     _restore: Restore,
 }
@@ -126,7 +136,7 @@ impl Terminal {
         let tty = Tty::open()?;
         signals.watch_suspend(true);
         let (last, size) = (Buffer::default(), Size::default());
-        Ok(Terminal { terminal: Some(terminal), tty, signals, palette, last, size, _restore: restore })
+        Ok(Terminal { terminal: Some(terminal), tty, signals, palette, last, size, mouse: false, _restore: restore })
     }
 
     /// What a front's worker wakes the loop with.
@@ -184,6 +194,11 @@ impl Terminal {
                     return Ok(None);
                 }
             }
+            if front.mouse() != self.mouse
+                && let Err(e) = self.capture_mouse(front.mouse())
+            {
+                return self.failed(e);
+            }
             let next_work = front.work()?;
             if front.finished() {
                 return Ok(None);
@@ -233,6 +248,8 @@ impl Terminal {
     /// drawn whole (the next pass tells the front the terminal's size,
     /// which may have changed meanwhile).
     fn suspend(&mut self, front: &mut dyn Front) -> io::Result<()> {
+        // Captured again, if wanted, on the next pass.
+        self.mouse = false;
         Restore::restore();
         crate::signals::stop()?;
         ratatui::crossterm::terminal::enable_raw_mode()?;
@@ -242,6 +259,19 @@ impl Terminal {
         terminal.clear()?;
         self.size = Size::default();
         front.resumed();
+        Ok(())
+    }
+
+    /// Captures the mouse (`on`) or lets it go: while captured, clicks
+    /// come as events and the terminal's own text selection needs Shift
+    /// in most terminals.
+    fn capture_mouse(&mut self, on: bool) -> io::Result<()> {
+        if on {
+            execute!(io::stdout(), EnableMouseCapture)?;
+        } else {
+            execute!(io::stdout(), DisableMouseCapture)?;
+        }
+        self.mouse = on;
         Ok(())
     }
 
@@ -295,7 +325,7 @@ impl Restore {
     /// of the one before.
     fn restore() {
         let _ = ratatui::crossterm::terminal::disable_raw_mode();
-        let _ = execute!(io::stdout(), LeaveAlternateScreen, cursor::Show);
+        let _ = execute!(io::stdout(), DisableMouseCapture, LeaveAlternateScreen, cursor::Show);
     }
 }
 

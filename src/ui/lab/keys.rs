@@ -3,8 +3,8 @@
 use crate::ui::keys::{Binding, Pad, RUN_KEYS, SEARCH_KEYS, bind, direction, is_interrupt, pad, rows, search_key};
 use crate::ui::palette::Palette;
 use ratatui::Frame;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use ratatui::layout::Rect;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
+use ratatui::layout::{Position, Rect};
 
 /// A search setting the active pane's keys change: the game's keys for
 /// the same settings.
@@ -42,8 +42,31 @@ pub enum Action {
     /// Write the level, or the picture (a second press overwrites).
     Save,
     Picture,
+    /// The mouse on or off (`M`).
+    Mouse,
+    /// A mouse button pressed, dragged or released (with the mouse on).
+    Pointer(Pointer),
     Help,
     Quit,
+}
+
+/// A mouse event as the lab reads it: where, on a screen of what size
+/// (to find the cell through the panes' layout), and what.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pointer {
+    pub at: Position,
+    pub screen: Rect,
+    pub kind: MouseEventKind,
+}
+
+impl Pointer {
+    /// The lab's reading of `event` on a `screen`: presses, drags and
+    /// releases (moves with no button held are nothing to it).
+    pub fn of(event: MouseEvent, screen: Rect) -> Option<Pointer> {
+        let kind = event.kind;
+        matches!(kind, MouseEventKind::Down(_) | MouseEventKind::Drag(_) | MouseEventKind::Up(_))
+            .then_some(Pointer { at: Position::new(event.column, event.row), screen, kind })
+    }
 }
 
 /// Cells moved by a Shift+direction key.
@@ -89,6 +112,7 @@ const LAB_LAST: &[Binding] = &[
     bind(&[Tab], "the other pane takes the setting keys"),
     bind(&[Char('W')], "write the level file (twice to overwrite)"),
     bind(&[Char('p')], "save the picture as SVG (twice to overwrite)"),
+    bind(&[Char('M')], "mouse on/off: click, drag walls, right: goal"),
     bind(&[Char('?')], "this help"),
     bind(&[Char('q'), Esc], "quit (Esc closes this help first; Ctrl-C too)"),
 ];
@@ -138,6 +162,7 @@ pub fn action(key: KeyEvent) -> Option<Action> {
         Tab => Action::SwapPane,
         Char('W') => Action::Save,
         Char('p') => Action::Picture,
+        Char('M') => Action::Mouse,
         Char('?') => Action::Help,
         Char('q') | Esc => Action::Quit,
         _ => return None,
@@ -220,7 +245,7 @@ mod tests {
     /// game, where `R` is the repath policy. Every action the lab and the
     /// game share has the same key in both: the search settings, the
     /// moves (and Shift), the numpad, pause/run, one step, the pace, the
-    /// help and quit.
+    /// mouse, the help and quit.
     #[test]
     fn shared_actions_have_the_same_keys_in_the_game_and_the_lab() {
         use crate::sim::{Command, Setting as World, Settings};
@@ -297,6 +322,7 @@ mod tests {
             (Char('='), Action::Faster, Ui::Faster),
             (Char('-'), Action::Slower, Ui::Slower),
             (Char('?'), Action::Help, Ui::Help),
+            (Char('M'), Action::Mouse, Ui::Mouse),
             (Char('q'), Action::Quit, Ui::Quit),
             (Esc, Action::Quit, Ui::Quit),
         ] {
