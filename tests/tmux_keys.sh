@@ -2,12 +2,14 @@
 # The keys roguelike players bring (issue 27), in a real terminal. First the
 # numpad in live play: tmux sends KP1..KP9 as plain digits (what NumLock
 # gives, delve asking for no keypad mode), and Home, PgUp, End, PgDn; each
-# steps the player to its place on the pad, as the map shows. Ctrl-P opens
+# steps the player to its place on the pad, as the map shows. With
+# --mouse a click travels (tmux passes an xterm mouse report typed into
+# the pane through as the terminal's own), `M` turns it off. Ctrl-P opens
 # the message history over the game and q closes it. Then Ctrl-Z: the shell
 # (bash, with job control) says delve stopped and has its terminal back
 # (cooked mode, the main screen, the cursor shown), `fg` brings the game
 # back on the alternate screen, drawn, and its keys work; the same for a
-# `kill -TSTP` from outside, and for the lab.
+# `kill -TSTP` from outside, and for the lab, where a drag draws walls.
 #
 # Usage: tests/tmux_keys.sh PATH/TO/delve   (cargo test runs it via tests/tmux.rs)
 set -euo pipefail
@@ -21,8 +23,31 @@ fail() {
     exit 1
 }
 
-# The row and column of the player's `@` on the map (the left 60 columns).
-at() { screen | awk '{ i = index(substr($0, 1, 60), "@"); if (i) { print NR, i; exit } }'; }
+# Columns are counted in characters (the borders are multibyte).
+export LC_ALL=C.UTF-8
+
+# The row and column (from 1, as a terminal's mouse reports them) of the
+# first glyph $1 in the left $2 columns of the top $3 rows.
+find_glyph() {
+    local glyph=$1 width=$2 rows=$3 row=0 line left
+    while IFS= read -r line; do
+        row=$((row + 1))
+        ((row <= rows)) || break
+        left=${line:0:width}
+        if [[ $left == *"$glyph"* ]]; then
+            left=${left%%"$glyph"*}
+            echo "$row $((${#left} + 1))"
+            return
+        fi
+    done < <(screen)
+}
+
+# The row and column of the player's `@` on the map.
+at() { find_glyph @ 60 36; }
+
+# A mouse event as an xterm reports it (SGR): button code $1 at column $2,
+# row $3, pressed or dragged ($4 = M) or released ($4 = m).
+mouse() { t send-keys -t keys -l $'\e'"[<$1;$2;$3$4"; }
 
 # Presses tmux key $1 and waits until the `@` has moved by $2 columns and
 # $3 rows.
@@ -80,7 +105,7 @@ printf 'name: pad\n###########\n#.........#\n#.........#\n#....@....#\n#........
 t new-session -d -s keys -x 120 -y 40 "env PS1='$ ' bash --norc --noprofile -i"
 # Each program runs alone on its command line: a job stopped in a list
 # would let the shell run the rest of the list.
-t send-keys -t keys "sh -c 'echo \$\$ > \"$dir/pid\"; exec \"\$0\" \"\$@\"' '$bin' play '$dir/pad.txt' --turns" Enter
+t send-keys -t keys "sh -c 'echo \$\$ > \"$dir/pid\"; exec \"\$0\" \"\$@\"' '$bin' play '$dir/pad.txt' --turns --mouse" Enter
 wait_for "World: pad"
 wait_for "turn mode"
 
@@ -97,6 +122,23 @@ read -r row col <<<"$(at)"
 t send-keys -t keys KP5
 wait_for "Tick $((tick + 4)) "
 [[ $(at) == "$row $col" ]] || fail "KP5 moved the player"
+
+# The mouse (--mouse): a click three cells west of the player travels
+# there; with M it is off, and a click does nothing.
+read -r row col <<<"$(at)"
+mouse 0 $((col - 3)) "$row" M
+mouse 0 $((col - 3)) "$row" m
+deadline=$((SECONDS + 10))
+until [[ $(at) == "$row $((col - 3))" ]]; do
+    ((SECONDS < deadline)) || fail "a click did not travel to row $row column $((col - 3))"
+    sleep 0.1
+done
+t send-keys -t keys M
+wait_for "mouse off"
+mouse 0 $((col - 1)) "$row" M
+mouse 0 $((col - 1)) "$row" m
+sleep 0.5
+[[ $(at) == "$row $((col - 3))" ]] || fail "a click travelled with the mouse off"
 
 # The message history: the whole log, over the game; q closes it.
 t send-keys -t keys C-p
@@ -115,12 +157,23 @@ t send-keys -t keys q q
 exited game
 
 # The lab: Ctrl-Z, fg, and its keys work (. steps, ? opens its help).
-t send-keys -t keys "clear" Enter "'$bin' lab '$dir/pad.txt'" Enter
+t send-keys -t keys "clear" Enter "'$bin' lab '$dir/pad.txt' --mouse" Enter
 wait_for "1: astar octile fifo 8n"
 wait_for "step 0/"
 suspend lab key "step 0/"
 t send-keys -t keys .
 wait_for "step 1/"
+# A drag from two cells east of the start to four draws three walls.
+read -r row col <<<"$(find_glyph S 60 36)"
+mouse 0 $((col + 2)) "$row" M
+mouse 32 $((col + 3)) "$row" M
+mouse 32 $((col + 4)) "$row" M
+mouse 0 $((col + 4)) "$row" m
+deadline=$((SECONDS + 10))
+until line=$(screen | sed -n "${row}p") && [[ ${line:col+1:3} == "###" ]]; do
+    ((SECONDS < deadline)) || fail "the drag drew no walls east of the start (row $row)"
+    sleep 0.1
+done
 t send-keys -t keys "?"
 wait_for "Lab keys"
 # Apart: Escape and q at once read as Alt-q.
