@@ -19,7 +19,9 @@ use super::sight::Sight;
 use super::stakes::Stakes;
 use crate::grid::Cell;
 use crate::sim::{Command, Goal, Kind, MonsterState, Outcome, World};
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 use ratatui::layout::{Position, Rect};
 use std::cell::RefCell;
 use std::time::{Duration, Instant};

@@ -173,7 +173,8 @@ mod tests {
         assert_eq!(view.back, page - 1);
         // Other keys wait; Esc, q and Ctrl-P close.
         assert!(!view.key(press(KeyCode::Char('l')), &log, screen));
-        for key in [press(KeyCode::Esc), press(KeyCode::Char('q')), KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL)]
+        for key in
+            [press(KeyCode::Esc), press(KeyCode::Char('q')), KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL)]
         {
             assert!(view.key(key, &log, screen), "{key:?}");
         }

@@ -27,9 +27,7 @@ use super::palette::Palette;
 use super::tty::{Tty, Wake, Waker};
 use crate::signals::{SIGHUP, Signal, Signals};
 use ratatui::buffer::Buffer;
-use ratatui::crossterm::event::{
-    DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEventKind, KeyModifiers,
-};
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen};
 use ratatui::crossterm::{cursor, execute};
 use ratatui::layout::Size;

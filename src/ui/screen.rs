@@ -680,7 +680,11 @@ mod snapshots {
                 insta::assert_snapshot!(format!("history_{width}x{height}_{mode}"), styled(&buf));
                 app.key(KeyEvent::new(KeyCode::Home, KeyModifiers::NONE), &mut world);
                 let text = lines(&buffer(width, height, &app, &world));
-                assert!(text[1].contains(&format!("{}: ", world.name())), "the oldest line first:\n{}", text.join("\n"));
+                assert!(
+                    text[1].contains(&format!("{}: ", world.name())),
+                    "the oldest line first:\n{}",
+                    text.join("\n")
+                );
             }
             app.key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), &mut world);
             assert_eq!(app.mode, Mode::Play);

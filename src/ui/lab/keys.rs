@@ -64,8 +64,11 @@ impl Pointer {
     /// releases (moves with no button held are nothing to it).
     pub fn of(event: MouseEvent, screen: Rect) -> Option<Pointer> {
         let kind = event.kind;
-        matches!(kind, MouseEventKind::Down(_) | MouseEventKind::Drag(_) | MouseEventKind::Up(_))
-            .then_some(Pointer { at: Position::new(event.column, event.row), screen, kind })
+        matches!(kind, MouseEventKind::Down(_) | MouseEventKind::Drag(_) | MouseEventKind::Up(_)).then_some(Pointer {
+            at: Position::new(event.column, event.row),
+            screen,
+            kind,
+        })
     }
 }
 

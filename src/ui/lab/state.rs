@@ -2,7 +2,6 @@
 //! the step they are shown at, and what each key does to them.
 
 use super::keys::{Action, Pointer, Setting};
-use ratatui::crossterm::event::{MouseButton, MouseEventKind};
 use super::pane::Pane;
 use crate::atomic::{self, AtomicError};
 use crate::grid::{Cell, Tile};
@@ -12,6 +11,7 @@ use crate::picture::check_size;
 use crate::search::{MAX_WEIGHT, MIN_WEIGHT, Planner, SearchSettings};
 use crate::shown::{shown, shown_path};
 use crate::sim::Goal;
+use ratatui::crossterm::event::{MouseButton, MouseEventKind};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -73,8 +73,7 @@ struct Drag {
 }
 
 /// What the lab says when `M` turns the mouse on, and off.
-pub const MOUSE_ON: &str =
-    "mouse on: click moves the cursor, drag draws walls (from a wall: floor), right-click the goal, middle-click the start";
+pub const MOUSE_ON: &str = "mouse on: click moves the cursor, drag draws walls (from a wall: floor), right-click the goal, middle-click the start";
 pub const MOUSE_OFF: &str = "mouse off: the terminal selects text again";
 
 impl Lab {
