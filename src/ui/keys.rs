@@ -348,6 +348,24 @@ fn weight(current: f64, step: f64) -> Option<Action> {
     (next != current).then_some(Action::World(Command::Set(Setting::Weight(next))))
 }
 
+/// Each numpad key and the step it gives, for the game's tests and the
+/// lab's: the same pad in both.
+#[cfg(test)]
+pub(super) const NUMPAD: [(KeyCode, i8, i8); 12] = [
+    (Char('1'), -1, 1),
+    (Char('2'), 0, 1),
+    (Char('3'), 1, 1),
+    (Char('4'), -1, 0),
+    (Char('6'), 1, 0),
+    (Char('7'), -1, -1),
+    (Char('8'), 0, -1),
+    (Char('9'), 1, -1),
+    (Home, -1, -1),
+    (PageUp, 1, -1),
+    (End, -1, 1),
+    (PageDown, 1, 1),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,21 +415,7 @@ mod tests {
     #[test]
     fn the_numpad_moves_and_waits_in_live_play() {
         let live = |code| action(numpad(press(code)), &Settings::default());
-        let cases = [
-            (Char('1'), -1, 1),
-            (Char('2'), 0, 1),
-            (Char('3'), 1, 1),
-            (Char('4'), -1, 0),
-            (Char('6'), 1, 0),
-            (Char('7'), -1, -1),
-            (Char('8'), 0, -1),
-            (Char('9'), 1, -1),
-            (Home, -1, -1),
-            (PageUp, 1, -1),
-            (End, -1, 1),
-            (PageDown, 1, 1),
-        ];
-        for (code, dx, dy) in cases {
+        for (code, dx, dy) in NUMPAD {
             assert_eq!(live(code), Some(Action::World(Command::Move { dx, dy })), "{code:?}");
             let shifted = numpad(KeyEvent::new(code, KeyModifiers::SHIFT));
             assert_eq!(action(shifted, &Settings::default()), Some(Action::World(Command::Run { dx, dy })), "{code:?}");

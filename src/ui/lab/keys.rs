@@ -203,21 +203,8 @@ mod tests {
     /// the search one expansion (the game's wait), and Shift moves 8.
     #[test]
     fn the_numpad_moves_the_cursor() {
-        let cases = [
-            (Char('1'), -1, 1),
-            (Char('2'), 0, 1),
-            (Char('3'), 1, 1),
-            (Char('4'), -1, 0),
-            (Char('6'), 1, 0),
-            (Char('7'), -1, -1),
-            (Char('8'), 0, -1),
-            (Char('9'), 1, -1),
-            (KeyCode::Home, -1, -1),
-            (KeyCode::PageUp, 1, -1),
-            (KeyCode::End, -1, 1),
-            (KeyCode::PageDown, 1, 1),
-        ];
-        for (code, dx, dy) in cases {
+        for (code, dx, dy) in crate::ui::keys::NUMPAD {
+            let (dx, dy) = (i32::from(dx), i32::from(dy));
             assert_eq!(action(key(code)), Some(Action::Move(dx, dy)), "{code:?}");
             let shifted = KeyEvent::new(code, KeyModifiers::SHIFT);
             assert_eq!(action(shifted), Some(Action::Move(dx * RUN, dy * RUN)), "{code:?}");
