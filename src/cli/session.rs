@@ -73,7 +73,8 @@ impl SessionArgs {
     /// How a game on `level` starts (a campaign's levels and a descent's
     /// depths are not files; `generator` is the recipe of a generated
     /// one), with these options, and `lives` carried over from the level
-    /// before when there was one (else `--lives`, the level's `lives:`, 3);
+    /// before when there was one, no more than the level's `lives:` (else
+    /// `--lives`, the level's `lives:`, 3);
     /// and its world. The `--record` target is not checked here: a run's
     /// later sessions record beside it
     /// ([`check_record`](SessionArgs::check_record) checks it once).
@@ -105,7 +106,11 @@ impl SessionArgs {
         self.search.one_algorithm()?;
         let rules = if game {
             let rules = Rules::game(&level);
-            Rules { lives: lives.or(self.lives).or(rules.lives), ..rules }
+            // A level's `lives:` is the most a run brings into it: its win
+            // rates are measured with them (docs/world.md), and more
+            // carried in would make it easier than it was tuned to be.
+            let carried = lives.map(|l| level.lives.map_or(l, |cap| l.min(cap)));
+            Rules { lives: carried.or(self.lives).or(rules.lives), ..rules }
         } else {
             Rules::SANDBOX
         };

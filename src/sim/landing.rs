@@ -47,15 +47,21 @@ impl Hide {
 /// (so the fewest steps from it) whose centre is out of `hide`'s sight, at
 /// least [`LANDING_AWAY`] from the player, and has no position of `others`
 /// within `clearance`; failing that, the first out of sight however near;
-/// when every such cell is in sight (an open arena), the nearest to the
-/// post that keeps clear, as [`landing`] finds it. A pure function of the
+/// failing that, the first out of sight anywhere the post reaches, however
+/// far (a long corridor in the player's sight); when every reachable cell
+/// is in sight (an open arena), the nearest to the post that keeps clear,
+/// as [`landing`] finds it. A pure function of the
 /// grid and the positions.
 pub fn hidden_landing(grid: &Grid, post: Cell, others: &[Vec2], clearance: f32, hide: Hide) -> Cell {
     let clear = |c: Cell| others.iter().all(|&o| o.distance(cell_center(c)) >= clearance);
     let hidden = |c: Cell| free(grid, c) && clear(c) && !hide.sees(grid, c);
     let away = |c: Cell| cell_center(c).distance(cell_center(hide.player)) >= LANDING_AWAY;
+    // The whole map, when nothing within reach is hidden: a one-wide maze
+    // corridor can run in the player's sight for longer than the reach.
+    let everywhere = grid.width().max(grid.height()) as i32;
     (breadth_first(grid, post, HIDING_REACH, |c| hidden(c) && away(c)))
         .or_else(|| breadth_first(grid, post, HIDING_REACH, hidden))
+        .or_else(|| breadth_first(grid, post, everywhere, hidden))
         .unwrap_or_else(|| landing(grid, post, others, clearance))
 }
 
@@ -172,6 +178,24 @@ mod tests {
         let open = grid("#####\n#...#\n#...#\n#####\n");
         let hide = Hide { player: Cell::new(3, 2), sight: 40.0 };
         assert_eq!(hidden_landing(&open, Cell::new(2, 1), &[], 0.9, hide), Cell::new(2, 1));
+    }
+
+    /// A one-wide corridor in the player's sight for longer than the
+    /// hiding reach, turning a corner at its far end: the monster lands
+    /// round that corner, farther from its post than the reach, not in
+    /// sight near the post.
+    #[test]
+    fn a_long_corridor_in_sight_sends_it_round_the_far_corner() {
+        let row = |fill: &str, end: &str| format!("#{}{end}#\n", fill.repeat(HIDING_REACH as usize + 6));
+        let rows = [row("#", "#"), row(".", "."), row("#", "."), row("#", "."), row("#", "#")].concat();
+        let g = grid(&rows);
+        let corner = Cell::new(HIDING_REACH + 7, 2);
+        assert!(g.is_walkable(corner), "the corridor turns down at its end");
+        let (post, player) = (Cell::new(3, 1), Cell::new(1, 1));
+        let hide = Hide { player, sight: 80.0 };
+        let spot = hidden_landing(&g, post, &[], 0.9, hide);
+        assert!(!hide.sees(&g, spot), "landed at {spot}, in sight");
+        assert_eq!(spot.x, corner.x, "round the far corner, {spot}");
     }
 
     #[test]

@@ -63,7 +63,7 @@ fn inner(area: Rect) -> Rect {
 /// under its time stamp.
 fn rows(log: &Log, p: &Palette, width: u16) -> Vec<Line<'static>> {
     let text_width = usize::from(width).saturating_sub(STAMP_WIDTH).max(1);
-    log.entries().flat_map(|e| entry_rows(e, wrap(&e.text, text_width), p)).collect()
+    log.entries().flat_map(|e| entry_rows(e, wrap(&e.shown(), text_width), p)).collect()
 }
 
 /// The history's title: how many lines, and how many older ones were

@@ -38,6 +38,20 @@ pub struct Entry {
     pub tick: u64,
     pub text: String,
     pub tone: Tone,
+    /// How many times the world said it in a row (1: once); the line is
+    /// stamped with the last.
+    pub times: u32,
+}
+
+impl Entry {
+    /// The line as the log shows it: its text, and `×N` when the world
+    /// said it N times in a row.
+    pub fn shown(&self) -> String {
+        match self.times {
+            0 | 1 => self.text.clone(),
+            n => format!("{} ×{n}", self.text),
+        }
+    }
 }
 
 /// The lines so far, oldest first, and how many world events were taken.
@@ -54,7 +68,7 @@ impl Log {
     /// (a held key refused while paused) restamps the last line instead of
     /// filling the log with copies.
     pub fn note(&mut self, tick: u64, text: impl Into<String>) {
-        let entry = Entry { tick, text: text.into(), tone: Tone::Note };
+        let entry = Entry { tick, text: text.into(), tone: Tone::Note, times: 1 };
         match self.entries.back_mut() {
             Some(last) if last.text == entry.text && last.tone == Tone::Note => last.tick = tick,
             _ => self.push(entry),
@@ -69,9 +83,22 @@ impl Log {
         let events = world.events();
         for stamped in &events[events.len().saturating_sub(new)..] {
             let (text, tone) = describe(&stamped.event);
-            self.push(Entry { tick: stamped.tick, text, tone });
+            self.said(Entry { tick: stamped.tick, text, tone, times: 1 });
         }
         self.taken = total;
+    }
+
+    /// A world event's line: the same line as the last one (a monster at
+    /// the edge of view stopping an exploration again, a monster hearing
+    /// each step) counts on the last one, restamped, instead of repeating.
+    fn said(&mut self, entry: Entry) {
+        match self.entries.back_mut() {
+            Some(last) if last.text == entry.text && last.tone == entry.tone && last.tone != Tone::Note => {
+                last.times += 1;
+                last.tick = entry.tick;
+            }
+            _ => self.push(entry),
+        }
     }
 
     /// After a replay seeks: the world's events so far are skipped (they
@@ -210,7 +237,7 @@ impl Widget for LogView<'_> {
         let mut lines: Vec<Line> = Vec::new();
         for e in self.log.entries().rev() {
             let left = rows - lines.len();
-            let mut wrapped = wrap(&e.text, text_width);
+            let mut wrapped = wrap(&e.shown(), text_width);
             if wrapped.len() > left {
                 // The rows that fit, the last one shortened for the `…`.
                 wrapped.truncate(left);
@@ -368,6 +395,23 @@ mod tests {
         log.note(4, "a");
         let got: Vec<(u64, &str)> = log.entries().map(|e| (e.tick, e.text.as_str())).collect();
         assert_eq!(got, [(2, "a"), (3, "b"), (4, "a")]);
+    }
+
+    /// The world saying the same twice in a row ("M 1 comes into view:
+    /// exploring stopped", the monster stepping out of view and back) is
+    /// one line that counts them; a note between starts a new one.
+    #[test]
+    fn the_world_saying_the_same_again_is_one_line_with_a_count() {
+        let mut log = Log::default();
+        let stopped = Event::Interrupted { errand: ErrandKind::Explore, monster: 1 };
+        let line = |tick| Entry { tick, text: describe(&stopped).0, tone: Tone::Alarm, times: 1 };
+        log.said(line(5));
+        log.said(line(9));
+        let shown: Vec<(u64, String)> = log.entries().map(|e| (e.tick, e.shown())).collect();
+        assert_eq!(shown, [(9, "M 1 comes into view: exploring stopped ×2".to_string())]);
+        log.note(10, "paused");
+        log.said(line(12));
+        assert_eq!(log.entries().last().map(Entry::shown).as_deref(), Some("M 1 comes into view: exploring stopped"));
     }
 
     #[test]

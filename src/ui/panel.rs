@@ -42,6 +42,9 @@ pub struct TickTimes {
     pub threads_ms: Vec<f64>,
 }
 
+/// The tick line's figures before the first tick has run.
+const NO_TICK_YET: &str = "no tick run yet";
+
 impl<'a> Panel<'a> {
     pub fn new(world: &'a World, clock: &'a Clock, palette: &'a Palette) -> Panel<'a> {
         let stats = world.stats();
@@ -307,11 +310,20 @@ impl<'a> Panel<'a> {
     }
 
     /// What a tick costs in ms over the last second: wall, CPU, and the
-    /// CPU of each thread (cut short with `…` when they do not fit).
+    /// CPU of each thread (cut short with `…` when they do not fit; the
+    /// threads' clocks are read once a second, so the first second has
+    /// none); before the first tick has run there is nothing to show, and
+    /// it says so.
     fn times(&self) -> Line<'static> {
         let t = &self.times;
-        let threads: Vec<String> = t.threads_ms.iter().map(|&ms| ms_figure(ms)).collect();
-        let mut line = format!("Tick {} cpu {} ms: {}", ms_figure(t.wall_ms), ms_figure(t.cpu_ms), threads.join(" "));
+        if self.world.stats().total.ticks == 0 {
+            return format!("Tick cpu ms: {NO_TICK_YET}").into();
+        }
+        let mut line = format!("Tick {} cpu {} ms", ms_figure(t.wall_ms), ms_figure(t.cpu_ms));
+        if !t.threads_ms.is_empty() {
+            let threads: Vec<String> = t.threads_ms.iter().map(|&ms| ms_figure(ms)).collect();
+            line = format!("{line}: {}", threads.join(" "));
+        }
         let width = usize::from(WIDTH) - 2;
         if line.chars().count() > width {
             line = line.chars().take(width - 1).chain(['…']).collect();
@@ -654,6 +666,19 @@ mod tests {
         assert_eq!(panel.times().to_string(), "Tick 132 cpu 43 ms: 3.6 22 17");
         assert_eq!(ms_figure(9.94), "9.9");
         assert_eq!(ms_figure(9.96), "10");
+    }
+
+    /// At tick 0 no tick has run: the line says so instead of showing
+    /// `Tick 0.0 cpu 0.0 ms:` with no thread figures.
+    #[test]
+    fn before_the_first_tick_the_tick_line_says_none_has_run() {
+        let world = played(0);
+        let clock = Clock::default();
+        let panel = Panel::new(&world, &clock, &Palette::NAMED);
+        assert_eq!(panel.times().to_string(), "Tick cpu ms: no tick run yet");
+        let world = played(1);
+        let line = Panel::new(&world, &clock, &Palette::NAMED).times().to_string();
+        assert!(line.starts_with("Tick ") && line.ends_with(" ms"), "no thread figures in the first second: {line}");
     }
 
     fn render(world: &World, clock: &Clock, height: u16) -> Vec<String> {

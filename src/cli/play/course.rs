@@ -270,6 +270,24 @@ mod tests {
         assert_eq!(lives, [Some(5), Some(4)]);
     }
 
+    /// A level's `lives:` caps the lives carried into it: three carried
+    /// into a level of `lives: 1` are one there, and one carried on into a
+    /// level of `lives: 2` stays one.
+    #[test]
+    fn a_levels_lives_cap_what_is_carried_into_it() {
+        let tight = |name: &str, lives: u32| {
+            let text = format!("name: {name}\nlives: {lives}\n#########\n#@.....G#\n#########\n");
+            Level::parse(&text, name).unwrap()
+        };
+        let course = Course::Campaign(vec![corridor("one"), tight("two", 1), tight("three", 2)]);
+        let leave = |w: &World, _: &[Seen]| if w.outcome() == Outcome::Won { Exit::Next } else { Exit::Quit };
+        let mut screen = Headless { leave, seen: Vec::new() };
+        let mut recording = Recording::new(None, false, None);
+        course.run(&options(&[]), &mut recording, &mut screen, &mut Said::default(), "quit").unwrap();
+        let lives: Vec<(&str, Option<u32>)> = screen.seen.iter().map(|s| (s.level.as_str(), s.lives)).collect();
+        assert_eq!(lives, [("one", Some(3)), ("two", Some(1)), ("three", Some(1))]);
+    }
+
     /// Depth after depth from the seed, lives carried, each depth recorded
     /// beside the first with its generator in the header (so that it
     /// verifies against the level made again); a loss ends it.

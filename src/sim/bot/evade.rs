@@ -14,9 +14,12 @@
 //! surcharged (see `sim::surcharge`) by what entering it risks:
 //!
 //! - *reach*: a cell a hunting monster gets to no later than the bot, by
-//!   their route costs over the monsters' moves (closed doors stop them)
-//!   and their speeds (4 cells a second against 5), with [`MARGIN`] cells
-//!   to spare, costs [`UNSAFE`], more the earlier the monster is there;
+//!   their walking times, with [`MARGIN`] plain steps to spare, costs
+//!   [`UNSAFE`], more the earlier the monster is there. The bot's time is
+//!   its route cost (a step into mud or water lasts its cost in plain
+//!   steps); a monster's is the cells it walks over the monsters' moves
+//!   (closed doors stop them; water and mud do not slow them) at its speed
+//!   (4 cells a second against the player's 5);
 //! - *sight*: a cell an unaware monster (idle, searching, returning) sees
 //!   (a line of sight within the detection radius) costs [`SEEN`], one it
 //!   hears a step in (within the hearing steps) [`HEARD`];
@@ -192,7 +195,12 @@ impl Evader {
         let ratio = f64::from(Species::of(Kind::Monster).max_speed) / PLAYER_SPEED;
         let nodes = grid.node_count();
         let neighbors = world.settings().search.neighbors;
-        let moves = GridGraph::new(grid, neighbors, Heuristic::Zero, here, here);
+        // Monsters run at one speed on any ground (they route round water
+        // and mud but are not slowed in it): their maps count cells walked,
+        // so that their times, cells over their speed, stand beside the
+        // bot's own, whose route costs are its walking times.
+        let flat = walked(grid);
+        let moves = GridGraph::new(&flat, neighbors, Heuristic::Zero, here, here);
         let from = |keep: fn(&Seen) -> bool| -> Vec<(u32, f64)> {
             let cells = monsters.iter().filter(|m| keep(m) && grid.is_walkable(m.cell));
             cells.map(|m| (grid.node(m.cell), 0.0)).collect()
@@ -239,6 +247,13 @@ impl Evader {
                     }
                 }
             }
+        }
+        // A cell is seen and heard for as long as the bot takes to cross
+        // it: wading through water is five steps' exposure, not one.
+        for n in 0..nodes as u32 {
+            let stay = f64::from(open.entry_cost(open.cell_of(n)).unwrap_or(1));
+            self.seen[n as usize] *= stay;
+            self.sound[n as usize] *= stay;
         }
         for &c in &self.trail {
             self.bias[grid.node(c) as usize] += BACKTRACK;
@@ -300,6 +315,18 @@ fn monsters(world: &World) -> Vec<Seen> {
         .collect()
 }
 
+/// `grid` with every walkable ground of entry cost 1: the monsters' moves
+/// by the cells they walk (their speed is the same on any ground).
+fn walked(grid: &Grid) -> Grid {
+    let mut flat = grid.clone();
+    for c in grid.cells() {
+        if matches!(grid.tile(c), Tile::Water | Tile::Floor(2..)) {
+            flat.set_tile(c, Tile::Floor(1));
+        }
+    }
+    flat
+}
+
 /// `grid` with its closed doors open: the bot's own moves.
 fn with_doors_open(grid: &Grid) -> Grid {
     let mut open = grid.clone();
@@ -318,4 +345,32 @@ fn first_door(grid: &Grid, here: Cell) -> Option<Cell> {
         .iter()
         .map(|&(dx, dy)| Cell::new(here.x + dx, here.y + dy))
         .find(|&c| matches!(grid.tile(c), Tile::DoorOpen | Tile::DoorClosed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+    use crate::sim::Settings;
+
+    /// A hunter across a pool is as near as the cells it walks: water
+    /// slows the player, not the monster. So the pool's second cell, a
+    /// wade and three plain steps of the bot's and four cells of the
+    /// hunter's, is unsafe; by route costs (five a wade for the monster
+    /// too) it read as safe.
+    #[test]
+    fn a_hunter_across_water_is_as_near_as_the_cells_it_walks() {
+        let level = Level::parse("name: pool\n############\n#@..~~~~.M.#\n#...~~~~...#\n############\n", "pool.txt");
+        let mut world = World::new(&level.unwrap(), 1, Settings::default()).unwrap();
+        while monsters(&world).iter().all(|m| !m.hunting) {
+            assert!(world.ticks() < 40, "the monster sees the player across the pool");
+            world.tick();
+        }
+        let (here, grid) = (world.player().cell, world.grid().clone());
+        let mut bot = Evader::default();
+        bot.weigh(&world, &with_doors_open(&grid), here);
+        let wade = grid.node(Cell::new(5, 1)) as usize;
+        assert!(bot.reach[wade] > 0.0, "the pool reads as safe");
+        assert_eq!(bot.reach[grid.node(Cell::new(1, 2)) as usize], 0.0, "the bot's own corner is safe");
+    }
 }
