@@ -39,10 +39,12 @@ mod walls;
 pub use behaviours::{Circle, Wander, arrive, avoid_obstacle, evade, flee, pursue, seek};
 pub use body::Body;
 pub use combine::{combine_priority, combine_weighted, decides};
-pub use flocking::{FlockSums, FlockWeights, Flocker, alignment, cohesion, flock, separation};
+pub use flocking::{FlockLanes, FlockSums, FlockWeights, Flocker, alignment, cohesion, flock, separation};
 pub use follow::PathFollower;
 pub use jitter::{Hysteresis, Smoother};
 pub use orca::{Agent, Orca, Params as OrcaParams, Segment, Walls, crowd_check, time_to_collision};
-pub use spatial::{SpatialHash, neighbors_brute_force, within_radius};
+pub use spatial::{
+    Block, LANES, SpatialHash, keep, lane_mask, lane_of, neighbors_brute_force, with_wide_lanes, within_radius,
+};
 pub use vec2::{MIN_LENGTH, Vec2};
 pub use walls::{WallDistance, avoid_walls, avoid_walls_near, cell_at, cell_center, move_body, resolve_walls};
