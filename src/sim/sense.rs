@@ -25,7 +25,7 @@ use super::species::{BODY_RADIUS, FLOCK_RADIUS, FLOCK_WEIGHTS, ORCA, SEPARATION_
 use crate::grid::{Cell, Grid};
 use crate::steer::{
     Body, FlockLanes, FlockSums, LANES, SpatialHash, Vec2, WallDistance, avoid_walls_near, cell_center, decides,
-    lane_mask, time_to_collision, with_wide_lanes,
+    lane_mask, time_to_collision,
 };
 use rayon::prelude::*;
 
@@ -221,13 +221,11 @@ impl View {
             .par_chunks_mut(CHUNK)
             .enumerate()
             .map(|(c, out)| {
-                with_wide_lanes(|| {
-                    let mut figures = CrowdFigures::default();
-                    for (k, o) in (c * CHUNK..).zip(out) {
-                        *o = look.sense(k, &mut figures);
-                    }
-                    figures
-                })
+                let mut figures = CrowdFigures::default();
+                for (k, o) in (c * CHUNK..).zip(out) {
+                    *o = look.sense(k, &mut figures);
+                }
+                figures
             })
             .collect();
         figures.into_iter().fold(CrowdFigures::default(), CrowdFigures::merge)
@@ -253,9 +251,6 @@ struct Look<'a> {
 impl Look<'_> {
     /// What the creature in slot `k` senses; a crowd member counts its
     /// pairs with the members after it (by creature index) in `figures`.
-    /// Inlined into [`with_wide_lanes`]' wrapper, so that it is compiled
-    /// for its instructions.
-    #[inline(always)]
     fn sense(&self, k: usize, figures: &mut CrowdFigures) -> Sensed {
         let Member { body, kind, role } = self.members[k];
         let around = self.around;
@@ -279,7 +274,6 @@ impl Look<'_> {
 
     /// The flocking force of the boid in slot `k` among the boids within
     /// the flocking radius, summed a block of slots at a time.
-    #[inline(always)]
     fn flock(&self, k: usize, body: &Body) -> Vec2 {
         let mut lanes = FlockLanes::default();
         self.hash.visit_blocks(body.pos, FLOCK_RADIUS, |b| {

@@ -11,7 +11,7 @@
 //! agree to the bit when [`FlockSums`] sees each lane's neighbours in slot
 //! order and the lanes are merged in lane order.
 
-use super::spatial::{Block, LANES, SpatialHash, keep, lane_mask, with_wide_lanes};
+use super::spatial::{Block, LANES, SpatialHash, keep, lane_mask};
 use super::{Body, Vec2};
 
 /// How much each of the three urges counts in [`flock`].
@@ -289,19 +289,17 @@ impl Flocker {
         let (vx, vy) = (&self.vx, &self.vy);
         let (by_slot, sorted) = (&mut self.by_slot, &self.sorted);
         let (radius, separation_radius, weights) = (self.neighbor_radius, self.separation_radius, self.weights);
-        with_wide_lanes(|| {
-            for (k, body) in sorted.iter().enumerate() {
-                let mut lanes = FlockLanes::default();
-                hash.visit_blocks(body.pos, radius, |b| {
-                    let mut take = b.hit;
-                    if let Some(own) = take.get_mut(k.wrapping_sub(b.at)) {
-                        *own = 0;
-                    }
-                    lanes.add(b, &take, b.of(vx), b.of(vy), separation_radius);
-                });
-                by_slot.push(lanes.sums().force(body, weights));
-            }
-        });
+        for (k, body) in sorted.iter().enumerate() {
+            let mut lanes = FlockLanes::default();
+            hash.visit_blocks(body.pos, radius, |b| {
+                let mut take = b.hit;
+                if let Some(own) = take.get_mut(k.wrapping_sub(b.at)) {
+                    *own = 0;
+                }
+                lanes.add(b, &take, b.of(vx), b.of(vy), separation_radius);
+            });
+            by_slot.push(lanes.sums().force(body, weights));
+        }
         self.forces.clear();
         self.forces.extend(hash.slots().iter().map(|&k| self.by_slot[k as usize]));
         &self.forces

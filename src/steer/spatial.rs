@@ -71,26 +71,6 @@ pub struct Block {
     pub hit: [u32; LANES],
 }
 
-/// Runs `f` compiled for the widest vector instructions the processor
-/// has: with AVX2 on an x86-64 that has it (a [`Block`]'s eight lanes are
-/// then one register instead of two), as built elsewhere. Wrap a loop of
-/// block visits in it. The answers are the same either way: the same IEEE
-/// operations, lane by lane, only fewer instructions (no fused
-/// multiply-add is enabled, which would round differently).
-#[inline(always)]
-pub fn with_wide_lanes<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        #[target_feature(enable = "avx2")]
-        fn avx2<R>(f: impl FnOnce() -> R) -> R {
-            f()
-        }
-        // SAFETY: the processor has AVX2, checked just above.
-        return unsafe { avx2(f) };
-    }
-    f()
-}
-
 /// All ones if `b`, else zero: a lane mask of [`Block::hit`]'s kind.
 #[inline]
 pub const fn lane_mask(b: bool) -> u32 {
