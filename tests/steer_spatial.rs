@@ -1,6 +1,7 @@
 //! The spatial hash answers exactly like the brute-force neighbour list (the
 //! same ids, in the hash's slot order), and Flocker's forces equal per-body
-//! flocking over the brute-force neighbours taken in that order.
+//! flocking over the brute-force neighbours taken in that order, one sum
+//! per lane of the hash's blocks.
 
 use delve::steer::*;
 use proptest::prelude::*;
@@ -80,20 +81,20 @@ proptest! {
         let mut flocker = Flocker::new(neighbor_radius, separation_radius, weights);
         let forces = flocker.forces(&bodies).to_vec();
         let positions: Vec<Vec2> = bodies.iter().map(|b| b.pos).collect();
-        // The order the flocker sums in: the slots of a hash of the same
-        // cell size (half the radius) over the same positions.
+        // The order the flocker sums in: one sum per lane of the slots of
+        // a hash of the same cell size (half the radius) over the same
+        // positions, each in slot order, then the lanes in lane order.
         let mut hash = SpatialHash::new(neighbor_radius * 0.5);
         hash.rebuild(positions.iter().copied());
         let mut ids = Vec::new();
         for (i, me) in bodies.iter().enumerate() {
             neighbors_brute_force(&positions, me.pos, neighbor_radius, &mut ids);
+            ids.retain(|&j| j as usize != i);
             ids.sort_by_key(|&j| hash.slots()[j as usize]);
-            let neighbors: Vec<Body> = ids
-                .iter()
-                .filter(|&&j| j as usize != i)
-                .map(|&j| bodies[j as usize])
-                .collect();
-            prop_assert_eq!(forces[i], flock(me, &neighbors, separation_radius, weights));
+            let neighbors: Vec<(usize, Body)> =
+                ids.iter().map(|&j| (hash.slots()[j as usize] as usize, bodies[j as usize])).collect();
+            let sums = FlockSums::by_lanes(me, &neighbors, separation_radius);
+            prop_assert_eq!(forces[i], sums.force(me, weights));
         }
     }
 }

@@ -24,7 +24,8 @@ use super::creature::Creature;
 use super::species::{BODY_RADIUS, FLOCK_RADIUS, FLOCK_WEIGHTS, ORCA, SEPARATION_RADIUS, Species, alarm};
 use crate::grid::{Cell, Grid};
 use crate::steer::{
-    Body, FlockSums, SpatialHash, Vec2, WallDistance, avoid_walls_near, cell_center, decides, time_to_collision,
+    Body, FlockLanes, FlockSums, LANES, SpatialHash, Vec2, WallDistance, avoid_walls_near, cell_center, decides,
+    lane_mask, time_to_collision,
 };
 use rayon::prelude::*;
 
@@ -151,10 +152,15 @@ pub struct View {
     /// The creatures by index, then by slot.
     by_id: Vec<Member>,
     members: Vec<Member>,
-    /// By slot: velocities and kinds, what neighbours are read for.
+    /// By slot: velocities and kinds, what neighbours are read for, padded
+    /// with a block of slots that no query hits (see
+    /// [`crate::steer::Block::of`]).
     vx: Vec<f32>,
     vy: Vec<f32>,
     kinds: Vec<Kind>,
+    /// By slot: all ones for a boid, zero for the rest (a lane mask, see
+    /// [`crate::steer::Block::hit`]): whom a boid flocks with.
+    boids: Vec<u32>,
     /// By slot: what each sensed.
     sensed: Vec<Sensed>,
 }
@@ -170,6 +176,7 @@ impl Default for View {
             vx: Vec::new(),
             vy: Vec::new(),
             kinds: Vec::new(),
+            boids: Vec::new(),
             sensed: Vec::new(),
         }
     }
@@ -192,18 +199,24 @@ impl View {
         let members = &self.members;
         self.vx.clear();
         self.vx.par_extend(members.par_iter().map(|m| m.body.vel.x));
+        self.vx.extend([0.0; LANES]);
         self.vy.clear();
         self.vy.par_extend(members.par_iter().map(|m| m.body.vel.y));
+        self.vy.extend([0.0; LANES]);
         self.kinds.clear();
         self.kinds.par_extend(members.par_iter().map(|m| m.kind));
+        self.kinds.extend([Kind::Monster; LANES]);
+        self.boids.clear();
+        self.boids.par_extend(members.par_iter().map(|m| lane_mask(m.kind == Kind::Boid)));
+        self.boids.extend([0; LANES]);
     }
 
     /// Every creature's senses of the snapshot, and the crowd's figures:
     /// in parallel over fixed chunks of slots, on the current rayon pool.
     pub fn sense(&mut self, around: &Surroundings) -> CrowdFigures {
-        let View { hash, members, vx, vy, kinds, sensed, .. } = self;
+        let View { hash, members, vx, vy, kinds, boids, sensed, .. } = self;
         sensed.resize(members.len(), Sensed::default());
-        let look = Look { hash, members, vx, vy, kinds, around };
+        let look = Look { hash, members, vx, vy, kinds, boids, around };
         let figures: Vec<CrowdFigures> = sensed
             .par_chunks_mut(CHUNK)
             .enumerate()
@@ -231,6 +244,7 @@ struct Look<'a> {
     vx: &'a [f32],
     vy: &'a [f32],
     kinds: &'a [Kind],
+    boids: &'a [u32],
     around: &'a Surroundings<'a>,
 }
 
@@ -259,15 +273,21 @@ impl Look<'_> {
     }
 
     /// The flocking force of the boid in slot `k` among the boids within
-    /// the flocking radius.
+    /// the flocking radius, summed a block of slots at a time.
     fn flock(&self, k: usize, body: &Body) -> Vec2 {
-        let mut sums = FlockSums::default();
-        self.hash.visit(body.pos, FLOCK_RADIUS, |j, dx, dy, d2| {
-            if j != k && self.kinds[j] == Kind::Boid {
-                sums.add(Vec2::new(dx, dy), d2, Vec2::new(self.vx[j], self.vy[j]), SEPARATION_RADIUS);
+        let mut lanes = FlockLanes::default();
+        self.hash.visit_blocks(body.pos, FLOCK_RADIUS, |b| {
+            let boids = b.of(self.boids);
+            let mut take = b.hit;
+            for (t, &boid) in take.iter_mut().zip(boids) {
+                *t &= boid;
             }
+            if let Some(own) = take.get_mut(k.wrapping_sub(b.at)) {
+                *own = 0;
+            }
+            lanes.add(b, &take, b.of(self.vx), b.of(self.vy), SEPARATION_RADIUS);
         });
-        sums.force(body, FLOCK_WEIGHTS)
+        lanes.sums().force(body, FLOCK_WEIGHTS)
     }
 
     /// One look around the crowd member in slot `k`: its pairs with the
@@ -323,7 +343,7 @@ impl Look<'_> {
 mod tests {
     use super::*;
     use crate::grid::Tile;
-    use crate::steer::{Agent, crowd_check, flock};
+    use crate::steer::{Agent, crowd_check};
 
     /// A 40x30 room with a wall border and some creatures of every kind at
     /// scattered positions and velocities.
@@ -387,7 +407,8 @@ mod tests {
         assert_eq!(figures, CrowdFigures { overlaps, min_time_to_collision: ttc });
     }
 
-    /// A boid flocks with the boids around it, summed in slot order; one
+    /// A boid flocks with the boids around it, summed per lane of the
+    /// hash's blocks in slot order, then lane by lane; one
     /// whose walls decide its priority blend, and every roaming creature
     /// whose walls do, sum nothing; under ORCA nobody separates.
     #[test]
@@ -408,14 +429,14 @@ mod tests {
             }
             let mut ids = Vec::new();
             view.hash.query(c.body.pos, FLOCK_RADIUS, &mut ids);
-            let near: Vec<Body> = ids
+            let near: Vec<(usize, Body)> = ids
                 .iter()
                 .map(|&j| j as usize)
                 .filter(|&j| j != i && creatures[j].kind == Kind::Boid)
-                .map(|j| creatures[j].body)
+                .map(|j| (view.hash.slots()[j] as usize, creatures[j].body))
                 .collect();
             flocked += usize::from(!near.is_empty());
-            assert_eq!(s.near, flock(&c.body, &near, SEPARATION_RADIUS, FLOCK_WEIGHTS));
+            assert_eq!(s.near, FlockSums::by_lanes(&c.body, &near, SEPARATION_RADIUS).force(&c.body, FLOCK_WEIGHTS));
         }
         assert!(flocked > 50 && decided > 5, "{flocked} flocked, {decided} walled");
         let (orca, _) = sensed(&grid, &creatures, true);

@@ -3,12 +3,15 @@
 //! the spatial hash without allocating per boid.
 //!
 //! All three urges are formed from one running sum per body
-//! ([`FlockSums`]), fed one neighbour at a time: over a slice of bodies
-//! ([`flock`]) or straight from the spatial hash's arrays ([`Flocker`]),
-//! with the same arithmetic, so the two agree to the bit when they see the
-//! neighbours in the same order.
+//! ([`FlockSums`]), fed one neighbour at a time over a slice of bodies
+//! ([`flock`]), or eight at a time straight from the spatial hash's blocks
+//! ([`FlockLanes`], which [`Flocker`] and the game use): one sum per lane
+//! of a block, kept in vector registers with no branch per neighbour, and
+//! the lanes added up at the end. The arithmetic is the same, so the two
+//! agree to the bit when [`FlockSums`] sees each lane's neighbours in slot
+//! order and the lanes are merged in lane order.
 
-use super::spatial::SpatialHash;
+use super::spatial::{Block, LANES, SpatialHash, keep, lane_mask};
 use super::{Body, Vec2};
 
 /// How much each of the three urges counts in [`flock`].
@@ -63,9 +66,32 @@ impl FlockSums {
     #[inline]
     pub fn add_push(&mut self, offset: Vec2, d2: f32, separation_radius: f32) {
         if d2 > COINCIDENT * COINCIDENT && d2 < separation_radius * separation_radius {
-            self.push -= offset / d2;
+            self.push -= offset * (1.0 / d2);
             self.pushes += 1;
         }
+    }
+
+    /// The sums [`FlockLanes`] forms for `body` from `neighbors`, each
+    /// given with its slot in the spatial hash and in slot order: one sum
+    /// per lane ([`super::lane_of`]) over the lane's neighbours, merged in
+    /// lane order. The plain reference for what the hash's blocks sum.
+    pub fn by_lanes(body: &Body, neighbors: &[(usize, Body)], separation_radius: f32) -> FlockSums {
+        let mut sums = FlockSums::default();
+        for lane in 0..LANES {
+            let mine: Vec<Body> =
+                neighbors.iter().filter(|(slot, _)| super::lane_of(*slot) == lane).map(|&(_, b)| b).collect();
+            sums.merge(&FlockSums::of(body, &mine, separation_radius));
+        }
+        sums
+    }
+
+    /// Adds another body's sums (of other neighbours) to these.
+    pub fn merge(&mut self, o: &FlockSums) {
+        self.push += o.push;
+        self.pushes += o.pushes;
+        self.offset += o.offset;
+        self.velocity += o.velocity;
+        self.count += o.count;
     }
 
     /// The sums of the `neighbors` of `body`.
@@ -107,6 +133,69 @@ impl FlockSums {
     }
 }
 
+/// [`FlockSums`] per lane of the spatial hash's blocks
+/// ([`SpatialHash::visit_blocks`]), fed a whole block at a time: every lane
+/// computes every term and keeps those of the neighbours it takes, so the
+/// loop has no branch and stays in vector registers.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FlockLanes {
+    push_x: [f32; LANES],
+    push_y: [f32; LANES],
+    pushes: [u32; LANES],
+    offset_x: [f32; LANES],
+    offset_y: [f32; LANES],
+    vel_x: [f32; LANES],
+    vel_y: [f32; LANES],
+    count: [u32; LANES],
+}
+
+impl FlockLanes {
+    /// Adds the lanes of `block` that the mask `take` (of
+    /// [`Block::hit`]'s kind) says are neighbours, moving at `vx`, `vy`
+    /// (the block's lanes of the velocities by slot, see [`Block::of`]),
+    /// as [`FlockSums::add`] would one by one.
+    #[inline]
+    pub fn add(
+        &mut self,
+        block: &Block,
+        take: &[u32; LANES],
+        vx: &[f32; LANES],
+        vy: &[f32; LANES],
+        separation_radius: f32,
+    ) {
+        let sep2 = separation_radius * separation_radius;
+        for lane in 0..LANES {
+            let (dx, dy, d2, t) = (block.dx[lane], block.dy[lane], block.d2[lane], take[lane]);
+            let push = t & lane_mask(d2 > COINCIDENT * COINCIDENT) & lane_mask(d2 < sep2);
+            // Computed in every lane; kept only where it pushes.
+            let inv = 1.0 / d2;
+            self.push_x[lane] -= keep(dx * inv, push);
+            self.push_y[lane] -= keep(dy * inv, push);
+            self.pushes[lane] += push & 1;
+            self.offset_x[lane] += keep(dx, t);
+            self.offset_y[lane] += keep(dy, t);
+            self.vel_x[lane] += keep(vx[lane], t);
+            self.vel_y[lane] += keep(vy[lane], t);
+            self.count[lane] += t & 1;
+        }
+    }
+
+    /// The sums of every lane, merged in lane order.
+    pub fn sums(&self) -> FlockSums {
+        let mut sums = FlockSums::default();
+        for lane in 0..LANES {
+            sums.merge(&FlockSums {
+                push: Vec2::new(self.push_x[lane], self.push_y[lane]),
+                pushes: self.pushes[lane],
+                offset: Vec2::new(self.offset_x[lane], self.offset_y[lane]),
+                velocity: Vec2::new(self.vel_x[lane], self.vel_y[lane]),
+                count: self.count[lane],
+            });
+        }
+        sums
+    }
+}
+
 /// Push away from neighbours closer than `separation_radius`, each
 /// contributing its unit direction divided by the distance (close ones push
 /// hardest), averaged over those counted. Zero when none is close.
@@ -135,8 +224,8 @@ pub fn flock(body: &Body, neighbors: &[Body], separation_radius: f32, weights: F
 /// Flock forces for a whole flock per tick: rebuilds the spatial hash from
 /// the bodies, lays their velocities out in the hash's slot order, and
 /// sums each body's neighbours within `neighbor_radius` straight from those
-/// arrays, in slot order, bodies taken in slot order too (neighbouring
-/// bodies read neighbouring memory). All buffers are kept between ticks,
+/// arrays, a block of slots at a time ([`FlockLanes`]), bodies taken in
+/// slot order too (neighbouring bodies read neighbouring memory). All buffers are kept between ticks,
 /// so a tick allocates nothing once they have grown.
 #[derive(Clone, Debug)]
 pub struct Flocker {
@@ -149,7 +238,8 @@ pub struct Flocker {
     /// Passed to [`flock`].
     pub weights: FlockWeights,
     hash: SpatialHash,
-    /// The bodies in slot order, and their velocities as two arrays.
+    /// The bodies in slot order, and their velocities as two arrays
+    /// (padded with a block of zeros, see [`Block::of`]).
     sorted: Vec<Body>,
     vx: Vec<f32>,
     vy: Vec<f32>,
@@ -184,27 +274,31 @@ impl Flocker {
     }
 
     /// The flock force of every body, in the bodies' order. Neighbours are
-    /// the other bodies within `neighbor_radius`, summed in the hash's slot
-    /// order ([`SpatialHash::query`]'s): a function of the positions, so the
-    /// result is deterministic.
+    /// the other bodies within `neighbor_radius`, summed per lane in the
+    /// hash's slot order and the lanes in lane order ([`FlockLanes`]): a
+    /// function of the positions, so the result is deterministic.
     pub fn forces(&mut self, bodies: &[Body]) -> &[Vec2] {
         let hash = &mut self.hash;
         hash.rebuild(bodies.iter().map(|b| b.pos));
         hash.gather(bodies, &mut self.sorted);
         self.vx.clear();
-        self.vx.extend(self.sorted.iter().map(|b| b.vel.x));
+        self.vx.extend(self.sorted.iter().map(|b| b.vel.x).chain([0.0; LANES]));
         self.vy.clear();
-        self.vy.extend(self.sorted.iter().map(|b| b.vel.y));
+        self.vy.extend(self.sorted.iter().map(|b| b.vel.y).chain([0.0; LANES]));
         self.by_slot.clear();
         let (vx, vy) = (&self.vx, &self.vy);
-        for (k, body) in self.sorted.iter().enumerate() {
-            let mut sums = FlockSums::default();
-            hash.visit(body.pos, self.neighbor_radius, |j, dx, dy, d2| {
-                if j != k {
-                    sums.add(Vec2::new(dx, dy), d2, Vec2::new(vx[j], vy[j]), self.separation_radius);
+        let (by_slot, sorted) = (&mut self.by_slot, &self.sorted);
+        let (radius, separation_radius, weights) = (self.neighbor_radius, self.separation_radius, self.weights);
+        for (k, body) in sorted.iter().enumerate() {
+            let mut lanes = FlockLanes::default();
+            hash.visit_blocks(body.pos, radius, |b| {
+                let mut take = b.hit;
+                if let Some(own) = take.get_mut(k.wrapping_sub(b.at)) {
+                    *own = 0;
                 }
+                lanes.add(b, &take, b.of(vx), b.of(vy), separation_radius);
             });
-            self.by_slot.push(sums.force(body, self.weights));
+            by_slot.push(lanes.sums().force(body, weights));
         }
         self.forces.clear();
         self.forces.extend(hash.slots().iter().map(|&k| self.by_slot[k as usize]));

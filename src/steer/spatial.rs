@@ -40,8 +40,66 @@ const REACH_SLACK: f32 = 1e-5;
 /// is made in `f64`, where no `f32` coordinate or radius overflows.
 const F32_RADIUS: f32 = 1e18;
 
-/// Candidates a query tests at a time, into one bit mask.
-const LANES: usize = 8;
+/// Candidates a query tests at a time ([`Block`]).
+pub const LANES: usize = 8;
+
+/// The lane a slot falls in within its [`Block`].
+#[inline]
+pub const fn lane_of(slot: usize) -> usize {
+    slot % LANES
+}
+
+/// [`LANES`] consecutive slots, from a multiple of [`LANES`], as a query
+/// tested them ([`SpatialHash::visit_blocks`]): each lane's offset from the
+/// query's position (the point minus it), squared distance in `f32`, and
+/// whether it is a point the query finds.
+#[derive(Clone, Copy, Debug)]
+pub struct Block {
+    /// The first slot.
+    pub at: usize,
+    /// Each lane's point minus the query's position, in x.
+    pub dx: [f32; LANES],
+    /// The same in y.
+    pub dy: [f32; LANES],
+    /// Each lane's squared distance, `dx² + dy²`.
+    pub d2: [f32; LANES],
+    /// All ones where the lane is within the radius and in one of the
+    /// query's runs, zero elsewhere (slots of the block outside the runs,
+    /// in other bins or past the last point, never hit): a mask to `&`
+    /// with a lane's bits ([`keep`]), which compiles to vector
+    /// instructions where a `bool` and a branch would not.
+    pub hit: [u32; LANES],
+}
+
+/// All ones if `b`, else zero: a lane mask of [`Block::hit`]'s kind.
+#[inline]
+pub const fn lane_mask(b: bool) -> u32 {
+    0u32.wrapping_sub(b as u32)
+}
+
+/// `v` where `mask` ([`lane_mask`]) is all ones, `0.0` where it is zero.
+#[inline]
+pub fn keep(v: f32, mask: u32) -> f32 {
+    f32::from_bits(v.to_bits() & mask)
+}
+
+impl Block {
+    /// The block's lanes of `by_slot`, an array of one value per slot
+    /// padded with [`LANES`] more (a block may run past the last point).
+    ///
+    /// # Panics
+    /// When `by_slot` is shorter than that.
+    #[inline]
+    pub fn of<'a, T>(&self, by_slot: &'a [T]) -> &'a [T; LANES] {
+        by_slot[self.at..].first_chunk().expect("per-slot arrays are padded with a block")
+    }
+
+    /// The hits as a bit mask, lane 0 lowest.
+    #[inline]
+    pub fn mask(&self) -> u32 {
+        self.hit.iter().enumerate().fold(0, |m, (lane, &h)| m | (h & 1) << lane)
+    }
+}
 
 /// Neighbour search over a set of points, rebuilt each tick with
 /// [`SpatialHash::rebuild`] and queried with [`SpatialHash::visit`],
@@ -286,57 +344,60 @@ impl SpatialHash {
     /// `f32`. A point at `pos` itself is included: callers skip their own
     /// slot. A negative or NaN radius counts as 0.
     ///
-    /// The test runs over each run eight candidates (`LANES`) at a time into a
-    /// bit mask, without a branch per candidate (about half of them fail
-    /// it, which a branch predictor cannot guess) and in a form the
-    /// compiler turns into vector instructions; `f` is called for the set
-    /// bits, in order.
+    /// The test runs over [`SpatialHash::visit_blocks`]' blocks, eight
+    /// candidates at a time into a bit mask, without a branch per candidate
+    /// (about half of them fail it, which a branch predictor cannot
+    /// guess); `f` is called for the set bits, in order.
     #[inline]
     pub fn visit(&self, pos: Vec2, radius: f32, mut f: impl FnMut(usize, f32, f32, f32)) {
+        self.visit_blocks(pos, radius, |b| {
+            let mut hits = b.mask();
+            while hits != 0 {
+                let lane = hits.trailing_zeros() as usize;
+                hits &= hits - 1;
+                f(b.at + lane, b.dx[lane], b.dy[lane], b.d2[lane]);
+            }
+        });
+    }
+
+    /// Calls `f` for every [`Block`] of [`LANES`] slots that holds a
+    /// candidate for the points within `radius` of `pos`, in slot order,
+    /// with the test done on all its lanes at once: for callers that sum
+    /// what they find lane by lane, in vector registers, instead of one
+    /// hit at a time. Blocks start at multiples of [`LANES`], so a slot
+    /// always falls in the same lane ([`lane_of`]): a sum kept per lane is
+    /// a function of the slots, whatever the query. A negative or NaN
+    /// radius counts as 0.
+    #[inline]
+    pub fn visit_blocks(&self, pos: Vec2, radius: f32, mut f: impl FnMut(&Block)) {
         let r = radius.max(0.0);
-        if r > F32_RADIUS {
-            return self.visit_wide(pos, r, f);
-        }
+        let wide = r > F32_RADIUS;
         let r2 = r * r;
         for run in self.runs(pos, r) {
-            let mut at = run.start;
+            let mut at = run.start - lane_of(run.start);
             while at < run.end {
                 // The arrays end in LANES slots of infinity, which no test
                 // passes: a block may run past the last point.
-                let (Some(xs), Some(ys)) = (self.xs.get(at..at + LANES), self.ys.get(at..at + LANES)) else {
+                let (Some(xs), Some(ys)) = (self.xs[at..].first_chunk::<LANES>(), self.ys[at..].first_chunk::<LANES>())
+                else {
                     break;
                 };
-                let mut hits = 0u32;
-                for (lane, (&x, &y)) in xs.iter().zip(ys).enumerate() {
-                    let (dx, dy) = (x - pos.x, y - pos.y);
-                    hits |= u32::from(dx * dx + dy * dy <= r2) << lane;
+                // The lanes of the run, as bits (integer compares per lane
+                // would not vectorize).
+                let (lo, hi) = (run.start.saturating_sub(at), (run.end - at).min(LANES));
+                let in_run = ((1u32 << hi) - 1) & !((1u32 << lo) - 1);
+                let mut b = Block { at, dx: [0.0; LANES], dy: [0.0; LANES], d2: [0.0; LANES], hit: [0; LANES] };
+                for lane in 0..LANES {
+                    let (dx, dy) = (xs[lane] - pos.x, ys[lane] - pos.y);
+                    let d2 = dx * dx + dy * dy;
+                    (b.dx[lane], b.dy[lane], b.d2[lane]) = (dx, dy, d2);
+                    b.hit[lane] = lane_mask(d2 <= r2) & lane_mask(in_run & (1 << lane) != 0);
                 }
-                let left = run.end - at;
-                if left < LANES {
-                    hits &= (1 << left) - 1;
+                if wide {
+                    wide_hits(&mut b, xs, ys, pos, r);
                 }
-                while hits != 0 {
-                    let k = at + hits.trailing_zeros() as usize;
-                    hits &= hits - 1;
-                    let (dx, dy) = (self.xs[k] - pos.x, self.ys[k] - pos.y);
-                    f(k, dx, dy, dx * dx + dy * dy);
-                }
+                f(&b);
                 at += LANES;
-            }
-        }
-    }
-
-    /// [`SpatialHash::visit`] for a radius above [`F32_RADIUS`], tested in
-    /// `f64`.
-    #[cold]
-    fn visit_wide(&self, pos: Vec2, r: f32, mut f: impl FnMut(usize, f32, f32, f32)) {
-        for run in self.runs(pos, r) {
-            for k in run {
-                let (x, y) = (self.xs[k], self.ys[k]);
-                if within_wide(x, y, pos, r) {
-                    let (dx, dy) = (x - pos.x, y - pos.y);
-                    f(k, dx, dy, dx * dx + dy * dy);
-                }
             }
         }
     }
@@ -365,6 +426,15 @@ pub fn within_radius(a: Vec2, b: Vec2, radius: f32) -> bool {
         dx * dx + dy * dy <= r * r
     } else {
         within_wide(a.x, a.y, b, r)
+    }
+}
+
+/// A block's hits for a radius above [`F32_RADIUS`], tested in `f64`
+/// (the lanes outside the query's runs stay misses).
+#[cold]
+fn wide_hits(b: &mut Block, xs: &[f32; LANES], ys: &[f32; LANES], pos: Vec2, r: f32) {
+    for lane in 0..LANES {
+        b.hit[lane] &= lane_mask(within_wide(xs[lane], ys[lane], pos, r));
     }
 }
 
