@@ -181,6 +181,7 @@ impl Front for LabFront {
 mod tests {
     use super::keys::{Action, Setting};
     use super::*;
+    use crate::search::SearchSettings;
     use crate::ui::testing::lines;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
@@ -281,6 +282,41 @@ mod tests {
         assert!(lab.panes[1].outcome.as_ref().unwrap().found);
         lab.handle(Action::Set(Setting::Algorithm));
         assert_eq!(lab.panes[1].planner(), Planner::CYCLE[0]);
+    }
+
+    /// The navmesh's own weight, from the weight keys on its pane: at the
+    /// default 1.3 its portal search reopens or breaks consistency on the
+    /// built-in level, at 1 (two presses of `[`) it is plain A*, consistent
+    /// (no reopening, no violation), and the title says which runs.
+    #[test]
+    fn the_navmesh_weight_goes_down_to_one_and_the_search_is_consistent() {
+        let mut lab = Lab::new(Level::embedded_default(), PathBuf::from("unused.txt"));
+        lab.handle(Action::SwapPane);
+        for _ in 0..TO_NAVMESH {
+            lab.handle(Action::Set(Setting::Algorithm));
+        }
+        let at_end = |lab: &mut Lab| {
+            lab.handle(Action::End);
+            let s = lab.panes[1].stats(lab.step);
+            (s.reopened + s.violations, lab.panes[1].outcome.as_ref().unwrap().found)
+        };
+        let (broken, found) = at_end(&mut lab);
+        assert!(broken > 0 && found, "w = 1.3: {broken} reopenings and violations");
+        let title = |lab: &Lab| {
+            let mut terminal = Terminal::new(TestBackend::new(150, 46)).unwrap();
+            terminal.draw(|frame| draw::draw(frame, lab, &Palette::NAMED)).unwrap();
+            lines(terminal.backend().buffer()).join("\n")
+        };
+        assert!(title(&lab).contains("2: navmesh: weighted A* w=1.30 over portals"), "{}", title(&lab));
+        lab.handle(Action::Set(Setting::Weight(-keys::WEIGHT_STEP)));
+        lab.handle(Action::Set(Setting::Weight(-keys::WEIGHT_STEP)));
+        assert_eq!(lab.panes[1].settings.navmesh_weight, 1.0);
+        assert_eq!(lab.panes[1].settings.weight, SearchSettings::DEFAULT.weight, "weighted A*'s own w untouched");
+        assert_eq!(at_end(&mut lab), (0, true), "w = 1: a consistent search");
+        assert!(title(&lab).contains("2: navmesh: A* (w=1) over portals"), "{}", title(&lab));
+        assert!(!title(&lab).contains("w > 1 allows them"), "{}", title(&lab));
+        lab.handle(Action::Set(Setting::Weight(keys::WEIGHT_STEP)));
+        assert!(title(&lab).contains("weighted A* w=1.25"), "{}", title(&lab));
     }
 
     /// The default lab (A* beside greedy) at 80x24, 100x30 and 120x40, in

@@ -84,7 +84,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(&[Char('P')], "open list: lazy deletion or decrease-key"),
     bind(&[Char('D')], "4 or 8 neighbours"),
     bind(&[Char('R')], "reopening closed nodes on or off"),
-    bind(&[Char('['), Char(']')], "weight of weighted A* -/+ 0.25 (1 to 10)"),
+    bind(&[Char('['), Char(']')], "weight of weighted A* (of the navmesh on its pane) -/+ 0.25 (1 to 10)"),
     bind(&[Char('v')], "one pane or two side by side"),
     bind(&[Tab], "the other pane takes the setting keys"),
     bind(&[Char('W')], "write the level file (twice to overwrite)"),

@@ -8,7 +8,7 @@ use crate::grid::{Cell, Tile};
 use crate::level::Level;
 use crate::nav::Navigator;
 use crate::picture::check_size;
-use crate::search::{MAX_WEIGHT, MIN_WEIGHT, Planner, SearchSettings};
+use crate::search::{Expansion, MAX_WEIGHT, MIN_WEIGHT, Planner, SearchSettings};
 use crate::shown::{shown, shown_path};
 use crate::sim::Goal;
 use std::io::{self, Write};
@@ -197,6 +197,10 @@ impl Lab {
                     Setting::Open => s.open = s.open.next(),
                     Setting::Neighbors => s.neighbors = s.neighbors.next(),
                     Setting::Reopen => s.reopen = !s.reopen,
+                    // On a navmesh pane the weight keys change its own w.
+                    Setting::Weight(d) if s.planner.expansion() == Expansion::Navmesh => {
+                        s.navmesh_weight = (s.navmesh_weight + d).clamp(MIN_WEIGHT, MAX_WEIGHT);
+                    }
                     Setting::Weight(d) => s.weight = (s.weight + d).clamp(MIN_WEIGHT, MAX_WEIGHT),
                 }
                 self.rerun();

@@ -1,0 +1,27 @@
+//! The teacher's lab from the command line: the navmesh's weight on
+//! `delve path`, the presets of `delve lab --preset`.
+
+use crate::support::run::{run, stderr, stdout};
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).unwrap()
+}
+
+/// `--weight` sets the navmesh's own w: 1.3 unless given, and at 1 the
+/// portal search is plain A*, consistent (no reopening, no violation) on
+/// the dungeon where 1.3 is not, and it expands more.
+#[test]
+fn path_takes_the_navmesh_weight() {
+    let base = ["path", "levels/dungeon.txt", "--algo", "navmesh", "--json"];
+    let default = json(&base);
+    assert_eq!(default["weight"], serde_json::json!(1.3), "{default}");
+    let broken = default["reopened"].as_u64().unwrap() + default["violations"].as_u64().unwrap();
+    assert!(broken > 0, "{default}");
+    let one = json(&[&base[..], &["--weight", "1"]].concat());
+    assert_eq!(one["weight"], serde_json::json!(1.0), "{one}");
+    assert_eq!((one["reopened"].as_u64(), one["violations"].as_u64()), (Some(0), Some(0)), "{one}");
+    assert!(one["expanded"].as_u64() > default["expanded"].as_u64(), "plain A* floods more: {one} {default}");
+    assert!(one["found"].as_bool().unwrap());
+}
