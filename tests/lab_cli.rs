@@ -25,3 +25,26 @@ fn path_takes_the_navmesh_weight() {
     assert!(one["expanded"].as_u64() > default["expanded"].as_u64(), "plain A* floods more: {one} {default}");
     assert!(one["found"].as_bool().unwrap());
 }
+
+/// `--preset` takes the names of the lab's table, says them all in one
+/// line when one is unknown (exit 2), lists them in `--help`, and a known
+/// one reaches the lab's check for a terminal; it cannot go with `--algo`.
+#[test]
+fn lab_takes_a_preset_by_name() {
+    let names = "astar-dijkstra|astar-greedy|astar-weighted|grid-navmesh|navmesh-weights|lazy-decrease-key|fifo-low-h|octile-manhattan";
+    let o = run(&["lab", "--preset", "astar-dijkstar"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains(&format!("unknown preset 'astar-dijkstar' (expected one of: {names})")), "{err}");
+    let help = stdout(&run(&["lab", "--help"]));
+    assert!(help.contains(&names.replace('|', ", ")), "{help}");
+    for preset in names.split('|') {
+        let o = run(&["lab", "--preset", preset]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("needs a terminal"), "{preset}: {}", stderr(&o));
+    }
+    let o = run(&["lab", "--preset", "fifo-low-h", "--algo", "astar"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+}

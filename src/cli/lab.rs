@@ -1,5 +1,6 @@
 //! `delve lab`: the search lab in the terminal.
 
+use super::names::names;
 use super::options::whole_number;
 use super::{CliError, ColorArgs, GenLevelArgs, level_or_generated};
 use crate::level::DEFAULT_LEVEL_NAME;
@@ -24,6 +25,10 @@ pub struct LabArgs {
     /// waypoints (default: astar and greedy)
     #[arg(long = "algo", value_name = "ALGO", value_delimiter = ',', num_args = 1)]
     pub algorithms: Vec<crate::search::Planner>,
+    /// Both panes' settings from a pair a teacher reaches for (the `m`
+    /// menu in the lab lists them too)
+    #[arg(long, value_name = "NAME", conflicts_with = "algorithms", value_parser = names(ui::Preset::ALL))]
+    pub preset: Option<ui::Preset>,
     /// Colour or not.
     #[command(flatten)]
     pub color: ColorArgs,
@@ -46,7 +51,7 @@ pub fn lab(args: &LabArgs) -> Result<(), CliError> {
         (None, None) => PathBuf::from(format!("{DEFAULT_LEVEL_NAME}.txt")),
     };
     let signals = Signals::catch()?;
-    match ui::lab(level, save_to, &args.algorithms, args.color.palette(), signals)? {
+    match ui::lab(level, save_to, &args.algorithms, args.preset, args.color.palette(), signals)? {
         Some(stop) => Err(CliError::stopped(stop, None)),
         None => Ok(()),
     }

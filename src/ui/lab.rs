@@ -22,6 +22,7 @@ mod keys;
 mod nav;
 mod nav_map;
 mod pane;
+mod preset;
 mod state;
 
 use super::busy::{self, Busy};
@@ -31,9 +32,9 @@ use super::worker::Worker;
 use crate::level::Level;
 use crate::search::Planner;
 use crate::signals::Signals;
-use keys::Action;
+pub use preset::Preset;
 use ratatui::Frame;
-use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind};
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind};
 use state::Lab;
 use std::collections::VecDeque;
 use std::io;
@@ -46,15 +47,17 @@ const QUEUED: usize = 1024;
 /// Runs the lab on `level` in the terminal until the user quits (`None`)
 /// or a signal or a hangup stops it. `W` writes the level to `save_to`,
 /// `p` the picture beside it. `planners` are the panes' (left, right),
-/// when given. The terminal is restored however this returns.
+/// when given; a `preset` sets both panes' settings. The terminal is
+/// restored however this returns.
 pub fn lab(
     level: Level,
     save_to: PathBuf,
     planners: &[Planner],
+    preset: Option<Preset>,
     palette: Palette,
     signals: Signals,
 ) -> io::Result<Option<Stop>> {
-    lab_in(&mut Terminal::open(palette, signals)?, level, save_to, planners, palette)
+    lab_in(&mut Terminal::open(palette, signals)?, level, save_to, planners, preset, palette)
 }
 
 /// [`lab`] in a terminal already open (the title screen's).
@@ -63,13 +66,17 @@ pub(super) fn lab_in(
     level: Level,
     save_to: PathBuf,
     planners: &[Planner],
+    preset: Option<Preset>,
     palette: Palette,
 ) -> io::Result<Option<Stop>> {
     let planners = planners.to_vec();
     let name = level.name.clone();
     let make = move || {
         let mut lab = Lab::new(level, save_to);
-        lab.set_planners(&planners);
+        match preset {
+            Some(preset) => lab.apply_preset(preset),
+            None => lab.set_planners(&planners),
+        }
         lab
     };
     let mut front = LabFront {
@@ -90,8 +97,8 @@ pub(super) fn lab_in(
 struct LabFront {
     lab: Worker<Lab>,
     palette: Palette,
-    /// Keys waiting for the lab, in order.
-    queued: VecDeque<Action>,
+    /// Keys waiting for the lab, in order (a menu open takes them raw).
+    queued: VecDeque<KeyEvent>,
     /// What the lab is away doing, for the popup.
     doing: String,
     dirty: bool,
@@ -114,10 +121,8 @@ impl Front for LabFront {
             self.quit = true;
             return;
         }
-        if let Some(action) = keys::action(key)
-            && self.queued.len() < QUEUED
-        {
-            self.queued.push_back(action);
+        if self.queued.len() < QUEUED {
+            self.queued.push_back(key);
         }
     }
 
@@ -128,11 +133,11 @@ impl Front for LabFront {
             return Ok(None);
         }
         if !self.queued.is_empty() {
-            let actions: Vec<Action> = self.queued.drain(..).collect();
+            let keys: Vec<KeyEvent> = self.queued.drain(..).collect();
             self.doing = "the panes search again".to_string();
             self.lab.start(move |lab: &mut Lab| {
-                for action in actions {
-                    lab.handle(action);
+                for key in keys {
+                    lab.press(key);
                     if lab.quit {
                         break;
                     }
@@ -350,6 +355,21 @@ mod tests {
                 insta::assert_snapshot!(format!("lab_{w}x{h}_{mode}"), crate::ui::testing::styled(buf));
             }
         }
+    }
+
+    /// The preset menu over the lab, its second line highlighted.
+    #[test]
+    fn the_preset_menu() {
+        let text = screen(&[Action::Presets], 100, 30);
+        let mut lab = Lab::new(Level::embedded_default(), PathBuf::from("unused.txt"));
+        lab.handle(Action::Presets);
+        lab.press(KeyEvent::new(KeyCode::Down, ratatui::crossterm::event::KeyModifiers::NONE));
+        let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+        terminal.draw(|frame| draw::draw(frame, &lab, &Palette::MONO)).unwrap();
+        for preset in Preset::ALL {
+            assert!(text.contains(preset.name()), "{preset} listed:\n{text}");
+        }
+        insta::assert_snapshot!("preset_menu", crate::ui::testing::styled(terminal.backend().buffer()));
     }
 
     #[test]

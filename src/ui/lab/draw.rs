@@ -47,6 +47,9 @@ pub fn draw(frame: &mut Frame, lab: &Lab, palette: &Palette) {
     if lab.help {
         super::keys::render_help(frame, area, palette);
     }
+    if let Some(menu) = lab.menu {
+        super::preset::render(frame, area, palette, menu);
+    }
 }
 
 /// Where the panes go in `main`: both side by side or stacked when each

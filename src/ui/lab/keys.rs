@@ -51,6 +51,8 @@ pub enum Action {
     /// Write the level, or the picture (a second press overwrites).
     Save,
     Picture,
+    /// Open the menu of presets (pairs of pane settings).
+    Presets,
     Help,
     Quit,
 }
@@ -89,6 +91,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(&[Tab], "the other pane takes the setting keys"),
     bind(&[Char('W')], "write the level file (twice to overwrite)"),
     bind(&[Char('p')], "save the picture as SVG (twice to overwrite)"),
+    bind(&[Char('m')], "presets: A* vs Dijkstra, grid vs navmesh, ..."),
     bind(&[Char('?')], "this help"),
     bind(&[Char('q'), Esc], "quit (Esc closes this help first; Ctrl-C too)"),
 ];
@@ -143,6 +146,7 @@ pub fn action(key: KeyEvent) -> Option<Action> {
         Tab => Action::SwapPane,
         Char('W') => Action::Save,
         Char('p') => Action::Picture,
+        Char('m') => Action::Presets,
         Char('?') => Action::Help,
         Char('q') | Esc => Action::Quit,
         _ => return None,

@@ -3,6 +3,7 @@
 
 use super::keys::{Action, Setting};
 use super::pane::Pane;
+use super::preset::Menu;
 use crate::atomic::{self, AtomicError};
 use crate::grid::{Cell, Tile};
 use crate::level::Level;
@@ -11,6 +12,7 @@ use crate::picture::check_size;
 use crate::search::{Expansion, MAX_WEIGHT, MIN_WEIGHT, Planner, SearchSettings};
 use crate::shown::{shown, shown_path};
 use crate::sim::Goal;
+use ratatui::crossterm::event::KeyEvent;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -41,6 +43,8 @@ pub struct Lab {
     /// Index into [`PACES`].
     pub pace: usize,
     pub help: bool,
+    /// The preset menu, when open (it takes the keys).
+    pub menu: Option<Menu>,
     /// The last thing the lab has to say (saved, refused...).
     pub message: String,
     /// A file that exists and will be overwritten if the same save key is
@@ -80,6 +84,7 @@ impl Lab {
             running: false,
             pace: 2,
             help: false,
+            menu: None,
             message: String::new(),
             confirm: None,
             marked,
@@ -115,7 +120,7 @@ impl Lab {
 
     /// Runs the query again in both panes (after an edit or a setting),
     /// shown from its first step.
-    fn rerun(&mut self) {
+    pub(super) fn rerun(&mut self) {
         for pane in &mut self.panes {
             pane.run(&self.level.grid, self.start, self.goal);
         }
@@ -135,6 +140,16 @@ impl Lab {
         if self.running {
             self.seek(self.step + PACES[self.pace]);
             self.running = !self.done();
+        }
+    }
+
+    /// Acts on one key press: the open menu's, else its action's.
+    pub fn press(&mut self, key: KeyEvent) {
+        if let Some(menu) = self.menu {
+            self.message.clear();
+            self.menu_key(menu, key);
+        } else if let Some(action) = super::keys::action(key) {
+            self.handle(action);
         }
     }
 
@@ -229,6 +244,7 @@ impl Lab {
                 Err(e) => self.message = format!("no picture: {e}"),
             },
             Action::Help => self.help = true,
+            Action::Presets => self.menu = Some(Menu::default()),
             Action::Quit => self.quit = true,
         }
     }
