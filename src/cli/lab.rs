@@ -47,7 +47,7 @@ pub fn lab(args: &LabArgs) -> Result<(), CliError> {
     }
     let save_to = match (&args.level, recipe) {
         (Some(file), _) => file.clone(),
-        (None, Some(r)) => PathBuf::from(format!("{}-{}-depth{}-{}.txt", r.style(), r.seed(), r.depth(), r.size())),
+        (None, Some(r)) => PathBuf::from(r.file_name()),
         (None, None) => PathBuf::from(format!("{DEFAULT_LEVEL_NAME}.txt")),
     };
     let signals = Signals::catch()?;

@@ -17,6 +17,7 @@
 //! [`Worker`] and every key's work runs there, the terminal loop reading
 //! keys and signals meanwhile.
 
+mod chooser;
 mod draw;
 mod keys;
 mod nav;
@@ -370,6 +371,27 @@ mod tests {
             assert!(text.contains(preset.name()), "{preset} listed:\n{text}");
         }
         insta::assert_snapshot!("preset_menu", crate::ui::testing::styled(terminal.backend().buffer()));
+    }
+
+    /// The level chooser over the lab, a generated row highlighted with
+    /// its seed moved on, a path half typed.
+    #[test]
+    fn the_level_chooser() {
+        let mut lab = Lab::new(Level::embedded_default(), PathBuf::from("unused.txt"));
+        lab.handle(Action::Load);
+        let press = |lab: &mut Lab, code| lab.press(KeyEvent::new(code, ratatui::crossterm::event::KeyModifiers::NONE));
+        for _ in 0..crate::level::SHIPPED.len() + 2 {
+            press(&mut lab, KeyCode::Down);
+        }
+        press(&mut lab, KeyCode::Right);
+        for c in "levels/ma".chars() {
+            press(&mut lab, KeyCode::Char(c));
+        }
+        let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+        terminal.draw(|frame| draw::draw(frame, &lab, &Palette::MONO)).unwrap();
+        let text = lines(terminal.backend().buffer()).join("\n");
+        assert!(text.contains("maze 2") && text.contains("> levels/ma_"), "{text}");
+        insta::assert_snapshot!("level_chooser", crate::ui::testing::styled(terminal.backend().buffer()));
     }
 
     #[test]

@@ -50,6 +50,9 @@ pub fn draw(frame: &mut Frame, lab: &Lab, palette: &Palette) {
     if let Some(menu) = lab.menu {
         super::preset::render(frame, area, palette, menu);
     }
+    if let Some(chooser) = &lab.chooser {
+        super::chooser::render(frame, area, palette, chooser);
+    }
 }
 
 /// Where the panes go in `main`: both side by side or stacked when each

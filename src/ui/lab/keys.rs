@@ -53,6 +53,8 @@ pub enum Action {
     Picture,
     /// Open the menu of presets (pairs of pane settings).
     Presets,
+    /// Open the level chooser (shipped, generated, a file).
+    Load,
     Help,
     Quit,
 }
@@ -92,6 +94,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(&[Char('W')], "write the level file (twice to overwrite)"),
     bind(&[Char('p')], "save the picture as SVG (twice to overwrite)"),
     bind(&[Char('m')], "presets: A* vs Dijkstra, grid vs navmesh, ..."),
+    bind(&[Char('o')], "open another level: shipped, generated or a file"),
     bind(&[Char('?')], "this help"),
     bind(&[Char('q'), Esc], "quit (Esc closes this help first; Ctrl-C too)"),
 ];
@@ -147,6 +150,7 @@ pub fn action(key: KeyEvent) -> Option<Action> {
         Char('W') => Action::Save,
         Char('p') => Action::Picture,
         Char('m') => Action::Presets,
+        Char('o') => Action::Load,
         Char('?') => Action::Help,
         Char('q') | Esc => Action::Quit,
         _ => return None,

@@ -1,6 +1,7 @@
 //! The lab's state: the level being edited, the query, the two panes and
 //! the step they are shown at, and what each key does to them.
 
+use super::chooser::Chooser;
 use super::keys::{Action, Setting};
 use super::pane::Pane;
 use super::preset::Menu;
@@ -45,6 +46,8 @@ pub struct Lab {
     pub help: bool,
     /// The preset menu, when open (it takes the keys).
     pub menu: Option<Menu>,
+    /// The level chooser, when open (it takes the keys).
+    pub chooser: Option<Chooser>,
     /// The last thing the lab has to say (saved, refused...).
     pub message: String,
     /// A file that exists and will be overwritten if the same save key is
@@ -85,6 +88,7 @@ impl Lab {
             pace: 2,
             help: false,
             menu: None,
+            chooser: None,
             message: String::new(),
             confirm: None,
             marked,
@@ -143,11 +147,15 @@ impl Lab {
         }
     }
 
-    /// Acts on one key press: the open menu's, else its action's.
+    /// Acts on one key press: the open menu's or chooser's, else its
+    /// action's.
     pub fn press(&mut self, key: KeyEvent) {
         if let Some(menu) = self.menu {
             self.message.clear();
             self.menu_key(menu, key);
+        } else if let Some(chooser) = self.chooser.take() {
+            self.message.clear();
+            self.chooser_key(chooser, key);
         } else if let Some(action) = super::keys::action(key) {
             self.handle(action);
         }
@@ -245,6 +253,7 @@ impl Lab {
             },
             Action::Help => self.help = true,
             Action::Presets => self.menu = Some(Menu::default()),
+            Action::Load => self.chooser = Some(Chooser::default()),
             Action::Quit => self.quit = true,
         }
     }
