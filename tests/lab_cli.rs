@@ -48,3 +48,29 @@ fn lab_takes_a_preset_by_name() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
 }
+
+/// `--steer` opens the steering page (on the shipped arena by default,
+/// which needs a terminal); a level too small for its crowd is one line,
+/// exit 2; it goes with neither `--algo` nor `--preset`, and
+/// `--steer-seed` needs it.
+#[test]
+fn lab_steer_checks_its_crowd_and_flags() {
+    let o = run(&["lab", "--steer"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("needs a terminal"), "{}", stderr(&o));
+    let dir = tempfile::tempdir().unwrap();
+    let tiny = dir.path().join("tiny.txt");
+    std::fs::write(&tiny, "@..\n...\n").unwrap();
+    let o = run(&["lab", "--steer", tiny.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!((o.status.code(), err.trim_end().lines().count()), (Some(2), 1), "{err}");
+    assert!(err.contains("tiny.txt") && err.contains("36 creatures to spawn"), "{err}");
+    for args in [
+        &["lab", "--steer", "--algo", "astar"][..],
+        &["lab", "--steer", "--preset", "astar-greedy"],
+        &["lab", "--steer-seed", "3"],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    }
+}

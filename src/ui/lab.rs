@@ -25,6 +25,7 @@ mod nav_map;
 mod pane;
 mod preset;
 mod state;
+mod steer;
 
 use super::busy::{self, Busy};
 use super::palette::Palette;
@@ -41,6 +42,7 @@ use std::collections::VecDeque;
 use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+pub use steer::{SteerLab, steer_lab};
 
 /// Most keys kept while the panes search; later ones are dropped.
 const QUEUED: usize = 1024;
