@@ -34,9 +34,11 @@ use super::worker::Worker;
 use crate::level::Level;
 use crate::search::Planner;
 use crate::signals::Signals;
+use keys::{Action, Pointer};
 pub use preset::Preset;
 use ratatui::Frame;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind};
+use ratatui::layout::Rect;
 use state::Lab;
 use std::collections::VecDeque;
 use std::io;
@@ -50,17 +52,19 @@ const QUEUED: usize = 1024;
 /// Runs the lab on `level` in the terminal until the user quits (`None`)
 /// or a signal or a hangup stops it. `W` writes the level to `save_to`,
 /// `p` the picture beside it. `planners` are the panes' (left, right),
-/// when given; a `preset` sets both panes' settings. The terminal is
-/// restored however this returns.
+/// when given; a `preset` sets both panes' settings; `mouse` captures the
+/// mouse (`--mouse`, `M` toggles). The terminal is restored however this
+/// returns.
 pub fn lab(
     level: Level,
     save_to: PathBuf,
     planners: &[Planner],
     preset: Option<Preset>,
     palette: Palette,
+    mouse: bool,
     signals: Signals,
 ) -> io::Result<Option<Stop>> {
-    lab_in(&mut Terminal::open(palette, signals)?, level, save_to, planners, preset, palette)
+    lab_in(&mut Terminal::open(palette, signals)?, level, save_to, planners, preset, palette, mouse)
 }
 
 /// [`lab`] in a terminal already open (the title screen's).
@@ -71,6 +75,7 @@ pub(super) fn lab_in(
     planners: &[Planner],
     preset: Option<Preset>,
     palette: Palette,
+    mouse: bool,
 ) -> io::Result<Option<Stop>> {
     let planners = planners.to_vec();
     let name = level.name.clone();
@@ -80,6 +85,7 @@ pub(super) fn lab_in(
             Some(preset) => lab.apply_preset(preset),
             None => lab.set_planners(&planners),
         }
+        lab.mouse = mouse;
         lab
     };
     let mut front = LabFront {
@@ -90,6 +96,8 @@ pub(super) fn lab_in(
         dirty: true,
         quit: false,
         last_frame: Instant::now(),
+        screen: Rect::default(),
+        mouse,
     };
     terminal.run(&mut front)
 }
@@ -100,23 +108,43 @@ pub(super) fn lab_in(
 struct LabFront {
     lab: Worker<Lab>,
     palette: Palette,
-    /// Keys waiting for the lab, in order (a menu open takes them raw).
-    queued: VecDeque<KeyEvent>,
+    /// Keys and clicks waiting for the lab, in order.
+    queued: VecDeque<Input>,
     /// What the lab is away doing, for the popup.
     doing: String,
     dirty: bool,
     quit: bool,
     /// When the running search last stepped.
     last_frame: Instant,
+    /// The terminal's area, for reading a click against the layout.
+    screen: Rect,
+    /// Whether the lab has the mouse captured, as it last said.
+    mouse: bool,
+}
+
+/// What waits for the lab: a key, raw (an open menu or chooser takes it
+/// so, the lab's key map otherwise), or a click's action.
+enum Input {
+    Key(KeyEvent),
+    Action(Action),
 }
 
 impl Front for LabFront {
     fn event(&mut self, event: Event) {
         self.dirty = true;
-        let Event::Key(key) = event else { return };
-        if key.kind == KeyEventKind::Release {
-            return;
-        }
+        let key = match event {
+            Event::Key(key) if key.kind != KeyEventKind::Release => key,
+            Event::Resize(width, height) => return self.screen = Rect::new(0, 0, width, height),
+            Event::Mouse(mouse) => {
+                if let Some(pointer) = Pointer::of(mouse, self.screen)
+                    && self.queued.len() < QUEUED
+                {
+                    self.queued.push_back(Input::Action(Action::Pointer(pointer)));
+                }
+                return;
+            }
+            _ => return,
+        };
         // While the popup says the panes are busy, q and Esc quit at once
         // (the popup's question cannot wait for the search).
         let shown = self.lab.away().is_some_and(|d| d >= busy::SAY_AFTER);
@@ -125,22 +153,26 @@ impl Front for LabFront {
             return;
         }
         if self.queued.len() < QUEUED {
-            self.queued.push_back(key);
+            self.queued.push_back(Input::Key(key));
         }
     }
 
     fn work(&mut self) -> io::Result<Option<Duration>> {
         let Some(lab) = self.lab.get() else { return Ok(None) };
+        self.mouse = lab.mouse;
         if lab.quit {
             self.quit = true;
             return Ok(None);
         }
         if !self.queued.is_empty() {
-            let keys: Vec<KeyEvent> = self.queued.drain(..).collect();
+            let inputs: Vec<Input> = self.queued.drain(..).collect();
             self.doing = "the panes search again".to_string();
             self.lab.start(move |lab: &mut Lab| {
-                for key in keys {
-                    lab.press(key);
+                for input in inputs {
+                    match input {
+                        Input::Key(key) => lab.press(key),
+                        Input::Action(action) => lab.handle(action),
+                    }
                     if lab.quit {
                         break;
                     }
@@ -182,6 +214,10 @@ impl Front for LabFront {
 
     fn finished(&self) -> bool {
         self.quit
+    }
+
+    fn mouse(&self) -> bool {
+        self.mouse
     }
 }
 
@@ -250,7 +286,7 @@ mod tests {
     /// level, in one pane or two side by side).
     fn navmesh_screen(steps: usize, split: bool) -> String {
         let mut actions = vec![Action::SwapPane];
-        actions.extend(vec![Action::Set(Setting::Algorithm); TO_NAVMESH]);
+        actions.extend(vec![Action::Set(Setting::Planner); TO_NAVMESH]);
         if !split {
             actions.push(Action::Split);
         }
@@ -263,7 +299,7 @@ mod tests {
         let mut lab = Lab::new(Level::embedded_default(), PathBuf::from("unused.txt"));
         lab.handle(Action::SwapPane);
         for _ in 0..TO_NAVMESH {
-            lab.handle(Action::Set(Setting::Algorithm));
+            lab.handle(Action::Set(Setting::Planner));
         }
         assert_eq!(lab.panes[1].planner(), Planner::NAVMESH, "A cycles on from the grid searches");
         let pane = &lab.panes[1];
@@ -284,11 +320,11 @@ mod tests {
         let polygons = lab.panes[1].nav.as_ref().unwrap().polygons.len();
         assert_eq!((count("mesh"), count("navmesh"), count("path")), (polygons, 1, 1), "A* beside the navmesh");
         // A second A goes on to the waypoints, a third back to the grid.
-        lab.handle(Action::Set(Setting::Algorithm));
+        lab.handle(Action::Set(Setting::Planner));
         assert_eq!(lab.panes[1].planner(), Planner::WAYPOINTS);
         lab.handle(Action::End);
         assert!(lab.panes[1].outcome.as_ref().unwrap().found);
-        lab.handle(Action::Set(Setting::Algorithm));
+        lab.handle(Action::Set(Setting::Planner));
         assert_eq!(lab.panes[1].planner(), Planner::CYCLE[0]);
     }
 
@@ -301,7 +337,7 @@ mod tests {
         let mut lab = Lab::new(Level::embedded_default(), PathBuf::from("unused.txt"));
         lab.handle(Action::SwapPane);
         for _ in 0..TO_NAVMESH {
-            lab.handle(Action::Set(Setting::Algorithm));
+            lab.handle(Action::Set(Setting::Planner));
         }
         let at_end = |lab: &mut Lab| {
             lab.handle(Action::End);
@@ -316,14 +352,14 @@ mod tests {
             lines(terminal.backend().buffer()).join("\n")
         };
         assert!(title(&lab).contains("2: navmesh: weighted A* w=1.30 over portals"), "{}", title(&lab));
-        lab.handle(Action::Set(Setting::Weight(-keys::WEIGHT_STEP)));
-        lab.handle(Action::Set(Setting::Weight(-keys::WEIGHT_STEP)));
+        lab.handle(Action::Set(Setting::Weight(-crate::ui::keys::WEIGHT_STEP)));
+        lab.handle(Action::Set(Setting::Weight(-crate::ui::keys::WEIGHT_STEP)));
         assert_eq!(lab.panes[1].settings.navmesh_weight, 1.0);
         assert_eq!(lab.panes[1].settings.weight, SearchSettings::DEFAULT.weight, "weighted A*'s own w untouched");
         assert_eq!(at_end(&mut lab), (0, true), "w = 1: a consistent search");
         assert!(title(&lab).contains("2: navmesh: A* (w=1) over portals"), "{}", title(&lab));
         assert!(!title(&lab).contains("w > 1 allows them"), "{}", title(&lab));
-        lab.handle(Action::Set(Setting::Weight(keys::WEIGHT_STEP)));
+        lab.handle(Action::Set(Setting::Weight(crate::ui::keys::WEIGHT_STEP)));
         assert!(title(&lab).contains("weighted A* w=1.25"), "{}", title(&lab));
     }
 
@@ -394,6 +430,77 @@ mod tests {
         let text = lines(terminal.backend().buffer()).join("\n");
         assert!(text.contains("maze 2") && text.contains("> levels/ma_"), "{text}");
         insta::assert_snapshot!("level_chooser", crate::ui::testing::styled(terminal.backend().buffer()));
+    }
+
+    /// The mouse in the lab, read through the panes' layout: a click
+    /// moves the cursor, a drag draws walls (from a wall, floor) on every
+    /// cell it crosses without moving the cursor, a right click puts the
+    /// goal, a middle click the start; off (the default), nothing; off the
+    /// maps (a border, the status lines), nothing.
+    #[test]
+    fn the_mouse_moves_the_cursor_draws_walls_and_places_the_ends() {
+        use crate::grid::{Cell, Tile};
+        use ratatui::crossterm::event::{MouseButton::*, MouseEventKind};
+        use ratatui::layout::Position;
+        let mut lab = Lab::new(Level::embedded_default(), PathBuf::from("unused.txt"));
+        let screen = Rect::new(0, 0, 150, 46);
+        let mut terminal = Terminal::new(TestBackend::new(150, 46)).unwrap();
+        terminal.draw(|frame| draw::draw(frame, &lab, &Palette::NAMED)).unwrap();
+        let buf = terminal.backend().buffer().clone();
+        // The start is drawn in each pane, and each maps back to it.
+        // Above the legend, which names S too.
+        let starts: Vec<Position> = (0..43)
+            .flat_map(|y| (0..150).map(move |x| Position::new(x, y)))
+            .filter(|&p| buf[p].symbol() == "S")
+            .collect();
+        assert_eq!(starts.len(), 2, "one S a pane");
+        for &at in &starts {
+            assert_eq!(draw::cell_at(&lab, screen, at), Some(lab.start), "{at:?}");
+        }
+        for off in [Position::new(0, 0), Position::new(75, 10), Position::new(3, 45), Position::new(3, 43)] {
+            assert_eq!(draw::cell_at(&lab, screen, off), None, "{off:?}");
+        }
+        // Four floor cells in a row, east of one the left pane shows.
+        let grid = &lab.level.grid;
+        let floor = |c: Cell| grid.tile(c) == Tile::Floor(1) && c != lab.start && c != lab.goal;
+        let (at, first) = (0..46)
+            .flat_map(|y| (0..75).map(move |x| Position::new(x, y)))
+            .filter_map(|p| draw::cell_at(&lab, screen, p).map(|c| (p, c)))
+            .find(|&(_, c)| (0..4).all(|k| floor(Cell::new(c.x + k, c.y))))
+            .unwrap();
+        let east = |k: u16| Position::new(at.x + k, at.y);
+        let ptr = |kind, at| Action::Pointer(Pointer { at, screen, kind });
+        let cursor = lab.cursor;
+        lab.handle(ptr(MouseEventKind::Down(Left), at));
+        lab.handle(ptr(MouseEventKind::Up(Left), at));
+        assert_eq!(lab.cursor, cursor, "the mouse is off");
+        lab.handle(Action::Mouse);
+        assert!(lab.mouse && lab.message.starts_with("mouse on"));
+        lab.handle(ptr(MouseEventKind::Down(Left), east(1)));
+        lab.handle(ptr(MouseEventKind::Up(Left), east(1)));
+        assert_eq!(lab.cursor, Cell::new(first.x + 1, first.y), "a click moves the cursor");
+        // A drag from the first cell to the fourth, skipping the cells
+        // between as a fast drag does: all four become walls.
+        let cursor = lab.cursor;
+        lab.handle(ptr(MouseEventKind::Down(Left), at));
+        lab.handle(ptr(MouseEventKind::Drag(Left), east(3)));
+        lab.handle(ptr(MouseEventKind::Up(Left), east(3)));
+        for k in 0..4 {
+            assert_eq!(lab.level.grid.tile(Cell::new(first.x + k, first.y)), Tile::Wall, "{k}");
+        }
+        assert_eq!(lab.cursor, cursor, "a drag leaves the cursor");
+        // From a wall, a drag gives floor back.
+        lab.handle(ptr(MouseEventKind::Down(Left), east(3)));
+        lab.handle(ptr(MouseEventKind::Drag(Left), east(2)));
+        lab.handle(ptr(MouseEventKind::Up(Left), east(2)));
+        assert_eq!(lab.level.grid.tile(Cell::new(first.x + 2, first.y)), Tile::Floor(1));
+        assert_eq!(lab.level.grid.tile(Cell::new(first.x + 3, first.y)), Tile::Floor(1));
+        lab.handle(ptr(MouseEventKind::Down(Right), east(3)));
+        assert_eq!(lab.goal, Cell::new(first.x + 3, first.y));
+        lab.handle(ptr(MouseEventKind::Down(Middle), east(2)));
+        assert_eq!(lab.start, Cell::new(first.x + 2, first.y));
+        lab.handle(Action::Mouse);
+        assert!(!lab.mouse);
     }
 
     #[test]
