@@ -277,6 +277,12 @@ impl Recipe {
         self.size
     }
 
+    /// The file a level of this recipe is saved as when it has none:
+    /// `rooms-7-depth1-60x30.txt`, which names everything that made it.
+    pub fn file_name(&self) -> String {
+        format!("{}-{}-depth{}-{}.txt", self.style, self.seed, self.depth, self.size)
+    }
+
     /// The level this recipe makes. Its `source` is the level text, which
     /// reads back as this very level.
     pub fn generate(&self) -> Level {

@@ -80,7 +80,31 @@ pub const DEFAULT_LEVEL_NAME: &str = "dungeon";
 /// without any file around it.
 const DEFAULT_LEVEL: &str = include_str!("../levels/dungeon.txt");
 
+/// Every shipped level (the files of `levels/`), by file stem, with its
+/// text: built into the binary, so that the campaign and the lab's
+/// chooser open them from any directory. A unit test of the campaign
+/// proves every file of `levels/` is here.
+pub const SHIPPED: &[(&str, &str)] = &[
+    ("arena", include_str!("../levels/arena.txt")),
+    ("big", include_str!("../levels/big.txt")),
+    ("cave", include_str!("../levels/cave.txt")),
+    ("crossing", include_str!("../levels/crossing.txt")),
+    ("dungeon", include_str!("../levels/dungeon.txt")),
+    ("gates", include_str!("../levels/gates.txt")),
+    ("keep", include_str!("../levels/keep.txt")),
+    ("maze", include_str!("../levels/maze.txt")),
+    ("room", include_str!("../levels/room.txt")),
+];
+
 impl Level {
+    /// The shipped level called `name` (its file stem in `levels/`, as
+    /// [`SHIPPED`] lists them), or `None`. Every shipped text parses (a
+    /// unit test reads them all).
+    pub fn shipped(name: &str) -> Option<Level> {
+        let (_, text) = SHIPPED.iter().find(|(n, _)| *n == name)?;
+        Some(Level::parse(text, &format!("levels/{name}.txt")).expect("a shipped level parses"))
+    }
+
     /// Reads a level or Moving AI map from its text; `origin` is the file
     /// name errors are reported against.
     pub fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
@@ -236,6 +260,16 @@ fn default_name(origin: &str) -> String {
 mod tests {
     use super::*;
     use crate::input::ReadError;
+
+    #[test]
+    fn every_shipped_level_parses_under_its_name() {
+        for (name, _) in SHIPPED {
+            let level = Level::shipped(name).unwrap();
+            assert_eq!(level.name, *name, "levels/{name}.txt is named for its file");
+        }
+        assert_eq!(Level::shipped(DEFAULT_LEVEL_NAME), Some(Level::embedded_default()));
+        assert_eq!(Level::shipped("nowhere"), None);
+    }
 
     #[test]
     fn embedded_default_parses() {

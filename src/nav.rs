@@ -24,7 +24,7 @@ mod vec2;
 mod waypoints;
 
 pub use funnel::{FunnelStep, string_pull, string_pull_traced};
-pub use mesh::{MeshPath, NavMesh, Portal, Rect, SEARCH_WEIGHT, SearchNode};
+pub use mesh::{MeshPath, NavMesh, Portal, Rect, SearchNode};
 pub use navigator::{Ends, Navigator};
 pub use space::{MAX_RADIUS, Space, path_length};
 pub use vec2::Vec2;

@@ -47,6 +47,8 @@ pub use jps::{JpsGraph, WalkBits};
 pub use jps_plus::{JpsPlusGraph, JumpTable};
 pub use mt_dstar_lite::MtDStarLite;
 pub use planner::{Expansion, Order, Planner, PlannerError, Unhonoured};
-pub use settings::{Heuristic, MAX_WEIGHT, MIN_WEIGHT, OpenUpdate, SearchSettings, TieBreak, UnknownName};
+pub use settings::{
+    Heuristic, MAX_WEIGHT, MIN_WEIGHT, NAVMESH_WEIGHT, OpenUpdate, SearchSettings, TieBreak, UnknownName,
+};
 pub use smooth::string_pull;
 pub use trace::{Event, NodeMark, Observer, Trace, TraceView};

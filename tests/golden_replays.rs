@@ -50,6 +50,8 @@ struct Golden {
     /// The seed and depth of a descent's generated level played instead
     /// of a file (`Recipe::descent`).
     descent: Option<(u64, u32)>,
+    /// The monsters' settings from the first tick.
+    settings: Settings,
     seed: u64,
     spawns: Spawns,
     rules: Rules,
@@ -83,6 +85,7 @@ const MAZE: Golden = Golden {
     file: "maze-hunt.jsonl",
     level: "maze",
     descent: None,
+    settings: Settings::DEFAULT,
     seed: 11,
     spawns: Spawns { monster: 2, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules::SANDBOX,
@@ -147,6 +150,7 @@ const ARENA: Golden = Golden {
     file: "arena-flocks.jsonl",
     level: "arena",
     descent: None,
+    settings: Settings::DEFAULT,
     seed: 5,
     spawns: Spawns { monster: 0, wanderer: 2, fleeing: 4, boid: 10 },
     rules: Rules::SANDBOX,
@@ -179,6 +183,7 @@ const KEEP: Golden = Golden {
     file: "keep-doors.jsonl",
     level: "keep",
     descent: None,
+    settings: Settings::DEFAULT,
     seed: 3,
     spawns: Spawns { monster: 1, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules::SANDBOX,
@@ -244,6 +249,7 @@ const KEEP_NAVMESH: Golden = Golden {
     file: "keep-navmesh.jsonl",
     level: "keep",
     descent: None,
+    settings: Settings::DEFAULT,
     seed: 4,
     spawns: Spawns { monster: 3, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules::SANDBOX,
@@ -261,12 +267,27 @@ const KEEP_NAVMESH: Golden = Golden {
     turns: false,
 };
 
+/// The keep's hunters on the navigation mesh searched with w = 1 (plain
+/// A* over the portal points, not the default weighted 1.3) from the
+/// first tick: the navmesh's weight is state, recorded and hashed.
+const KEEP_NAVMESH_A_STAR: Golden = Golden {
+    file: "keep-navmesh-w1.jsonl",
+    settings: Settings {
+        search: SearchSettings { planner: Planner::NAVMESH, navmesh_weight: 1.0, ..SearchSettings::DEFAULT },
+        ..Settings::DEFAULT
+    },
+    changes: &[],
+    settings_changed: 0,
+    ..KEEP_NAVMESH
+};
+
 /// The goal bot crosses the default level to the treasury under the rules
 /// of a game, caught on the way but with a life to spare.
 const DUNGEON_WON: Golden = Golden {
     file: "dungeon-won.jsonl",
     level: "dungeon",
     descent: None,
+    settings: Settings::DEFAULT,
     seed: 1,
     spawns: Spawns { monster: 0, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules { goal: Goal::Reach, lives: Some(3) },
@@ -287,6 +308,7 @@ const ARENA_LOST: Golden = Golden {
     file: "arena-lost.jsonl",
     level: "arena",
     descent: None,
+    settings: Settings::DEFAULT,
     seed: 5,
     spawns: Spawns { monster: 0, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules { goal: Goal::None, lives: Some(2) },
@@ -307,6 +329,7 @@ const GATES: Golden = Golden {
     file: "gates-doors.jsonl",
     level: "gates",
     descent: None,
+    settings: Settings::DEFAULT,
     seed: 4,
     spawns: Spawns { monster: 24, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules::SANDBOX,
@@ -346,6 +369,7 @@ const DESCENT: Golden = Golden {
     file: "descent-5-depth-4.jsonl",
     level: "rooms 5 (depth 4)",
     descent: Some((5, 4)),
+    settings: Settings::DEFAULT,
     seed: 5,
     spawns: Spawns { monster: 0, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules { goal: Goal::Reach, lives: Some(3) },
@@ -369,6 +393,7 @@ const DUNGEON_TURNS: Golden = Golden {
     file: "dungeon-turns.jsonl",
     level: "dungeon",
     descent: None,
+    settings: Settings::DEFAULT,
     seed: 2,
     spawns: Spawns { monster: 0, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules { goal: Goal::Reach, lives: Some(3) },
@@ -401,6 +426,7 @@ const MAZE_TACTICS: Golden = Golden {
     file: "maze-tactics.jsonl",
     level: "maze",
     descent: None,
+    settings: Settings::DEFAULT,
     seed: 12,
     spawns: Spawns { monster: 3, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules::SANDBOX,
@@ -426,6 +452,7 @@ const DUNGEON_EVADE: Golden = Golden {
     file: "dungeon-evade.jsonl",
     level: "dungeon",
     descent: None,
+    settings: Settings::DEFAULT,
     seed: 9,
     spawns: Spawns { monster: 0, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules { goal: Goal::Reach, lives: Some(3) },
@@ -504,14 +531,7 @@ fn start(golden: &Golden) -> Start {
             .unwrap_or_else(|e| panic!("{e}")),
     };
     assert_eq!(level.name, golden.level);
-    Start {
-        level,
-        seed: golden.seed,
-        settings: Settings::default(),
-        spawns: golden.spawns,
-        rules: golden.rules,
-        generator,
-    }
+    Start { level, seed: golden.seed, settings: golden.settings, spawns: golden.spawns, rules: golden.rules, generator }
 }
 
 /// Plays the scripted session and records it over the golden file.
@@ -702,6 +722,18 @@ fn dungeon_evade() {
 #[test]
 fn keep_navmesh() {
     check(&KEEP_NAVMESH);
+}
+
+#[test]
+fn keep_navmesh_at_weight_one() {
+    check(&KEEP_NAVMESH_A_STAR);
+    // The same session at the default weight is another one.
+    let w1 = Replay::load(&path(&KEEP_NAVMESH_A_STAR)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(w1.start().settings.search.navmesh_weight, 1.0);
+    let mut default = start(&KEEP_NAVMESH_A_STAR);
+    default.settings.search.navmesh_weight = delve::search::NAVMESH_WEIGHT;
+    let hash = |s: &Start| s.world().unwrap().hash();
+    assert_ne!(hash(w1.start()), hash(&default), "the weight is hashed");
 }
 
 #[test]

@@ -17,6 +17,7 @@ mod gen_play;
 mod golden_replays;
 mod incremental;
 mod jps_movingai;
+mod lab_cli;
 mod layers;
 mod levels;
 mod moves;

@@ -2,7 +2,9 @@
 
 use delve::grid::{Cell, Neighbors};
 use delve::level::Level;
-use delve::search::{Endpoint, GridPlanner, Heuristic, OpenUpdate, PlanError, Planner, SearchSettings, TieBreak};
+use delve::search::{
+    Endpoint, GridPlanner, Heuristic, NAVMESH_WEIGHT, OpenUpdate, PlanError, Planner, SearchSettings, TieBreak,
+};
 
 fn level(rows: &str) -> Level {
     Level::parse(rows, "test").expect("test map parses")
@@ -21,6 +23,7 @@ fn settings(planner: Planner, heuristic: Heuristic, neighbors: Neighbors) -> Sea
         tie: TieBreak::Fifo,
         neighbors,
         weight: 1.0,
+        navmesh_weight: NAVMESH_WEIGHT,
         reopen: false,
         open: OpenUpdate::Lazy,
     }

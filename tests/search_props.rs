@@ -4,8 +4,8 @@
 
 use delve::grid::{Cell, DIRECTIONS, Grid, Neighbors, Tile, line_of_sight};
 use delve::search::{
-    Expansion, Fallback, Graph, GridGraph, GridPlanner, Heuristic, NodeId, OpenUpdate, Order, PlanError, Planner,
-    SearchSettings, SearchStats, TieBreak, string_pull,
+    Expansion, Fallback, Graph, GridGraph, GridPlanner, Heuristic, NAVMESH_WEIGHT, NodeId, OpenUpdate, Order,
+    PlanError, Planner, SearchSettings, SearchStats, TieBreak, string_pull,
 };
 use proptest::prelude::*;
 use std::cmp::Reverse;
@@ -233,7 +233,7 @@ proptest! {
                     (Planner::ASTAR, true, OpenUpdate::Lazy),
                     (Planner::ASTAR, false, OpenUpdate::DecreaseKey),
                 ] {
-                    let s = SearchSettings { planner: planner_asked, heuristic, tie, neighbors: c.neighbors, weight: 1.0, reopen, open };
+                    let s = SearchSettings { planner: planner_asked, heuristic, tie, neighbors: c.neighbors, weight: 1.0, navmesh_weight: NAVMESH_WEIGHT, reopen, open };
                     let o = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
                     prop_assert_eq!(o.found, best.is_some(), "{:?}", s);
                     prop_assert_eq!(o.cost.is_some(), o.found, "a cost exactly when a path");
@@ -259,7 +259,7 @@ proptest! {
         for &order in Order::ALL {
             for &heuristic in Heuristic::ALL {
                 for &tie in TieBreak::ALL {
-                    let s = SearchSettings { planner: Planner::grid(order), heuristic, tie, neighbors: c.neighbors, weight: w, reopen, open: OpenUpdate::Lazy };
+                    let s = SearchSettings { planner: Planner::grid(order), heuristic, tie, neighbors: c.neighbors, weight: w, navmesh_weight: NAVMESH_WEIGHT, reopen, open: OpenUpdate::Lazy };
                     let o = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
                     let lazy_path = planner.path().to_vec();
                     let (want, cost) = reference_counters(&c.grid, c.from, c.to, &s);
@@ -283,7 +283,7 @@ proptest! {
         let best = reference_cost(&c.grid, c.from, c.to, c.neighbors);
         let mut planner = GridPlanner::new();
         for &heuristic in admissible(c.neighbors) {
-            let s = SearchSettings { planner: Planner::WEIGHTED, heuristic, tie: TieBreak::Fifo, neighbors: c.neighbors, weight: w, reopen: false, open: OpenUpdate::Lazy };
+            let s = SearchSettings { planner: Planner::WEIGHTED, heuristic, tie: TieBreak::Fifo, neighbors: c.neighbors, weight: w, navmesh_weight: NAVMESH_WEIGHT, reopen: false, open: OpenUpdate::Lazy };
             let o = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
             prop_assert_eq!(o.found, best.is_some());
             if let (Some(best), Some(cost)) = (best, o.cost) {
@@ -299,7 +299,7 @@ proptest! {
         let mut planner = GridPlanner::new();
         for asked in [Planner::BFS, Planner::GREEDY] {
             for &heuristic in Heuristic::ALL {
-                let s = SearchSettings { planner: asked, heuristic, tie: TieBreak::Fifo, neighbors: c.neighbors, weight: 1.0, reopen: false, open: OpenUpdate::Lazy };
+                let s = SearchSettings { planner: asked, heuristic, tie: TieBreak::Fifo, neighbors: c.neighbors, weight: 1.0, navmesh_weight: NAVMESH_WEIGHT, reopen: false, open: OpenUpdate::Lazy };
                 let o = planner.plan(&c.grid, c.from, c.to, &s).unwrap();
                 prop_assert_eq!(o.found, steps.is_some());
                 if let Some(cost) = o.cost {

@@ -1,8 +1,9 @@
 //! `delve lab`: the search lab in the terminal.
 
+use super::names::names;
 use super::options::whole_number;
 use super::{CliError, ColorArgs, GenLevelArgs, level_or_generated};
-use crate::level::DEFAULT_LEVEL_NAME;
+use crate::level::{DEFAULT_LEVEL_NAME, Level};
 use crate::signals::Signals;
 use crate::ui;
 use std::io::IsTerminal;
@@ -24,6 +25,19 @@ pub struct LabArgs {
     /// waypoints (default: astar and greedy)
     #[arg(long = "algo", value_name = "ALGO", value_delimiter = ',', num_args = 1)]
     pub algorithms: Vec<crate::search::Planner>,
+    /// Both panes' settings from a pair a teacher reaches for (the `m`
+    /// menu in the lab lists them too)
+    #[arg(long, value_name = "NAME", conflicts_with = "algorithms", value_parser = names(ui::Preset::ALL))]
+    pub preset: Option<ui::Preset>,
+    /// The steering page instead: two panes run the same crowd (the level,
+    /// default the shipped arena, with 12 monsters and 24 wanderers
+    /// spawned), separation on the left and ORCA on the right, stepped
+    /// together
+    #[arg(long, conflicts_with_all = ["algorithms", "preset"])]
+    pub steer: bool,
+    /// With --steer: the worlds' seed
+    #[arg(long = "steer-seed", value_name = "SEED", default_value_t = 1, requires = "steer", value_parser = whole_number::<u64>(0, u64::MAX), allow_hyphen_values = true)]
+    pub steer_seed: u64,
     /// Colour or not.
     #[command(flatten)]
     pub color: ColorArgs,
@@ -41,17 +55,34 @@ pub fn lab(args: &LabArgs) -> Result<(), CliError> {
     if args.algorithms.len() > 2 {
         return Err(CliError::Usage("--algo: the lab has two panes, so two planners at most".into()));
     }
-    let (level, recipe) = level_or_generated(args.level.as_ref(), &args.generated, args.seed)?;
+    let (level, recipe) = match (&args.level, args.steer && args.generated.style.is_none()) {
+        (None, true) => (Level::shipped("arena").expect("the arena is shipped"), None),
+        _ => level_or_generated(args.level.as_ref(), &args.generated, args.seed)?,
+    };
+    let steer = match args.steer {
+        true => {
+            let file = args.level.clone().unwrap_or_else(|| PathBuf::from(format!("{}.txt", level.name)));
+            Some(ui::SteerLab::new(&level, args.steer_seed).map_err(|source| CliError::World { file, source })?)
+        }
+        false => None,
+    };
     if !std::io::stdout().is_terminal() {
         return Err(CliError::Usage("delve lab needs a terminal on stdout (try `delve path --svg FILE`)".into()));
     }
+    if let Some(steer) = steer {
+        let signals = Signals::catch()?;
+        return match ui::steer_lab(steer, args.color.palette(), signals)? {
+            Some(stop) => Err(CliError::stopped(stop, None)),
+            None => Ok(()),
+        };
+    }
     let save_to = match (&args.level, recipe) {
         (Some(file), _) => file.clone(),
-        (None, Some(r)) => PathBuf::from(format!("{}-{}-depth{}-{}.txt", r.style(), r.seed(), r.depth(), r.size())),
+        (None, Some(r)) => PathBuf::from(r.file_name()),
         (None, None) => PathBuf::from(format!("{DEFAULT_LEVEL_NAME}.txt")),
     };
     let signals = Signals::catch()?;
-    match ui::lab(level, save_to, &args.algorithms, args.color.palette(), args.mouse, signals)? {
+    match ui::lab(level, save_to, &args.algorithms, args.preset, args.color.palette(), args.mouse, signals)? {
         Some(stop) => Err(CliError::stopped(stop, None)),
         None => Ok(()),
     }

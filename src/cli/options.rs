@@ -22,9 +22,11 @@ pub struct SearchArgs {
     /// Heuristic, scaled by the cheapest entry cost
     #[arg(long, default_value_t = DEFAULT.heuristic, value_parser = names(Heuristic::ALL))]
     pub heuristic: Heuristic,
-    /// Weight w of weighted A* (f = g + w·h), from 1 to 10
-    #[arg(long, default_value_t = DEFAULT.weight, value_parser = parse_weight, allow_hyphen_values = true)]
-    pub weight: f64,
+    /// Weight w of weighted A* (f = g + w·h), from 1 to 10 (default: 1.5),
+    /// and of the navmesh's search over its portals (default: 1.3; 1 is
+    /// plain A*, a consistent search)
+    #[arg(long, value_parser = parse_weight, allow_hyphen_values = true)]
+    pub weight: Option<f64>,
     /// Order among equal f
     #[arg(long = "tie", value_name = "TIE", default_value_t = DEFAULT.tie, value_parser = names(TieBreak::ALL))]
     pub tie: TieBreak,
@@ -60,7 +62,8 @@ impl SearchArgs {
             heuristic: self.heuristic,
             tie: self.tie,
             neighbors: self.neighbors,
-            weight: self.weight,
+            weight: self.weight.unwrap_or(DEFAULT.weight),
+            navmesh_weight: self.weight.unwrap_or(DEFAULT.navmesh_weight),
             reopen: self.reopen,
             open: self.open,
         })

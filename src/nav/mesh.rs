@@ -19,7 +19,9 @@
 //! of a narrow one), plus the query's start and goal; an edge joins two
 //! nodes on portals of one rectangle (a straight line inside a convex
 //! polygon) and costs their distance; the heuristic is the Euclidean
-//! distance to the goal, weighted ([`SEARCH_WEIGHT`]). A static graph,
+//! distance to the goal, weighted (by
+//! [`NAVMESH_WEIGHT`](crate::search::NAVMESH_WEIGHT) unless the caller
+//! asks for another w; 1 is plain A*, consistent over this graph). A static graph,
 //! built with the portals, so the engine searches it as it is and a query
 //! allocates only its answer. The rectangles crossed give the corridor,
 //! and [`string_pull`] gives the path. Midpoints alone, the classic
@@ -435,13 +437,15 @@ impl NavMesh {
     }
 
     /// Plans from `from` to `to` on `grid` (the grid the mesh is up to date
-    /// with) with `searcher` (A*): `None` when either end is outside the
-    /// free space or no corridor joins them.
+    /// with) with `searcher`, weighted A* with the default w
+    /// ([`NAVMESH_WEIGHT`](crate::search::NAVMESH_WEIGHT)): `None` when
+    /// either end is outside the free space or no corridor joins them.
     pub fn plan(&self, grid: &Grid, searcher: &mut Searcher, from: Vec2, to: Vec2) -> Option<MeshPath> {
-        self.plan_observed(grid, searcher, from, to, &mut ()).1
+        self.plan_observed(grid, searcher, from, to, crate::search::NAVMESH_WEIGHT, &mut ()).1
     }
 
-    /// [`NavMesh::plan`], telling `observer` (a
+    /// [`NavMesh::plan`] with weighted A* of w = `weight` (1: plain A*),
+    /// telling `observer` (a
     /// [`Trace`](crate::search::Trace), for the lab) each step of the
     /// portal search, and giving the search's outcome too (none searched
     /// when an end is outside the free space; the cost of a path found is
@@ -453,6 +457,7 @@ impl NavMesh {
         searcher: &mut Searcher,
         from: Vec2,
         to: Vec2,
+        weight: f64,
         observer: &mut O,
     ) -> (Outcome, Option<MeshPath>) {
         let (Some(start), Some(goal)) = (self.locate(from), self.locate(to)) else {
@@ -460,7 +465,7 @@ impl NavMesh {
         };
         let graph = PortalGraph { mesh: self, from, to, start, goal };
         let n = graph.start_node();
-        let query = Query { order: Order::Weighted, weight: SEARCH_WEIGHT, ..Query::default() };
+        let query = Query { order: Order::Weighted, weight, ..Query::default() };
         let outcome = searcher.search_observed(&graph, n, n + 1, &query, observer);
         if !outcome.found {
             return (outcome, None);
@@ -582,14 +587,6 @@ const SHORTCUT_REACH: usize = 8;
 /// smaller, for a few tenths of a percent of length (see the README).
 const NARROW_PORTAL: f64 = 2.0;
 
-/// w of the weighted A* over the portal graph. The graph's costs already
-/// overestimate the pulled length (legs zig-zag between portal points)
-/// while the Euclidean heuristic is tight, so plain A* floods an ellipse
-/// around the straight line; w = 1.3 goes for the goal, many times faster
-/// on open 512×512 maps, and the funnel and its straightening recover the
-/// length (measured in the README's nav bench table).
-pub const SEARCH_WEIGHT: f64 = 1.3;
-
 /// What each leg of the portal search costs beyond its length.
 const LEG_COST: f64 = 1e-6;
 
@@ -693,7 +690,8 @@ mod tests {
         let mesh = NavMesh::build(&g, 0.0);
         let (from, to) = (v(1.5, 1.5), v(3.5, 6.5));
         let mut trace = crate::search::Trace::new();
-        let (outcome, observed) = mesh.plan_observed(&g, &mut Searcher::new(), from, to, &mut trace);
+        let (outcome, observed) =
+            mesh.plan_observed(&g, &mut Searcher::new(), from, to, crate::search::NAVMESH_WEIGHT, &mut trace);
         let observed = observed.unwrap();
         assert_eq!(outcome.cost, Some(observed.length));
         let plain = mesh.plan(&g, &mut Searcher::new(), from, to).unwrap();

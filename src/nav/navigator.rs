@@ -184,7 +184,8 @@ impl Navigator {
             Expansion::Navmesh => {
                 self.last = Last::Mesh;
                 let mesh = self.mesh.get(grid, self.radius);
-                let (outcome, path) = mesh.plan_observed(grid, &mut self.searcher, from, to, observer);
+                let weight = settings.navmesh_weight;
+                let (outcome, path) = mesh.plan_observed(grid, &mut self.searcher, from, to, weight, observer);
                 self.points = path.as_ref().map_or(Vec::new(), |p| p.points.clone());
                 self.mesh_path = path;
                 self.preprocess_micros = self.mesh.micros();

@@ -84,9 +84,11 @@ impl Expansion {
     ///   every cost, so the optimal orderings stay optimal. BFS counts
     ///   steps, and a jump is many steps: it would be BFS of jumps.
     /// - HPA* runs A* over its abstract graph and inside its clusters.
-    /// - The navmesh searches its portal points weighted (w = 1.3 of its
-    ///   own: the costs zig-zag between portal points while the estimate
-    ///   is straight, so plain A* floods), the corner graph with A*.
+    /// - The navmesh searches its portal points weighted, with a w of its
+    ///   own ([`SearchSettings::navmesh_weight`](super::SearchSettings),
+    ///   1.3 unless set: the costs zig-zag between portal points while the
+    ///   estimate is straight, so plain A* floods; w = 1 is plain A*), the
+    ///   corner graph with A*.
     pub const fn refusal(self, order: Order) -> Option<&'static str> {
         match (self, order) {
             (Expansion::Grid, _) => None,
@@ -97,7 +99,9 @@ impl Expansion {
             (Expansion::Hpa, Order::AStar) => None,
             (Expansion::Hpa, _) => Some("it runs A* over its entrances and inside its clusters"),
             (Expansion::Navmesh, Order::Weighted) => None,
-            (Expansion::Navmesh, _) => Some("it searches its portal points weighted, with its own w = 1.3"),
+            (Expansion::Navmesh, _) => {
+                Some("it searches its portal points weighted, with its own w (--weight, 1.3 unless set; 1 is A*)")
+            }
             (Expansion::Waypoints, Order::AStar) => None,
             (Expansion::Waypoints, _) => Some("it searches its corners with A*"),
         }

@@ -97,6 +97,13 @@ pub struct SearchSettings {
     /// w of weighted A*, in [`MIN_WEIGHT`, `MAX_WEIGHT`]; other orderings
     /// (and the navmesh, which has its own) ignore it.
     pub weight: f64,
+    /// w of the navmesh's search over its portal points, in
+    /// [`MIN_WEIGHT`, `MAX_WEIGHT`] ([`NAVMESH_WEIGHT`] unless set: 1 makes
+    /// it plain A*, a consistent search). Written only when not the
+    /// default, so that settings recorded before it existed read back, and
+    /// are written back, unchanged.
+    #[serde(default = "navmesh_weight", skip_serializing_if = "is_navmesh_weight")]
+    pub navmesh_weight: f64,
     /// Reopen closed nodes when a cheaper route to them turns up (needed
     /// for optimality under an inconsistent heuristic).
     pub reopen: bool,
@@ -104,6 +111,22 @@ pub struct SearchSettings {
     /// existed read back, and are written back, unchanged.
     #[serde(default, skip_serializing_if = "OpenUpdate::is_lazy")]
     pub open: OpenUpdate,
+}
+
+/// The navmesh's own w by default. The portal graph's costs already
+/// overestimate the pulled length (legs zig-zag between portal points)
+/// while the Euclidean heuristic is tight, so plain A* floods an ellipse
+/// around the straight line; w = 1.3 goes for the goal, many times faster
+/// on open 512×512 maps, and the funnel and its straightening recover the
+/// length (measured in docs/performance.md's nav bench table).
+pub const NAVMESH_WEIGHT: f64 = 1.3;
+
+fn navmesh_weight() -> f64 {
+    NAVMESH_WEIGHT
+}
+
+fn is_navmesh_weight(w: &f64) -> bool {
+    *w == NAVMESH_WEIGHT
 }
 
 impl OpenUpdate {
@@ -120,6 +143,9 @@ impl std::fmt::Display for SearchSettings {
         write!(f, "{}", self.planner)?;
         if self.planner.uses_weight() {
             write!(f, " w={}", self.weight)?;
+        }
+        if self.planner.expansion() == super::Expansion::Navmesh && !is_navmesh_weight(&self.navmesh_weight) {
+            write!(f, " w={}", self.navmesh_weight)?;
         }
         write!(f, ", {} heuristic, {} ties, {} neighbours", self.heuristic, self.tie, self.neighbors)?;
         if self.reopen {
@@ -142,6 +168,7 @@ impl SearchSettings {
         tie: TieBreak::Fifo,
         neighbors: Neighbors::Eight,
         weight: 1.5,
+        navmesh_weight: NAVMESH_WEIGHT,
         reopen: false,
         open: OpenUpdate::Lazy,
     };
@@ -154,10 +181,12 @@ impl Default for SearchSettings {
 }
 
 /// Every knob, even one that decides nothing (the open-list update): a
-/// replay edited to drop a change of any of them cannot verify.
+/// replay edited to drop a change of any of them cannot verify. The
+/// navmesh's weight is hashed when it is not its default, so that the
+/// hashes of sessions recorded before it could be set stay as they were.
 impl StateHash for SearchSettings {
     fn hash_into(&self, h: &mut StateHasher) {
-        let SearchSettings { planner, heuristic, tie, neighbors, weight, reopen, open } = self;
+        let SearchSettings { planner, heuristic, tie, neighbors, weight, navmesh_weight, reopen, open } = self;
         h.add(planner);
         h.add(heuristic);
         h.add(tie);
@@ -165,6 +194,9 @@ impl StateHash for SearchSettings {
         h.add(weight);
         h.add(reopen);
         h.add(open);
+        if !is_navmesh_weight(navmesh_weight) {
+            h.add(navmesh_weight);
+        }
     }
 }
 
@@ -200,6 +232,27 @@ mod tests {
         assert_eq!(s.to_string(), "weighted w=2.5, octile heuristic, fifo ties, 8 neighbours, reopening");
         let s = SearchSettings { open: OpenUpdate::DecreaseKey, ..SearchSettings::default() };
         assert_eq!(s.to_string(), "astar, octile heuristic, fifo ties, 8 neighbours, decrease-key");
+    }
+
+    /// The navmesh's weight is written and hashed only when set: settings
+    /// and hashes recorded before it existed are unchanged.
+    #[test]
+    fn the_navmesh_weight_is_written_and_hashed_when_set() {
+        let hash = |s: &SearchSettings| {
+            let mut h = StateHasher::default();
+            h.add(s);
+            h.finish()
+        };
+        let default = serde_json::to_string(&SearchSettings::DEFAULT).unwrap();
+        assert!(!default.contains("navmesh_weight"), "{default}");
+        let one = SearchSettings { planner: Planner::NAVMESH, navmesh_weight: 1.0, ..SearchSettings::DEFAULT };
+        let json = serde_json::to_string(&one).unwrap();
+        assert!(json.contains("\"navmesh_weight\":1.0"), "{json}");
+        assert_eq!(serde_json::from_str::<SearchSettings>(&json).unwrap(), one);
+        let navmesh = SearchSettings { navmesh_weight: NAVMESH_WEIGHT, ..one };
+        assert_ne!(hash(&one), hash(&navmesh));
+        assert_eq!(one.to_string(), "navmesh w=1, octile heuristic, fifo ties, 8 neighbours");
+        assert_eq!(navmesh.to_string(), "navmesh, octile heuristic, fifo ties, 8 neighbours");
     }
 
     #[test]

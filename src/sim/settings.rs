@@ -387,6 +387,10 @@ impl Settings {
         if !(MIN_WEIGHT..=MAX_WEIGHT).contains(&weight) {
             return Some(format!("weight {weight} is not from {MIN_WEIGHT} to {MAX_WEIGHT}"));
         }
+        let weight = self.search.navmesh_weight;
+        if !(MIN_WEIGHT..=MAX_WEIGHT).contains(&weight) {
+            return Some(format!("navmesh_weight {weight} is not from {MIN_WEIGHT} to {MAX_WEIGHT}"));
+        }
         if !(self.detection_radius >= 0.0 && self.detection_radius.is_finite()) {
             return Some(format!("detection_radius {} is not a finite number ≥ 0", self.detection_radius));
         }

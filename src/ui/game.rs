@@ -188,7 +188,7 @@ impl Sessions {
     /// Runs the search lab on `level` until the player quits it (`None`)
     /// or a signal or a hangup stops it (see [`lab`](super::lab)).
     pub fn lab(&mut self, level: Level, save_to: PathBuf, planners: &[Planner]) -> io::Result<Option<Stop>> {
-        lab::lab_in(&mut self.terminal, level, save_to, planners, self.palette, self.mouse)
+        lab::lab_in(&mut self.terminal, level, save_to, planners, None, self.palette, self.mouse)
     }
 }
 

@@ -150,7 +150,15 @@ fn key_lines(palette: &Palette, bindings: &[Binding]) -> Vec<Line<'static>> {
 
 /// `lines` in a bordered box `width` wide, centred over `area` and cut to
 /// it, scrolled by `scroll` rows (no further than its last row).
-fn popup(frame: &mut Frame, area: Rect, width: u16, lines: Vec<Line<'static>>, title: &str, bottom: &str, scroll: u16) {
+pub(super) fn popup(
+    frame: &mut Frame,
+    area: Rect,
+    width: u16,
+    lines: Vec<Line<'static>>,
+    title: &str,
+    bottom: &str,
+    scroll: u16,
+) {
     let rows = lines.len() as u16;
     let popup = area.centered(Constraint::Length(width), Constraint::Length(rows + 2)).intersection(area);
     let scroll = scroll.min(rows.saturating_sub(popup.height.saturating_sub(2)));

@@ -17,12 +17,15 @@
 //! [`Worker`] and every key's work runs there, the terminal loop reading
 //! keys and signals meanwhile.
 
+mod chooser;
 mod draw;
 mod keys;
 mod nav;
 mod nav_map;
 mod pane;
+mod preset;
 mod state;
+mod steer;
 
 use super::busy::{self, Busy};
 use super::palette::Palette;
@@ -32,14 +35,16 @@ use crate::level::Level;
 use crate::search::Planner;
 use crate::signals::Signals;
 use keys::{Action, Pointer};
+pub use preset::Preset;
 use ratatui::Frame;
-use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind};
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind};
 use ratatui::layout::Rect;
 use state::Lab;
 use std::collections::VecDeque;
 use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+pub use steer::{SteerLab, steer_lab};
 
 /// Most keys kept while the panes search; later ones are dropped.
 const QUEUED: usize = 1024;
@@ -47,17 +52,19 @@ const QUEUED: usize = 1024;
 /// Runs the lab on `level` in the terminal until the user quits (`None`)
 /// or a signal or a hangup stops it. `W` writes the level to `save_to`,
 /// `p` the picture beside it. `planners` are the panes' (left, right),
-/// when given; `mouse` captures the mouse (`--mouse`, `M` toggles). The
-/// terminal is restored however this returns.
+/// when given; a `preset` sets both panes' settings; `mouse` captures the
+/// mouse (`--mouse`, `M` toggles). The terminal is restored however this
+/// returns.
 pub fn lab(
     level: Level,
     save_to: PathBuf,
     planners: &[Planner],
+    preset: Option<Preset>,
     palette: Palette,
     mouse: bool,
     signals: Signals,
 ) -> io::Result<Option<Stop>> {
-    lab_in(&mut Terminal::open(palette, signals)?, level, save_to, planners, palette, mouse)
+    lab_in(&mut Terminal::open(palette, signals)?, level, save_to, planners, preset, palette, mouse)
 }
 
 /// [`lab`] in a terminal already open (the title screen's).
@@ -66,6 +73,7 @@ pub(super) fn lab_in(
     level: Level,
     save_to: PathBuf,
     planners: &[Planner],
+    preset: Option<Preset>,
     palette: Palette,
     mouse: bool,
 ) -> io::Result<Option<Stop>> {
@@ -73,7 +81,10 @@ pub(super) fn lab_in(
     let name = level.name.clone();
     let make = move || {
         let mut lab = Lab::new(level, save_to);
-        lab.set_planners(&planners);
+        match preset {
+            Some(preset) => lab.apply_preset(preset),
+            None => lab.set_planners(&planners),
+        }
         lab.mouse = mouse;
         lab
     };
@@ -97,8 +108,8 @@ pub(super) fn lab_in(
 struct LabFront {
     lab: Worker<Lab>,
     palette: Palette,
-    /// Keys waiting for the lab, in order.
-    queued: VecDeque<Action>,
+    /// Keys and clicks waiting for the lab, in order.
+    queued: VecDeque<Input>,
     /// What the lab is away doing, for the popup.
     doing: String,
     dirty: bool,
@@ -111,6 +122,13 @@ struct LabFront {
     mouse: bool,
 }
 
+/// What waits for the lab: a key, raw (an open menu or chooser takes it
+/// so, the lab's key map otherwise), or a click's action.
+enum Input {
+    Key(KeyEvent),
+    Action(Action),
+}
+
 impl Front for LabFront {
     fn event(&mut self, event: Event) {
         self.dirty = true;
@@ -121,7 +139,7 @@ impl Front for LabFront {
                 if let Some(pointer) = Pointer::of(mouse, self.screen)
                     && self.queued.len() < QUEUED
                 {
-                    self.queued.push_back(Action::Pointer(pointer));
+                    self.queued.push_back(Input::Action(Action::Pointer(pointer)));
                 }
                 return;
             }
@@ -134,10 +152,8 @@ impl Front for LabFront {
             self.quit = true;
             return;
         }
-        if let Some(action) = keys::action(key)
-            && self.queued.len() < QUEUED
-        {
-            self.queued.push_back(action);
+        if self.queued.len() < QUEUED {
+            self.queued.push_back(Input::Key(key));
         }
     }
 
@@ -149,11 +165,14 @@ impl Front for LabFront {
             return Ok(None);
         }
         if !self.queued.is_empty() {
-            let actions: Vec<Action> = self.queued.drain(..).collect();
+            let inputs: Vec<Input> = self.queued.drain(..).collect();
             self.doing = "the panes search again".to_string();
             self.lab.start(move |lab: &mut Lab| {
-                for action in actions {
-                    lab.handle(action);
+                for input in inputs {
+                    match input {
+                        Input::Key(key) => lab.press(key),
+                        Input::Action(action) => lab.handle(action),
+                    }
                     if lab.quit {
                         break;
                     }
@@ -206,6 +225,7 @@ impl Front for LabFront {
 mod tests {
     use super::keys::{Action, Setting};
     use super::*;
+    use crate::search::SearchSettings;
     use crate::ui::testing::lines;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
@@ -308,6 +328,41 @@ mod tests {
         assert_eq!(lab.panes[1].planner(), Planner::CYCLE[0]);
     }
 
+    /// The navmesh's own weight, from the weight keys on its pane: at the
+    /// default 1.3 its portal search reopens or breaks consistency on the
+    /// built-in level, at 1 (two presses of `[`) it is plain A*, consistent
+    /// (no reopening, no violation), and the title says which runs.
+    #[test]
+    fn the_navmesh_weight_goes_down_to_one_and_the_search_is_consistent() {
+        let mut lab = Lab::new(Level::embedded_default(), PathBuf::from("unused.txt"));
+        lab.handle(Action::SwapPane);
+        for _ in 0..TO_NAVMESH {
+            lab.handle(Action::Set(Setting::Planner));
+        }
+        let at_end = |lab: &mut Lab| {
+            lab.handle(Action::End);
+            let s = lab.panes[1].stats(lab.step);
+            (s.reopened + s.violations, lab.panes[1].outcome.as_ref().unwrap().found)
+        };
+        let (broken, found) = at_end(&mut lab);
+        assert!(broken > 0 && found, "w = 1.3: {broken} reopenings and violations");
+        let title = |lab: &Lab| {
+            let mut terminal = Terminal::new(TestBackend::new(150, 46)).unwrap();
+            terminal.draw(|frame| draw::draw(frame, lab, &Palette::NAMED)).unwrap();
+            lines(terminal.backend().buffer()).join("\n")
+        };
+        assert!(title(&lab).contains("2: navmesh: weighted A* w=1.30 over portals"), "{}", title(&lab));
+        lab.handle(Action::Set(Setting::Weight(-crate::ui::keys::WEIGHT_STEP)));
+        lab.handle(Action::Set(Setting::Weight(-crate::ui::keys::WEIGHT_STEP)));
+        assert_eq!(lab.panes[1].settings.navmesh_weight, 1.0);
+        assert_eq!(lab.panes[1].settings.weight, SearchSettings::DEFAULT.weight, "weighted A*'s own w untouched");
+        assert_eq!(at_end(&mut lab), (0, true), "w = 1: a consistent search");
+        assert!(title(&lab).contains("2: navmesh: A* (w=1) over portals"), "{}", title(&lab));
+        assert!(!title(&lab).contains("w > 1 allows them"), "{}", title(&lab));
+        lab.handle(Action::Set(Setting::Weight(crate::ui::keys::WEIGHT_STEP)));
+        assert!(title(&lab).contains("weighted A* w=1.25"), "{}", title(&lab));
+    }
+
     /// The default lab (A* beside greedy) at 80x24, 100x30 and 120x40, in
     /// colour and without, twenty steps in: where two panes do not each
     /// show the whole level the active one shows it alone and says so
@@ -339,6 +394,42 @@ mod tests {
                 insta::assert_snapshot!(format!("lab_{w}x{h}_{mode}"), crate::ui::testing::styled(buf));
             }
         }
+    }
+
+    /// The preset menu over the lab, its second line highlighted.
+    #[test]
+    fn the_preset_menu() {
+        let text = screen(&[Action::Presets], 100, 30);
+        let mut lab = Lab::new(Level::embedded_default(), PathBuf::from("unused.txt"));
+        lab.handle(Action::Presets);
+        lab.press(KeyEvent::new(KeyCode::Down, ratatui::crossterm::event::KeyModifiers::NONE));
+        let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+        terminal.draw(|frame| draw::draw(frame, &lab, &Palette::MONO)).unwrap();
+        for preset in Preset::ALL {
+            assert!(text.contains(preset.name()), "{preset} listed:\n{text}");
+        }
+        insta::assert_snapshot!("preset_menu", crate::ui::testing::styled(terminal.backend().buffer()));
+    }
+
+    /// The level chooser over the lab, a generated row highlighted with
+    /// its seed moved on, a path half typed.
+    #[test]
+    fn the_level_chooser() {
+        let mut lab = Lab::new(Level::embedded_default(), PathBuf::from("unused.txt"));
+        lab.handle(Action::Load);
+        let press = |lab: &mut Lab, code| lab.press(KeyEvent::new(code, ratatui::crossterm::event::KeyModifiers::NONE));
+        for _ in 0..crate::level::SHIPPED.len() + 2 {
+            press(&mut lab, KeyCode::Down);
+        }
+        press(&mut lab, KeyCode::Right);
+        for c in "levels/ma".chars() {
+            press(&mut lab, KeyCode::Char(c));
+        }
+        let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+        terminal.draw(|frame| draw::draw(frame, &lab, &Palette::MONO)).unwrap();
+        let text = lines(terminal.backend().buffer()).join("\n");
+        assert!(text.contains("maze 2") && text.contains("> levels/ma_"), "{text}");
+        insta::assert_snapshot!("level_chooser", crate::ui::testing::styled(terminal.backend().buffer()));
     }
 
     /// The mouse in the lab, read through the panes' layout: a click

@@ -122,7 +122,10 @@ pub(super) fn plan(
             "polygon_count": mesh.polygon_count(),
             "portal_count": mesh.portals().len(),
             "build_micros": mesh.build_micros(),
+            "weight": args.search.settings().navmesh_weight,
             "expanded": stats.expanded,
+            "reopened": stats.reopened,
+            "violations": stats.violations,
             "micros": micros,
         });
         (v, (built, crossed, found, micros))

@@ -6,19 +6,6 @@ use crate::level::Level;
 /// The campaign's order, one level name a line (`;` starts a comment).
 const ORDER: &str = include_str!("../../../levels/campaign.txt");
 
-/// Every shipped level the campaign can name, by file name, with its text.
-const SHIPPED: &[(&str, &str)] = &[
-    ("arena", include_str!("../../../levels/arena.txt")),
-    ("big", include_str!("../../../levels/big.txt")),
-    ("cave", include_str!("../../../levels/cave.txt")),
-    ("crossing", include_str!("../../../levels/crossing.txt")),
-    ("dungeon", include_str!("../../../levels/dungeon.txt")),
-    ("gates", include_str!("../../../levels/gates.txt")),
-    ("keep", include_str!("../../../levels/keep.txt")),
-    ("maze", include_str!("../../../levels/maze.txt")),
-    ("room", include_str!("../../../levels/room.txt")),
-];
-
 /// The campaign's level names, in order.
 fn names() -> impl Iterator<Item = &'static str> {
     ORDER.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with(';'))
@@ -27,17 +14,13 @@ fn names() -> impl Iterator<Item = &'static str> {
 /// The campaign's levels, in order. Unit tests prove each name is shipped
 /// and each text parses, so this cannot fail at run time.
 pub fn levels() -> Vec<Level> {
-    names()
-        .map(|name| {
-            let (_, text) = SHIPPED.iter().find(|(n, _)| *n == name).expect("a campaign level is shipped");
-            Level::parse(text, &format!("levels/{name}.txt")).expect("a shipped level parses")
-        })
-        .collect()
+    names().map(|name| Level::shipped(name).expect("a campaign level is shipped")).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::level::SHIPPED;
     use crate::sim::{Goal, Rules};
 
     #[test]

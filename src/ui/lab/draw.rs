@@ -12,7 +12,7 @@
 use super::pane::Pane;
 use super::state::{Lab, PACES};
 use crate::grid::Cell;
-use crate::search::{Expansion, Outcome, Planner};
+use crate::search::{Expansion, Outcome, SearchSettings};
 use crate::ui::legend::Legend;
 use crate::ui::map::{Camera, terrain};
 use crate::ui::palette::{Palette, Shade};
@@ -44,6 +44,12 @@ pub fn draw(frame: &mut Frame, lab: &Lab, palette: &Palette) {
     frame.render_widget(Paragraph::new(status_line(lab)), status);
     if lab.help {
         super::keys::render_help(frame, area, palette);
+    }
+    if let Some(menu) = lab.menu {
+        super::preset::render(frame, area, palette, menu);
+    }
+    if let Some(chooser) = &lab.chooser {
+        super::chooser::render(frame, area, palette, chooser);
     }
 }
 
@@ -140,11 +146,15 @@ fn ends_style(p: &Palette) -> Style {
     Style::new().fg(p.player).add_modifier(Modifier::BOLD)
 }
 
-/// What an any-angle planner runs, honestly named: the search and its
-/// graph.
-pub fn planner_words(planner: Planner) -> String {
+/// What an any-angle planner runs, honestly named: the search (with the
+/// navmesh's weight: `weighted A* w=1.30`, or `A* (w=1)`) and its graph.
+pub fn planner_words(settings: &SearchSettings) -> String {
+    let planner = settings.planner;
     match planner.expansion() {
-        Expansion::Navmesh => format!("navmesh: weighted A* (w = {}) over portals", crate::nav::SEARCH_WEIGHT),
+        Expansion::Navmesh if settings.navmesh_weight > 1.0 => {
+            format!("navmesh: weighted A* w={:.2} over portals", settings.navmesh_weight)
+        }
+        Expansion::Navmesh => "navmesh: A* (w=1) over portals".to_string(),
         Expansion::Waypoints => "waypoints: A* over corners".to_string(),
         Expansion::Grid | Expansion::Jps | Expansion::JpsPlus | Expansion::Hpa => planner.to_string(),
     }
@@ -155,7 +165,7 @@ pub fn planner_words(planner: Planner) -> String {
 fn settings(pane: &Pane) -> String {
     let planner = pane.planner();
     if planner.expansion().any_angle() {
-        return format!("{}, point agent", planner_words(planner));
+        return format!("{}, point agent", planner_words(&pane.settings));
     }
     let s = &pane.settings;
     let mut text = format!("{planner}");
@@ -205,7 +215,11 @@ fn pane(buf: &mut Buffer, area: Rect, lab: &Lab, i: usize, palette: &Palette, al
     // A weighted search's heuristic (w·h) is inconsistent by design: its
     // violations are expected, and said to be.
     let planner = p.planner();
-    let weighted = planner.expansion() == Expansion::Navmesh || (planner.uses_weight() && p.settings.weight > 1.0);
+    let weighted = if planner.expansion() == Expansion::Navmesh {
+        p.settings.navmesh_weight > 1.0
+    } else {
+        planner.uses_weight() && p.settings.weight > 1.0
+    };
     let extra = match (s.reopened + s.violations > 0, weighted) {
         (false, _) => String::new(),
         (true, false) => format!(" reopened {} violations {}", s.reopened, s.violations),

@@ -42,6 +42,10 @@ pub enum Action {
     /// Write the level, or the picture (a second press overwrites).
     Save,
     Picture,
+    /// Open the menu of presets (pairs of pane settings).
+    Presets,
+    /// Open the level chooser (shipped, generated, a file).
+    Load,
     /// The mouse on or off (`M`).
     Mouse,
     /// A mouse button pressed, dragged or released (with the mouse on).
@@ -115,6 +119,8 @@ const LAB_LAST: &[Binding] = &[
     bind(&[Tab], "the other pane takes the setting keys"),
     bind(&[Char('W')], "write the level file (twice to overwrite)"),
     bind(&[Char('p')], "save the picture as SVG (twice to overwrite)"),
+    bind(&[Char('m')], "presets: A* vs Dijkstra, grid vs navmesh, ..."),
+    bind(&[Char('o')], "open another level: shipped, generated or a file"),
     bind(&[Char('M')], "mouse on/off: click, drag walls, right: goal"),
     bind(&[Char('?')], "this help"),
     bind(&[Char('q'), Esc], "quit (Esc closes this help first; Ctrl-C too)"),
@@ -165,6 +171,8 @@ pub fn action(key: KeyEvent) -> Option<Action> {
         Tab => Action::SwapPane,
         Char('W') => Action::Save,
         Char('p') => Action::Picture,
+        Char('m') => Action::Presets,
+        Char('o') => Action::Load,
         Char('M') => Action::Mouse,
         Char('?') => Action::Help,
         Char('q') | Esc => Action::Quit,

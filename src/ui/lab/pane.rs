@@ -144,7 +144,7 @@ impl Pane {
         let nav = NavDrawn {
             title: format!(
                 "{}, point agent: {}",
-                super::draw::planner_words(self.planner()),
+                super::draw::planner_words(&self.settings),
                 nav_counts(self.planner(), run)
             ),
             polygons: run.polygons.clone(),
@@ -221,7 +221,7 @@ mod tests {
             let search = SearchArgs {
                 algorithms: vec![algorithm],
                 heuristic,
-                weight: 2.0,
+                weight: Some(2.0),
                 tie,
                 neighbors: crate::grid::Neighbors::Eight,
                 reopen,
@@ -309,7 +309,7 @@ mod tests {
             let search = SearchArgs {
                 algorithms: vec![planner],
                 heuristic: Heuristic::Octile,
-                weight: 2.0,
+                weight: None,
                 tie: TieBreak::Fifo,
                 neighbors: crate::grid::Neighbors::Eight,
                 reopen: false,

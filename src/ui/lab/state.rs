@@ -1,17 +1,19 @@
 //! The lab's state: the level being edited, the query, the two panes and
 //! the step they are shown at, and what each key does to them.
 
+use super::chooser::Chooser;
 use super::keys::{Action, Pointer, Setting};
 use super::pane::Pane;
+use super::preset::Menu;
 use crate::atomic::{self, AtomicError};
 use crate::grid::{Cell, Tile};
 use crate::level::Level;
 use crate::nav::Navigator;
 use crate::picture::check_size;
-use crate::search::{MAX_WEIGHT, MIN_WEIGHT, Planner, SearchSettings};
+use crate::search::{Expansion, MAX_WEIGHT, MIN_WEIGHT, Planner, SearchSettings};
 use crate::shown::{shown, shown_path};
 use crate::sim::Goal;
-use ratatui::crossterm::event::{MouseButton, MouseEventKind};
+use ratatui::crossterm::event::{KeyEvent, MouseButton, MouseEventKind};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -42,6 +44,10 @@ pub struct Lab {
     /// Index into [`PACES`].
     pub pace: usize,
     pub help: bool,
+    /// The preset menu, when open (it takes the keys).
+    pub menu: Option<Menu>,
+    /// The level chooser, when open (it takes the keys).
+    pub chooser: Option<Chooser>,
     /// The last thing the lab has to say (saved, refused...).
     pub message: String,
     /// A file that exists and will be overwritten if the same save key is
@@ -102,6 +108,8 @@ impl Lab {
             running: false,
             pace: 2,
             help: false,
+            menu: None,
+            chooser: None,
             message: String::new(),
             confirm: None,
             marked,
@@ -139,7 +147,7 @@ impl Lab {
 
     /// Runs the query again in both panes (after an edit or a setting),
     /// shown from its first step.
-    fn rerun(&mut self) {
+    pub(super) fn rerun(&mut self) {
         for pane in &mut self.panes {
             pane.run(&self.level.grid, self.start, self.goal);
         }
@@ -162,8 +170,26 @@ impl Lab {
         }
     }
 
-    /// Acts on one key's action.
+    /// Acts on one key press: the open menu's or chooser's, else its
+    /// action's.
+    pub fn press(&mut self, key: KeyEvent) {
+        if let Some(menu) = self.menu {
+            self.message.clear();
+            self.menu_key(menu, key);
+        } else if let Some(chooser) = self.chooser.take() {
+            self.message.clear();
+            self.chooser_key(chooser, key);
+        } else if let Some(action) = super::keys::action(key) {
+            self.handle(action);
+        }
+    }
+
+    /// Acts on one key's action (a click does nothing behind an open menu
+    /// or chooser).
     pub fn handle(&mut self, action: Action) {
+        if matches!(action, Action::Pointer(_)) && (self.menu.is_some() || self.chooser.is_some()) {
+            return;
+        }
         if self.help {
             // The popup takes the keys that close it; the rest act behind it.
             if matches!(action, Action::Help | Action::Quit) {
@@ -226,6 +252,10 @@ impl Lab {
                     Setting::Open => s.open = s.open.next(),
                     Setting::Neighbors => s.neighbors = s.neighbors.next(),
                     Setting::Reopen => s.reopen = !s.reopen,
+                    // On a navmesh pane the weight keys change its own w.
+                    Setting::Weight(d) if s.planner.expansion() == Expansion::Navmesh => {
+                        s.navmesh_weight = (s.navmesh_weight + d).clamp(MIN_WEIGHT, MAX_WEIGHT);
+                    }
                     Setting::Weight(d) => s.weight = (s.weight + d).clamp(MIN_WEIGHT, MAX_WEIGHT),
                 }
                 self.rerun();
@@ -254,6 +284,8 @@ impl Lab {
                 Err(e) => self.message = format!("no picture: {e}"),
             },
             Action::Help => self.help = true,
+            Action::Presets => self.menu = Some(Menu::default()),
+            Action::Load => self.chooser = Some(Chooser::default()),
             Action::Quit => self.quit = true,
         }
     }
