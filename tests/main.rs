@@ -8,6 +8,7 @@ mod astar_closures;
 mod caps;
 mod cli;
 mod cli_io;
+mod cli_levels;
 mod doors;
 mod flow_field;
 mod game;

@@ -15,7 +15,8 @@ use std::path::PathBuf;
 /// Options of `delve play` and `delve sim`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SessionArgs {
-    /// Level file: a delve level or a Moving AI map (default: the embedded level)
+    /// Level: a file (a delve level or a Moving AI map), a shipped level's name (maze, cave, ...) or
+    /// - for standard input (default: the embedded level)
     pub level: Option<PathBuf>,
     /// A generated level instead of a file.
     #[command(flatten)]
@@ -67,7 +68,7 @@ impl SessionArgs {
     /// How messages and summaries name the level played: its file, else
     /// the generated or the embedded level's name.
     pub fn level_shown(&self, level: &Level) -> String {
-        self.level.as_deref().map_or_else(|| level.name.clone(), crate::shown::shown_path)
+        self.level.as_deref().map_or_else(|| level.name.clone(), |p| crate::shown::shown_path(&super::level_origin(p)))
     }
 
     /// How a game on `level` starts (a campaign's levels and a descent's
@@ -109,7 +110,7 @@ impl SessionArgs {
         } else {
             Rules::SANDBOX
         };
-        let file = self.level.clone().unwrap_or_else(|| PathBuf::from(&level.name));
+        let file = self.level.as_deref().map_or_else(|| PathBuf::from(&level.name), super::level_origin);
         let settings = self.world.settings(&self.search);
         // The corner graph beyond its cap is refused here, in one line.
         let refused = crate::nav::Navigator::check(settings.planner(), &level.grid);
