@@ -1,7 +1,7 @@
 //! Naming a level on the command line: a file, a shipped level by its
 //! name (from any directory), or `-` for standard input.
 
-use crate::support::run::{DEADLINE, command, output_of, stderr, stdout};
+use crate::support::run::{DEADLINE, command, stderr, stdout, wait_output};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Output, Stdio};
@@ -16,7 +16,7 @@ fn delve_in(dir: &Path, args: &[&str], input: &[u8]) -> Output {
     // write is no failure of the test.
     let _ = stdin.write_all(input);
     drop(stdin);
-    crate::support::run::wait_output(child, &format!("{args:?}"))
+    wait_output(child, &format!("{args:?}"))
 }
 
 /// The one line a refused run printed, checked to be one line and exit 2.
@@ -133,7 +133,7 @@ fn endless_standard_input_is_refused_at_the_limit() {
         // Until delve stops reading (a broken pipe), or the deadline.
         while stdin.write_all(&chunk).is_ok() && began.elapsed() < DEADLINE {}
     });
-    let o = crate::support::run::wait_output(child, "path - on endless input");
+    let o = wait_output(child, "path - on endless input");
     feeder.join().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(
