@@ -33,6 +33,7 @@ mod replay_cli;
 mod search_classic;
 mod search_props;
 mod sim;
+mod sim_compare;
 mod sim_flow;
 mod sim_nav;
 mod sim_orca;
