@@ -63,8 +63,24 @@ fn the_table_has_a_row_per_combination_under_its_flags() {
     assert_eq!(
         heading,
         [
-            "repath", "avoid", "searches", "expanded", "updated", "rekeyed", "stale", "pops", "work/tick", "search",
-            "ms", "wall", "ms", "cpu", "ms", "catches", "outcome", "hash"
+            "repath",
+            "avoid",
+            "searches",
+            "expanded",
+            "updated",
+            "rekeyed",
+            "stale",
+            "pops",
+            "work/tick",
+            "search",
+            "ms",
+            "wall",
+            "ms",
+            "cpu",
+            "ms",
+            "catches",
+            "outcome",
+            "hash"
         ]
     );
     let firsts: Vec<(&str, &str)> = lines[5..]
@@ -96,7 +112,11 @@ fn one_value_keeps_the_single_run_s_summary() {
     args.extend(["--repath", "incremental"]);
     let text = stdout(&delve(&args));
     assert!(text.starts_with("levels/dungeon.txt: 400 ticks, seed 1, hash "), "{text}");
-    assert!(text.contains("\nsettings: astar, octile heuristic, fifo ties, 8 neighbours, repath incremental, smoothing on\n"));
+    assert!(
+        text.contains(
+            "\nsettings: astar, octile heuristic, fifo ties, 8 neighbours, repath incremental, smoothing on\n"
+        )
+    );
 }
 
 #[test]
@@ -110,7 +130,15 @@ fn what_a_comparison_cannot_do_is_refused() {
     let err = refused(&["play", "levels/room.txt", "--aim", "player,goal"]);
     assert_eq!(err, "delve: --aim takes one value here (several only with `delve sim`)\n");
     let all_algos = "bfs,dijkstra,astar,greedy,weighted,jps,jps+,hpa,navmesh";
-    let err = refused(&["sim", "--algo", all_algos, "--repath", "every-tick,timer,threshold,incremental", "--avoid", "separation,orca"]);
+    let err = refused(&[
+        "sim",
+        "--algo",
+        all_algos,
+        "--repath",
+        "every-tick,timer,threshold,incremental",
+        "--avoid",
+        "separation,orca",
+    ]);
     assert_eq!(
         err,
         "delve: --algo (9) x --repath (4) x --avoid (2) make 72 combinations, more than the 64 one comparison runs\n"

@@ -93,7 +93,10 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
     }
     session.threads.install()?;
     let variants = session.variants()?;
-    if let (true, Some(flag)) = (variants.len() > 1, [(args.campaign, "--campaign"), (args.seeds.is_some(), "--seeds")].iter().find(|(on, _)| *on).map(|(_, f)| f)) {
+    if let (true, Some(flag)) = (
+        variants.len() > 1,
+        [(args.campaign, "--campaign"), (args.seeds.is_some(), "--seeds")].iter().find(|(on, _)| *on).map(|(_, f)| f),
+    ) {
         return Err(CliError::Usage(format!(
             "{flag} plays one setting of each: a list of settings is compared on one seed, without {flag}"
         )));
