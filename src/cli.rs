@@ -177,9 +177,9 @@ pub fn is_stdin(path: &std::path::Path) -> bool {
     path.as_os_str() == "-"
 }
 
-/// How messages name the level `path` gives: the path, or `<stdin>`
-/// for `-`.
-pub fn level_origin(path: &std::path::Path) -> PathBuf {
+/// How messages name the input file (a level, a scenario file, a
+/// replay) `path` gives: the path, or `<stdin>` for `-`.
+pub fn input_name(path: &std::path::Path) -> PathBuf {
     PathBuf::from(if is_stdin(path) { crate::input::STDIN.as_ref() } else { path.as_os_str() })
 }
 

@@ -18,7 +18,7 @@ use std::path::Path;
 pub use error::{Axis, LevelError};
 pub use glyph::{marker, tile_glyph};
 pub use meta::{DoorCycle, Goal, MAX_DOOR_CYCLE, MIN_DOOR_CYCLE, TICKS_PER_SECOND};
-pub use scenario::{OPTIMAL_TOLERANCE, Scenario, load_scenarios, parse_scenarios};
+pub use scenario::{MAX_SCENARIO_BYTES, OPTIMAL_TOLERANCE, Scenario, load_scenarios, parse_scenarios};
 pub use text::{MAX_LIVES, MAX_SURVIVE_SECONDS};
 
 use crate::grid::{Cell, Grid, MAX_SIDE, Tile};

@@ -1,5 +1,6 @@
-//! Naming a level on the command line: a file, a shipped level by its
-//! name (from any directory), or `-` for standard input.
+//! Naming an input on the command line: a level as a file, a shipped
+//! level by its name (from any directory), or `-` for standard input;
+//! a scenario file on standard input too.
 
 use crate::support::run::{DEADLINE, command, stderr, stdout, wait_output};
 use std::io::Write;
@@ -155,4 +156,22 @@ fn play_and_lab_refuse_a_level_on_standard_input() {
             )
         );
     }
+}
+
+#[test]
+fn a_scenario_file_is_read_from_standard_input_with_its_maps_here() {
+    let dir = repo().join("tests/fixtures/movingai");
+    let scen = std::fs::read(dir.join("rooms.map.scen")).unwrap();
+    let o = delve_in(&dir, &["scen", "-", "--json"], &scen);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let last: serde_json::Value = serde_json::from_str(stdout(&o).lines().last().unwrap()).unwrap();
+    assert_eq!((last["scenarios"].as_u64(), last["optimal"].as_u64()), (Some(48), Some(48)));
+    let o = delve_in(&dir, &["scen", "-"], &scen);
+    assert!(stdout(&o).starts_with("<stdin> on rooms.map: 48 scenarios\n"), "{}", stdout(&o));
+    // The maps are looked for in the current directory.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let err = refused_in(elsewhere.path(), &["scen", "-"], &scen);
+    assert!(err.starts_with("delve: <stdin>:2: cannot read map rooms.map named by the scenario: "), "{err}");
+    let err = refused_in(&dir, &["scen", "-"], b"version 1\n0\trooms.map\t64\t64\t1\t1\t2\tx\t3\n");
+    assert!(err.starts_with("delve: <stdin>:2:"), "{err}");
 }

@@ -30,6 +30,7 @@ mod planner;
 mod play_cli;
 mod replay;
 mod replay_cli;
+mod replay_json;
 mod search_classic;
 mod search_props;
 mod sim;

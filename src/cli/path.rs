@@ -3,7 +3,7 @@
 mod any_angle;
 
 use super::options::whole_number;
-use super::{CliError, GenLevelArgs, SearchArgs, level_or_generated, level_origin};
+use super::{CliError, GenLevelArgs, SearchArgs, input_name, level_or_generated};
 use crate::atomic::{AtomicError, AtomicFile};
 use crate::grid::{Cell, Grid};
 use crate::level::{DEFAULT_LEVEL_NAME, Level, tile_glyph as glyph};
@@ -110,7 +110,7 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
     let file = args
         .level
         .as_deref()
-        .map(level_origin)
+        .map(input_name)
         .unwrap_or_else(|| PathBuf::from(if generated.is_some() { &level.name } else { DEFAULT_LEVEL_NAME }));
     let from = endpoint(args.from, level.start, "--from", "S", &file)?;
     let to = endpoint(args.to, level.goal, "--to", "G", &file)?;

@@ -82,7 +82,7 @@ impl SessionArgs {
     /// How messages and summaries name the level played: its file, else
     /// the generated or the embedded level's name.
     pub fn level_shown(&self, level: &Level) -> String {
-        self.level.as_deref().map_or_else(|| level.name.clone(), |p| crate::shown::shown_path(&super::level_origin(p)))
+        self.level.as_deref().map_or_else(|| level.name.clone(), |p| crate::shown::shown_path(&super::input_name(p)))
     }
 
     /// How a game on `level` starts (a campaign's levels and a descent's
@@ -124,7 +124,7 @@ impl SessionArgs {
         } else {
             Rules::SANDBOX
         };
-        let file = self.level.as_deref().map_or_else(|| PathBuf::from(&level.name), super::level_origin);
+        let file = self.level.as_deref().map_or_else(|| PathBuf::from(&level.name), super::input_name);
         let settings = self.world.settings(&self.search);
         // The corner graph beyond its cap is refused here, in one line.
         let refused = crate::nav::Navigator::check(settings.planner(), &level.grid);
