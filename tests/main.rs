@@ -20,6 +20,7 @@ mod incremental;
 mod jps_movingai;
 mod layers;
 mod levels;
+mod man;
 mod moves;
 mod movingai;
 mod nav;
