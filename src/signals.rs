@@ -7,9 +7,15 @@
 //! number. A second signal while the first is being handled ends the
 //! process at once with that status, so a session stuck in its cleanup
 //! can still be stopped.
+//!
+//! SIGTSTP (`kill -TSTP`; the terminal's Ctrl-Z, outside raw mode) stops
+//! the process as it always does, except while a terminal loop watches
+//! for it ([`Signals::watch_suspend`]): it then only sets a flag, and the
+//! loop restores the terminal before it stops the process itself
+//! ([`stop`]), so that the shell gets its terminal back as it was.
 
 pub use signal_hook::consts::SIGHUP;
-use signal_hook::consts::{SIGINT, SIGQUIT, SIGTERM, SIGXFSZ};
+use signal_hook::consts::{SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGXFSZ};
 use signal_hook::flag;
 use std::io;
 use std::sync::Arc;
@@ -45,6 +51,10 @@ impl std::fmt::Display for Signal {
 #[derive(Debug)]
 pub struct Signals {
     caught: Arc<AtomicUsize>,
+    /// A SIGTSTP arrived while a loop watched: it asks to suspend.
+    suspend: Arc<AtomicBool>,
+    /// No loop watches: a SIGTSTP stops the process at once.
+    unwatched: Arc<AtomicBool>,
 }
 
 impl Signals {
@@ -61,7 +71,23 @@ impl Signals {
             flag::register(signal, Arc::clone(&armed))?;
             flag::register_usize(signal, Arc::clone(&caught), usize::try_from(signal).unwrap_or(usize::MAX))?;
         }
-        Ok(Signals { caught })
+        let (suspend, unwatched) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(true)));
+        flag::register_conditional_default(SIGTSTP, Arc::clone(&unwatched))?;
+        flag::register(SIGTSTP, Arc::clone(&suspend))?;
+        Ok(Signals { caught, suspend, unwatched })
+    }
+
+    /// Whether a terminal loop watches for SIGTSTP (`on`), which then asks
+    /// it to suspend ([`take_suspend`](Signals::take_suspend)) instead of
+    /// stopping the process; a request from before is forgotten.
+    pub fn watch_suspend(&self, on: bool) {
+        self.unwatched.store(!on, Ordering::SeqCst);
+        self.suspend.store(false, Ordering::SeqCst);
+    }
+
+    /// Whether a SIGTSTP asked to suspend since the last look.
+    pub fn take_suspend(&self) -> bool {
+        self.suspend.swap(false, Ordering::SeqCst)
     }
 
     /// The signal caught since [`catch`](Signals::catch), if any (the
@@ -72,6 +98,13 @@ impl Signals {
             n => Some(Signal(i32::try_from(n).unwrap_or(i32::MAX))),
         }
     }
+}
+
+/// Stops the process as SIGTSTP does by default (the shell's job control
+/// sees it stopped, and `fg` or `bg` continues it): returns once it is
+/// continued.
+pub fn stop() -> io::Result<()> {
+    signal_hook::low_level::emulate_default_handler(SIGTSTP)
 }
 
 /// Lets writes past the file-size limit (`ulimit -f`) fail with an error
@@ -100,5 +133,12 @@ mod tests {
         assert_eq!(signals.caught(), None);
         signal_hook::low_level::raise(SIGHUP).unwrap();
         assert_eq!(signals.caught(), Some(Signal(SIGHUP)));
+        // Watched, a SIGTSTP asks the loop to suspend and stops nothing.
+        signals.watch_suspend(true);
+        assert!(!signals.take_suspend());
+        signal_hook::low_level::raise(SIGTSTP).unwrap();
+        assert!(signals.take_suspend());
+        assert!(!signals.take_suspend(), "taken once");
+        signals.watch_suspend(false);
     }
 }

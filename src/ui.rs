@@ -13,6 +13,7 @@ mod clock;
 mod end;
 mod game;
 mod help;
+mod history;
 mod keys;
 mod lab;
 mod legend;

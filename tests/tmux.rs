@@ -65,3 +65,11 @@ fn the_title_screen_starts_a_descent_and_keeps_its_score() {
 fn turn_mode_plays_to_a_win_and_a_loss() {
     run_script("tmux_turns.sh");
 }
+
+/// The numpad in live play, Ctrl-P's message history, and Ctrl-Z (and a
+/// `kill -TSTP`) suspending the game and the lab, `fg` bringing them back
+/// with the terminal restored in between.
+#[test]
+fn the_numpad_the_message_history_and_ctrl_z() {
+    run_script("tmux_keys.sh");
+}

@@ -27,6 +27,11 @@ pub struct LabArgs {
     /// Colour or not.
     #[command(flatten)]
     pub color: ColorArgs,
+    /// Capture the mouse: click moves the cursor, drag draws walls (from a
+    /// wall: floor), right-click puts the goal, middle-click the start; `M`
+    /// toggles it. While captured the terminal's text selection needs Shift
+    #[arg(long)]
+    pub mouse: bool,
 }
 
 /// Runs `delve lab` until the user quits. A bad level is one line on a
@@ -47,7 +52,7 @@ pub fn lab(args: &LabArgs) -> Result<(), CliError> {
         (None, None) => PathBuf::from(format!("{DEFAULT_LEVEL_NAME}.txt")),
     };
     let signals = Signals::catch()?;
-    match ui::lab(level, save_to, &args.algorithms, args.color.palette(), signals)? {
+    match ui::lab(level, save_to, &args.algorithms, args.color.palette(), args.mouse, signals)? {
         Some(stop) => Err(CliError::stopped(stop, None)),
         None => Ok(()),
     }

@@ -33,6 +33,11 @@ pub struct PlayArgs {
     /// run lasts, not on the clock (`t` switches during play)
     #[arg(long)]
     pub turns: bool,
+    /// Capture the mouse: click a cell to travel there (the lab: click,
+    /// drag walls, right-click the goal); `M` toggles it. While captured the
+    /// terminal's text selection needs Shift in most terminals
+    #[arg(long)]
+    pub mouse: bool,
 }
 
 /// Runs `delve play` until the user quits: one level, or the campaign
@@ -70,6 +75,7 @@ pub fn play(args: &PlayArgs) -> Result<(), CliError> {
     let first = session.feed(&start)?;
     let mut sessions = ui::Sessions::open(args.color.palette(), 1.0, signals)?;
     sessions.set_turns(args.turns);
+    sessions.set_mouse(args.mouse);
     let mut said = Said::default();
     let mut recording = Recording::new(session.record.as_deref(), session.force, Some(first));
     let result = course.run(session, &mut recording, &mut sessions, &mut said, "quit").map(|_| ());

@@ -30,6 +30,12 @@ pub struct ReplayArgs {
     /// Colour or not.
     #[command(flatten)]
     pub color: ColorArgs,
+    /// Capture the mouse, as `play --mouse` does (`M` toggles it); a
+    /// replay takes no travel, so a click on a cell is refused as the
+    /// travel keys are. While captured the terminal's text selection needs
+    /// Shift
+    #[arg(long)]
+    pub mouse: bool,
     /// How many threads the crowd runs on.
     #[command(flatten)]
     pub threads: ThreadsArgs,
@@ -78,7 +84,7 @@ pub fn replay(args: &ReplayArgs, out: &mut impl Write) -> Result<ExitCode, CliEr
             stakes: ui::Stakes { retry: false, ..ui::Stakes::default() },
             notes: Vec::new(),
         };
-        return match ui::play(session, args.color.palette(), args.speed, signals)?.exit? {
+        return match ui::play(session, args.color.palette(), args.speed, args.mouse, signals)?.exit? {
             Exit::Stopped(stop) => Err(CliError::stopped(stop, None)),
             Exit::Quit | Exit::Retry | Exit::Next => Ok(ExitCode::SUCCESS),
         };

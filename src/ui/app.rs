@@ -7,6 +7,7 @@
 
 use super::clock::Clock;
 use super::help::HelpView;
+use super::history::{self, History};
 use super::keys::{self, Action, Ui};
 use super::log::Log;
 use super::map::Markers;
@@ -18,7 +19,10 @@ use super::sight::Sight;
 use super::stakes::Stakes;
 use crate::grid::Cell;
 use crate::sim::{Command, Goal, Kind, MonsterState, Outcome, World};
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::{Position, Rect};
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
@@ -45,6 +49,9 @@ pub enum Mode {
     Play,
     /// The help is open: `?` or Esc closes it, every other key waits.
     Help,
+    /// The message history is open (Ctrl-P): its keys scroll it, Esc, `q`
+    /// or Ctrl-P close it, every other key waits.
+    History,
     /// `q` or Esc asked whether to quit a live game: `q` again or Enter
     /// quits, any other key plays on (no move key confirms: a player
     /// tapping one is not asked twice).
@@ -86,6 +93,10 @@ pub const GOAL_UNSEEN: &str = "you have not seen the goal yet (o explores, _ pic
 /// What the log says when the cursor picks a cell the fog hides.
 pub const CELL_UNSEEN: &str = "you have not seen that cell: travel goes where you have seen";
 
+/// What the log says when `M` turns the mouse on, and off.
+pub const MOUSE_ON: &str = "mouse on: click a cell to travel there (Shift-drag selects text in most terminals; M: off)";
+pub const MOUSE_OFF: &str = "mouse off: the terminal selects text again (M: on)";
+
 /// What the log says when a replay reaches its last tick still running.
 pub const RECORDING_ENDS: &str = "the recording ends here (q quits)";
 /// The log's line at the last tick of an interrupted recording.
@@ -108,6 +119,8 @@ pub struct App {
     pub eyes: RefCell<Sight>,
     /// The help's page and scroll.
     pub help: HelpView,
+    /// How far the message history is scrolled.
+    pub history: History,
     /// The level's description, for the help's rules page.
     pub about: String,
     /// What the keys mean now.
@@ -140,6 +153,9 @@ pub struct App {
     pub turns: bool,
     /// The travel cursor's cell, while [`Mode::Cursor`] is open.
     pub cursor: Cell,
+    /// The mouse is captured (`--mouse`, `M`): a left click on a cell
+    /// travels there.
+    pub mouse: bool,
 }
 
 impl App {
@@ -152,6 +168,7 @@ impl App {
             sight: Sight::default(),
             eyes: RefCell::default(),
             help: HelpView::default(),
+            history: History::default(),
             about: String::new(),
             mode: Mode::Play,
             screen: None,
@@ -168,11 +185,12 @@ impl App {
             incomplete: false,
             turns: false,
             cursor: Cell::default(),
+            mouse: false,
         }
     }
 
     /// Whether time stands still whatever the clock says: in every mode
-    /// but [`Mode::Play`] (behind the help, a quit to confirm, a terminal
+    /// but [`Mode::Play`] (behind the help, the message history, a quit to confirm, a terminal
     /// too small, during a seek, once the session is won or lost).
     pub fn held(&self) -> bool {
         self.mode != Mode::Play
@@ -252,6 +270,19 @@ impl App {
             return None;
         }
         match self.mode {
+            // In play and on the end screen (what happened, read again).
+            Mode::Play | Mode::Ended if history::is_history_key(key) => {
+                self.history = History::default();
+                self.mode = Mode::History;
+                None
+            }
+            Mode::History => {
+                if self.history.key(key, &self.log, self.screen.unwrap_or(screen::FLOOR)) {
+                    self.mode = Mode::Play;
+                    self.settle(world);
+                }
+                None
+            }
             Mode::Play => self.play_key(key, world),
             Mode::Help => {
                 if self.help.key(key.code) {
@@ -360,12 +391,7 @@ impl App {
             KeyCode::Enter | KeyCode::Char('.' | '_' | ',') => {
                 self.mode = Mode::Play;
                 self.settle(world);
-                let to = self.cursor;
-                if self.fov && !world.memory().seen(to) {
-                    self.log.note(world.ticks(), CELL_UNSEEN);
-                    return None;
-                }
-                self.world_key(Command::Travel { x: to.x, y: to.y }, world)
+                self.travel_to(self.cursor, world)
             }
             KeyCode::Esc | KeyCode::Char('q') => {
                 self.mode = Mode::Play;
@@ -374,6 +400,30 @@ impl App {
             }
             _ => None,
         }
+    }
+
+    /// A travel to `to`, as the cursor and a click give it: refused, as
+    /// the log says, where the fog hides the cell.
+    fn travel_to(&mut self, to: Cell, world: &World) -> Option<Command> {
+        if self.fov && !world.memory().seen(to) {
+            self.log.note(world.ticks(), CELL_UNSEEN);
+            return None;
+        }
+        self.world_key(Command::Travel { x: to.x, y: to.y }, world)
+    }
+
+    /// A mouse event: with the mouse on, in play, a left click on a map
+    /// cell travels there, as `_` does (the same command, recorded and
+    /// replayed; a replay takes none). A click anywhere else (the borders,
+    /// the panel, the log) does nothing.
+    pub fn mouse(&mut self, event: MouseEvent, world: &World) -> Option<Command> {
+        if !self.mouse || self.mode != Mode::Play || event.kind != MouseEventKind::Down(MouseButton::Left) {
+            return None;
+        }
+        let (width, height) = self.screen?;
+        let at = Position::new(event.column, event.row);
+        let cell = screen::cell_at(Rect::new(0, 0, width, height), at, self, world)?;
+        self.travel_to(cell, world)
     }
 
     /// Opens the travel cursor: on the goal once seen, else on the player.
@@ -434,6 +484,10 @@ impl App {
             Ui::Slower => self.clock.slower(),
             Ui::Overlay => self.overlay = self.overlay.next(),
             Ui::Fov => self.fov = !self.fov,
+            Ui::Mouse => {
+                self.mouse = !self.mouse;
+                self.log.note(world.ticks(), if self.mouse { MOUSE_ON } else { MOUSE_OFF });
+            }
             Ui::Follow => self.follow = !self.follow,
             Ui::NextMonster => {
                 self.picked = true;
@@ -771,6 +825,82 @@ mod tests {
         assert_eq!(w.errand(), Some(crate::sim::ErrandKind::Run));
         assert_eq!(app.key(char_key('O'), &mut w), Some(Command::Stop));
         assert_eq!(app.key(char_key('j'), &mut w), Some(Command::Move { dx: 0, dy: 1 }));
+    }
+
+    /// Ctrl-P opens the message history in the game, in a replay and on
+    /// the end screen; it holds time and takes every key while open (a
+    /// move, a setting, `?` do nothing) until Esc, `q` or Ctrl-P.
+    #[test]
+    fn ctrl_p_opens_the_history_which_takes_every_key() {
+        let ctrl_p = KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL);
+        let mut w = world();
+        for live in [true, false] {
+            let mut app = App::new(Palette::NAMED, live);
+            assert_eq!(app.key(ctrl_p, &mut w), None);
+            assert!(app.mode == Mode::History && app.held(), "live: {live}");
+            for c in ['l', 'E', '?', ' ', '_'] {
+                assert_eq!(app.key(char_key(c), &mut w), None, "{c}");
+                assert_eq!(app.mode, Mode::History, "{c}");
+            }
+            assert!(!app.clock.paused(), "Space did not reach the game");
+            for close in [press(KeyCode::Esc), char_key('q'), ctrl_p] {
+                assert_eq!(app.mode, Mode::History);
+                app.key(close, &mut w);
+                assert!(app.mode == Mode::Play && app.exit.is_none(), "{close:?}");
+                app.key(ctrl_p, &mut w);
+            }
+        }
+        let mut won = crate::ui::testing::game_won();
+        let mut app = ended(&won, true, Stakes::default());
+        app.key(ctrl_p, &mut won);
+        assert_eq!(app.mode, Mode::History);
+        app.key(press(KeyCode::Esc), &mut won);
+        assert!(app.mode == Mode::Ended && app.exit.is_none(), "back to the end screen");
+    }
+
+    /// With the mouse on (`M`, `--mouse`), a left click on a map cell
+    /// travels there as `_` does; off, or another button, or a click on
+    /// the panel, or in a replay, nothing; under the fog a cell not seen
+    /// is refused as travel refuses it.
+    #[test]
+    fn a_click_travels_to_the_cell_with_the_mouse_on() {
+        let mut w = world();
+        let click = |column, row, button| MouseEvent {
+            kind: MouseEventKind::Down(button),
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        };
+        let mut app = App::new(Palette::NAMED, true);
+        app.resized(120, 40, &w);
+        let area = Rect::new(0, 0, 120, 40);
+        let p = w.player().cell;
+        // Two cells east of the player, wherever the camera puts it.
+        let at = (0..120)
+            .flat_map(|x| (0..40).map(move |y| Position::new(x, y)))
+            .find(|&pos| screen::cell_at(area, pos, &app, &w) == Some(Cell::new(p.x + 2, p.y)))
+            .unwrap();
+        let left = click(at.x, at.y, MouseButton::Left);
+        assert_eq!(app.mouse(left, &w), None, "the mouse is off");
+        app.key(char_key('M'), &mut w);
+        assert!(app.mouse);
+        assert_eq!(app.log.entries().last().map(|e| e.text.as_str()), Some(MOUSE_ON));
+        assert_eq!(app.mouse(left, &w), Some(Command::Travel { x: p.x + 2, y: p.y }));
+        assert_eq!(app.mouse(click(at.x, at.y, MouseButton::Right), &w), None);
+        assert_eq!(app.mouse(click(119, 5, MouseButton::Left), &w), None, "the panel");
+        // Under the fog, a cell never seen.
+        app.fov = true;
+        let unseen = (0..120)
+            .flat_map(|x| (0..40).map(move |y| Position::new(x, y)))
+            .find(|&pos| screen::cell_at(area, pos, &app, &w).is_some_and(|c| !w.memory().seen(c)))
+            .unwrap();
+        assert_eq!(app.mouse(click(unseen.x, unseen.y, MouseButton::Left), &w), None);
+        assert_eq!(app.log.entries().last().map(|e| e.text.as_str()), Some(CELL_UNSEEN));
+        app.key(char_key('M'), &mut w);
+        assert_eq!(app.log.entries().last().map(|e| e.text.as_str()), Some(MOUSE_OFF));
+        let mut replay = App { mouse: true, ..App::new(Palette::NAMED, false) };
+        replay.resized(120, 40, &w);
+        assert_eq!(replay.mouse(left, &w), None, "a replay takes no travel");
     }
 
     #[test]

@@ -104,6 +104,8 @@ pub struct Sessions {
     fov: Option<bool>,
     /// Whether live sessions play in turn mode (`--turns`, or `t`).
     turns: bool,
+    /// Whether sessions capture the mouse (`--mouse`, or `M`).
+    mouse: bool,
 }
 
 impl Sessions {
@@ -113,7 +115,7 @@ impl Sessions {
         let terminal = Terminal::open(palette, signals)?;
         let mut clock = Clock::default();
         clock.set_nearest_speed(speed);
-        Ok(Sessions { terminal, palette, clock, overlay: Overlay::None, fov: None, turns: false })
+        Ok(Sessions { terminal, palette, clock, overlay: Overlay::None, fov: None, turns: false, mouse: false })
     }
 
     /// Plays the live sessions from now on in turn mode, or in real time;
@@ -121,6 +123,12 @@ impl Sessions {
     /// next one.
     pub fn set_turns(&mut self, turns: bool) {
         self.turns = turns;
+    }
+
+    /// Captures the mouse in the sessions (and the lab) from now on, or
+    /// not; `M` changes it, and the choice carries over.
+    pub fn set_mouse(&mut self, mouse: bool) {
+        self.mouse = mouse;
     }
 
     /// Plays `session` until the player quits, retries or asks for the
@@ -134,6 +142,7 @@ impl Sessions {
         }
         app.overlay = self.overlay;
         app.turns = self.turns && app.live;
+        app.mouse = self.mouse;
         let fov_default = app::fov_by_default(&world);
         app.fov = self.fov.unwrap_or(fov_default);
         app.markers = Markers::of(level);
@@ -150,6 +159,7 @@ impl Sessions {
         let Game { mut view, world } = game;
         self.clock = view.app.clock.clone();
         self.overlay = view.app.overlay;
+        self.mouse = view.app.mouse;
         if view.app.live {
             self.turns = view.app.turns;
         }
@@ -178,13 +188,16 @@ impl Sessions {
     /// Runs the search lab on `level` until the player quits it (`None`)
     /// or a signal or a hangup stops it (see [`lab`](super::lab)).
     pub fn lab(&mut self, level: Level, save_to: PathBuf, planners: &[Planner]) -> io::Result<Option<Stop>> {
-        lab::lab_in(&mut self.terminal, level, save_to, planners, self.palette)
+        lab::lab_in(&mut self.terminal, level, save_to, planners, self.palette, self.mouse)
     }
 }
 
 /// Plays one session in a terminal of its own (a replay, a single level).
-pub fn play(session: Session, palette: Palette, speed: f64, signals: Signals) -> io::Result<Played> {
-    Ok(Sessions::open(palette, speed, signals)?.play(session))
+/// `mouse`: capture the mouse (`--mouse`).
+pub fn play(session: Session, palette: Palette, speed: f64, mouse: bool, signals: Signals) -> io::Result<Played> {
+    let mut sessions = Sessions::open(palette, speed, signals)?;
+    sessions.set_mouse(mouse);
+    Ok(sessions.play(session))
 }
 
 /// The session in the loop: its world on the worker, the rest here.
@@ -306,6 +319,16 @@ impl Front for Game<'_> {
         self.view.dirty && self.world.home().is_some()
     }
 
+    /// Game time is ticks, owed for wall time in play: the time spent
+    /// suspended is not owed, so the world goes on where it stopped.
+    fn resumed(&mut self) {
+        self.view.last = Instant::now();
+    }
+
+    fn mouse(&self) -> bool {
+        self.view.app.mouse
+    }
+
     fn draw(&mut self, frame: &mut Frame) {
         let Some(world) = self.world.home() else { return };
         let view = &mut self.view;
@@ -352,15 +375,18 @@ impl View<'_> {
     /// An event while the world is home.
     fn event(&mut self, event: Event, world: &mut World) {
         self.dirty = true;
-        let key = match event {
+        let command = match event {
             Event::Resize(w, h) => return self.app.resized(w, h, world),
-            Event::Key(key) if key.kind != KeyEventKind::Release => key,
+            Event::Key(key) if key.kind != KeyEventKind::Release => {
+                if self.app.mode == Mode::Seeking {
+                    return self.seek_key(key);
+                }
+                self.app.key(key, world)
+            }
+            Event::Mouse(mouse) => self.app.mouse(mouse, world),
             _ => return,
         };
-        if self.app.mode == Mode::Seeking {
-            return self.seek_key(key);
-        }
-        if let Some(command) = self.app.key(key, world) {
+        if let Some(command) = command {
             if let Err(e) = feed::apply(world, self.feed, command) {
                 self.error = Some(e);
             }
@@ -712,6 +738,28 @@ mod tests {
         g.event(key('.'));
         settle(&mut g);
         assert_eq!(ticks(&g), 1);
+    }
+
+    /// Suspended (Ctrl-Z) for ten seconds of wall time, the real-time
+    /// game owes no ticks for them on resume: the world goes on where it
+    /// stopped instead of jumping (without `resumed`, the catch-up would
+    /// run at once).
+    #[test]
+    fn time_suspended_is_not_owed() {
+        let mut feed = LiveFeed;
+        let mut g = game(world(), &mut feed);
+        g.event(key(' '));
+        pass(&mut g);
+        assert!(!g.view.dirty && g.view.job.is_none() && !g.view.app.clock.paused());
+        let stopped = Instant::now().checked_sub(Duration::from_secs(10)).unwrap();
+        g.view.last = stopped;
+        g.resumed();
+        g.work().unwrap();
+        assert!(g.view.job.is_none() && g.view.owed == 0, "ticks owed for the time suspended");
+        // What it would have owed: the catch-up, a tick under way at once.
+        g.view.last = stopped;
+        g.work().unwrap();
+        assert!(g.view.job.is_some() && g.view.owed == MAX_CATCH_UP - 1);
     }
 
     /// The seek keys move a replay 10 s back and on, to its start and its

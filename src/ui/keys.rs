@@ -42,6 +42,8 @@ pub enum Ui {
     PrevMonster,
     /// The camera follows the watched monster, or the player again.
     Follow,
+    /// The mouse on or off (`M`): a click on a cell travels there.
+    Mouse,
     /// Open the help (which then takes every key: `?` or Esc closes it).
     Help,
     /// `q` or Esc: quit, after a question in a live game.
@@ -70,6 +72,7 @@ pub const SEEK_TICKS: u64 = 10 * crate::sim::TICKS_PER_SECOND as u64;
 pub const WEIGHT_STEP: f64 = 0.25;
 
 /// One line of the help: keys and what they do.
+#[derive(Clone, Copy, Debug)]
 pub struct Binding {
     pub keys: &'static [KeyCode],
     /// How the help writes the keys, when not one by one.
@@ -81,14 +84,73 @@ pub(super) const fn bind(keys: &'static [KeyCode], what: &'static str) -> Bindin
     Binding { keys, label: None, what }
 }
 
+/// `parts` one after the other, as one table of `N` rows (`N` their
+/// lengths summed): how a help lists the shared rows among its own.
+pub(super) const fn rows<const N: usize>(parts: &[&[Binding]]) -> [Binding; N] {
+    let mut all = [bind(&[], ""); N];
+    let (mut i, mut n) = (0, 0);
+    while i < parts.len() {
+        let mut j = 0;
+        while j < parts[i].len() {
+            all[n] = parts[i][j];
+            (j, n) = (j + 1, n + 1);
+        }
+        i += 1;
+    }
+    assert!(n == N, "N is not the rows' count");
+    all
+}
+
+/// A search setting, changed by the same key in the game and the lab
+/// (the lab's active pane): one spelling, read by both maps from
+/// [`search_key`] and listed by both helps from [`SEARCH_KEYS`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Search {
+    /// The next planner: the grid searches, then the navmesh and the
+    /// waypoint graph.
+    Planner,
+    Heuristic,
+    Tie,
+    Open,
+    /// Reopening closed nodes on or off.
+    Reopen,
+    Neighbors,
+    /// The weight of weighted A*, moved by this much.
+    Weight(f64),
+}
+
+/// The search setting `code` changes, in the game and in the lab alike.
+pub fn search_key(code: KeyCode) -> Option<Search> {
+    Some(match code {
+        Char('A') => Search::Planner,
+        Char('E') => Search::Heuristic,
+        Char('T') => Search::Tie,
+        Char('P') => Search::Open,
+        Char('X') => Search::Reopen,
+        Char('D') => Search::Neighbors,
+        Char('[') => Search::Weight(-WEIGHT_STEP),
+        Char(']') => Search::Weight(WEIGHT_STEP),
+        _ => return None,
+    })
+}
+
+/// The search settings' rows, the same in both helps.
+pub const SEARCH_KEYS: &[Binding] = &[
+    bind(&[Char('A')], "next planner (grid searches, navmesh, waypoints)"),
+    bind(&[Char('E')], "next heuristic (the estimate)"),
+    bind(&[Char('T')], "next tie-break among equal f"),
+    bind(&[Char('P'), Char('X')], "open list: lazy or decrease-key; reopening"),
+    bind(&[Char('D'), Char('['), Char(']')], "4 or 8 neighbours; weight -/+ 0.25 (1 to 10)"),
+];
+
 use KeyCode::{BackTab, Char, Down, End, Esc, Home, Left, PageDown, PageUp, Right, Tab, Up};
 
 /// The run keys: a move key with Shift.
-const RUN_KEYS: &[KeyCode] = &[Char('H'), Char('J'), Char('K'), Char('L'), Char('Y'), Char('U'), Char('B'), Char('N')];
+pub(super) const RUN_KEYS: &[KeyCode] =
+    &[Char('H'), Char('J'), Char('K'), Char('L'), Char('Y'), Char('U'), Char('B'), Char('N')];
 
-/// Every key, in the order the help lists them (18 lines: the help fits
-/// the smallest terminal).
-pub const BINDINGS: &[Binding] = &[
+/// The game's own rows before the search settings.
+const GAME_FIRST: &[Binding] = &[
     Binding {
         keys: &[Char('h'), Char('j'), Char('k'), Char('l'), Left, Down, Up, Right],
         label: Some("hjkl ←↓↑→"),
@@ -99,14 +161,12 @@ pub const BINDINGS: &[Binding] = &[
     bind(&[Char('t'), Char('s')], "turn mode on/off; wait a step (. too in turns)"),
     bind(&[Char('_'), Char('>')], "travel: pick a cell; to the goal G once seen"),
     bind(&[Char('o'), Char('e')], "explore the unseen; open or close a door"),
-    bind(&[Char('A')], "next planner (grid, navmesh, waypoints)"),
-    bind(&[Char('E')], "next heuristic (the estimate)"),
-    bind(&[Char('T')], "next tie-break among equal f"),
-    bind(&[Char('P'), Char('X')], "open list: lazy or decrease-key; reopening"),
-    bind(&[Char('D'), Char('['), Char(']')], "4 or 8 neighbours; weight -/+ 0.25 (1 to 10)"),
-    bind(&[Char('R')], "repath policy (timer+threshold needs both)"),
-    bind(&[Char('S'), Char('V')], "smoothing on/off; avoidance separation/orca"),
-    bind(&[Char('O'), Char('F')], "next overlay; field of view (fog) on or off"),
+];
+
+/// The game's own rows after the search settings.
+const GAME_LAST: &[Binding] = &[
+    bind(&[Char('R'), Char('S'), Char('V')], "repath policy; smoothing; avoidance (sep./orca)"),
+    bind(&[Char('O'), Char('F'), Char('M')], "next overlay; field of view (fog); mouse on/off"),
     Binding {
         keys: &[Tab, BackTab, Char('C')],
         label: Some("Tab⇧Tab C"),
@@ -114,12 +174,21 @@ pub const BINDINGS: &[Binding] = &[
     },
     bind(&[Char(' '), Char('.')], "pause or resume; one tick while paused"),
     Binding {
-        keys: &[Char('+'), Char('-'), PageUp, PageDown, Home, End],
+        keys: &[Char('+'), Char('='), Char('-'), PageUp, PageDown, Home, End],
         label: Some("+-PgUp/Dn"),
         what: "speed ¼× to 8×; replay -/+10 s, Home/End",
     },
     bind(&[Char('?'), Char('q'), Esc], "this help; quit (q confirms, Ctrl-C at once)"),
+    // Keys with Ctrl, which the help writes as `^P`.
+    Binding { keys: &[], label: Some("^P ^Z"), what: "message history; suspend (fg resumes)" },
 ];
+
+const GAME_ROWS: usize = GAME_FIRST.len() + SEARCH_KEYS.len() + GAME_LAST.len();
+
+/// Every key of the game, in the order the help lists them (18 lines: the
+/// help fits the smallest terminal); the search settings' rows are the
+/// lab's too.
+pub const BINDINGS: &[Binding] = &rows::<GAME_ROWS>(&[GAME_FIRST, SEARCH_KEYS, GAME_LAST]);
 
 /// The most useful keys, most useful first, as the status line names them
 /// (it is cut at the terminal's width; a replay leaves out those that
@@ -160,6 +229,17 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
         let command = if run { Command::Run { dx, dy } } else { Command::Move { dx, dy } };
         return Some(Action::World(command));
     }
+    if let Some(search) = search_key(key.code) {
+        return match search {
+            Search::Planner => set(settings.next_planner()),
+            Search::Heuristic => set(Setting::Heuristic(s.heuristic.next())),
+            Search::Tie => set(Setting::Tie(s.tie.next())),
+            Search::Open => set(Setting::Open(s.open.next())),
+            Search::Reopen => set(Setting::Reopen(!s.reopen)),
+            Search::Neighbors => set(Setting::Neighbors(s.neighbors.next())),
+            Search::Weight(step) => weight(s.weight, step),
+        };
+    }
     match key.code {
         Char('e') => Some(Action::World(Command::Door)),
         Char('s') => Some(Action::World(Command::Wait)),
@@ -167,25 +247,18 @@ pub fn action(key: KeyEvent, settings: &Settings) -> Option<Action> {
         Char('t') => ui(Ui::Turns),
         Char('_') => ui(Ui::Travel),
         Char('>') => ui(Ui::TravelGoal),
-        Char('A') => set(settings.next_planner()),
-        Char('E') => set(Setting::Heuristic(s.heuristic.next())),
-        Char('T') => set(Setting::Tie(s.tie.next())),
-        Char('P') => set(Setting::Open(s.open.next())),
-        Char('X') => set(Setting::Reopen(!s.reopen)),
-        Char('D') => set(Setting::Neighbors(s.neighbors.next())),
-        Char('[') => weight(s.weight, -WEIGHT_STEP),
-        Char(']') => weight(s.weight, WEIGHT_STEP),
         Char('R') => set(Setting::Repath(settings.repath.next())),
         Char('S') => set(Setting::Smoothing(!settings.smoothing)),
         Char('V') => set(Setting::Avoidance(settings.avoidance.next())),
         Char('O') => ui(Ui::Overlay),
         Char('F') => ui(Ui::Fov),
+        Char('M') => ui(Ui::Mouse),
         Tab => ui(Ui::NextMonster),
         BackTab => ui(Ui::PrevMonster),
         Char('C') => ui(Ui::Follow),
         Char(' ') => ui(Ui::Pause),
         Char('.') => ui(Ui::Step),
-        Char('+') => ui(Ui::Faster),
+        Char('+' | '=') => ui(Ui::Faster),
         Char('-') => ui(Ui::Slower),
         PageUp => ui(Ui::Seek(Seek::Back)),
         PageDown => ui(Ui::Seek(Seek::Forward)),
@@ -208,39 +281,58 @@ pub fn direction(code: KeyCode) -> Option<(i8, i8)> {
         Char(c) => c.to_ascii_lowercase(),
         _ => return None,
     };
-    Some(match c {
-        'h' => (-1, 0),
-        'j' => (0, 1),
-        'k' => (0, -1),
-        'l' => (1, 0),
-        'y' => (-1, -1),
-        'u' => (1, -1),
-        'b' => (-1, 1),
-        'n' => (1, 1),
+    MOVES.iter().find(|&&(k, _)| k == c).map(|&(_, d)| d)
+}
+
+/// The move keys, small, and the step of each.
+const MOVES: [(char, (i8, i8)); 8] = [
+    ('h', (-1, 0)),
+    ('j', (0, 1)),
+    ('k', (0, -1)),
+    ('l', (1, 0)),
+    ('y', (-1, -1)),
+    ('u', (1, -1)),
+    ('b', (-1, 1)),
+    ('n', (1, 1)),
+];
+
+/// A key of the roguelike numpad: a step to the cell of its place on the
+/// pad, or the middle key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pad {
+    Step(i8, i8),
+    Middle,
+}
+
+/// The numpad key `code` is, as the game and the lab read it: the digits
+/// 1-9 (NumLock on, which terminals send as plain digits) and, NumLock
+/// off, Home, PgUp, End, PgDn and the middle key (`KeypadBegin`).
+pub fn pad(code: KeyCode) -> Option<Pad> {
+    Some(match code {
+        Char('7') | Home => Pad::Step(-1, -1),
+        Char('8') => Pad::Step(0, -1),
+        Char('9') | PageUp => Pad::Step(1, -1),
+        Char('4') => Pad::Step(-1, 0),
+        Char('5') | KeyCode::KeypadBegin => Pad::Middle,
+        Char('6') => Pad::Step(1, 0),
+        Char('1') | End => Pad::Step(-1, 1),
+        Char('2') => Pad::Step(0, 1),
+        Char('3') | PageDown => Pad::Step(1, 1),
         _ => return None,
     })
 }
 
-/// The roguelike numpad, for live play: the digits 1-9 (NumLock on, which
-/// terminals send as plain digits) and, NumLock off, Home, PgUp, End, PgDn
-/// and the middle key (`KeypadBegin`) become the move key of their place
-/// on the pad, `5` and the middle key waiting (`s`); modifiers are kept,
-/// so Shift runs. A replay keeps Home, End, PgUp and PgDn for seeking,
-/// so only live play asks for this.
+/// The numpad in live play: each [`pad`] key becomes the move key of its
+/// place, the middle key waiting (`s`); modifiers are kept, so Shift runs.
+/// A replay keeps Home, End, PgUp and PgDn for seeking, so only live play
+/// asks for this.
 pub fn numpad(key: KeyEvent) -> KeyEvent {
-    let letter = match key.code {
-        Char('7') | Home => 'y',
-        Char('8') => 'k',
-        Char('9') | PageUp => 'u',
-        Char('4') => 'h',
-        Char('5') | KeyCode::KeypadBegin => 's',
-        Char('6') => 'l',
-        Char('1') | End => 'b',
-        Char('2') => 'j',
-        Char('3') | PageDown => 'n',
-        _ => return key,
+    let letter = match pad(key.code) {
+        Some(Pad::Middle) => Some('s'),
+        Some(Pad::Step(dx, dy)) => MOVES.iter().find(|&&(_, d)| d == (dx, dy)).map(|&(c, _)| c),
+        None => None,
     };
-    KeyEvent { code: Char(letter), ..key }
+    letter.map_or(key, |c| KeyEvent { code: Char(c), ..key })
 }
 
 /// Ctrl-C: raw mode turns it into a key; it quits at once, whatever is
@@ -255,6 +347,24 @@ fn weight(current: f64, step: f64) -> Option<Action> {
     let next = (current + step).clamp(MIN_WEIGHT, MAX_WEIGHT);
     (next != current).then_some(Action::World(Command::Set(Setting::Weight(next))))
 }
+
+/// Each numpad key and the step it gives, for the game's tests and the
+/// lab's: the same pad in both.
+#[cfg(test)]
+pub(super) const NUMPAD: [(KeyCode, i8, i8); 12] = [
+    (Char('1'), -1, 1),
+    (Char('2'), 0, 1),
+    (Char('3'), 1, 1),
+    (Char('4'), -1, 0),
+    (Char('6'), 1, 0),
+    (Char('7'), -1, -1),
+    (Char('8'), 0, -1),
+    (Char('9'), 1, -1),
+    (Home, -1, -1),
+    (PageUp, 1, -1),
+    (End, -1, 1),
+    (PageDown, 1, 1),
+];
 
 #[cfg(test)]
 mod tests {
@@ -305,21 +415,7 @@ mod tests {
     #[test]
     fn the_numpad_moves_and_waits_in_live_play() {
         let live = |code| action(numpad(press(code)), &Settings::default());
-        let cases = [
-            (Char('1'), -1, 1),
-            (Char('2'), 0, 1),
-            (Char('3'), 1, 1),
-            (Char('4'), -1, 0),
-            (Char('6'), 1, 0),
-            (Char('7'), -1, -1),
-            (Char('8'), 0, -1),
-            (Char('9'), 1, -1),
-            (Home, -1, -1),
-            (PageUp, 1, -1),
-            (End, -1, 1),
-            (PageDown, 1, 1),
-        ];
-        for (code, dx, dy) in cases {
+        for (code, dx, dy) in NUMPAD {
             assert_eq!(live(code), Some(Action::World(Command::Move { dx, dy })), "{code:?}");
             let shifted = numpad(KeyEvent::new(code, KeyModifiers::SHIFT));
             assert_eq!(action(shifted, &Settings::default()), Some(Action::World(Command::Run { dx, dy })), "{code:?}");

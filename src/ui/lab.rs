@@ -31,9 +31,10 @@ use super::worker::Worker;
 use crate::level::Level;
 use crate::search::Planner;
 use crate::signals::Signals;
-use keys::Action;
+use keys::{Action, Pointer};
 use ratatui::Frame;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind};
+use ratatui::layout::Rect;
 use state::Lab;
 use std::collections::VecDeque;
 use std::io;
@@ -46,15 +47,17 @@ const QUEUED: usize = 1024;
 /// Runs the lab on `level` in the terminal until the user quits (`None`)
 /// or a signal or a hangup stops it. `W` writes the level to `save_to`,
 /// `p` the picture beside it. `planners` are the panes' (left, right),
-/// when given. The terminal is restored however this returns.
+/// when given; `mouse` captures the mouse (`--mouse`, `M` toggles). The
+/// terminal is restored however this returns.
 pub fn lab(
     level: Level,
     save_to: PathBuf,
     planners: &[Planner],
     palette: Palette,
+    mouse: bool,
     signals: Signals,
 ) -> io::Result<Option<Stop>> {
-    lab_in(&mut Terminal::open(palette, signals)?, level, save_to, planners, palette)
+    lab_in(&mut Terminal::open(palette, signals)?, level, save_to, planners, palette, mouse)
 }
 
 /// [`lab`] in a terminal already open (the title screen's).
@@ -64,12 +67,14 @@ pub(super) fn lab_in(
     save_to: PathBuf,
     planners: &[Planner],
     palette: Palette,
+    mouse: bool,
 ) -> io::Result<Option<Stop>> {
     let planners = planners.to_vec();
     let name = level.name.clone();
     let make = move || {
         let mut lab = Lab::new(level, save_to);
         lab.set_planners(&planners);
+        lab.mouse = mouse;
         lab
     };
     let mut front = LabFront {
@@ -80,6 +85,8 @@ pub(super) fn lab_in(
         dirty: true,
         quit: false,
         last_frame: Instant::now(),
+        screen: Rect::default(),
+        mouse,
     };
     terminal.run(&mut front)
 }
@@ -98,15 +105,28 @@ struct LabFront {
     quit: bool,
     /// When the running search last stepped.
     last_frame: Instant,
+    /// The terminal's area, for reading a click against the layout.
+    screen: Rect,
+    /// Whether the lab has the mouse captured, as it last said.
+    mouse: bool,
 }
 
 impl Front for LabFront {
     fn event(&mut self, event: Event) {
         self.dirty = true;
-        let Event::Key(key) = event else { return };
-        if key.kind == KeyEventKind::Release {
-            return;
-        }
+        let key = match event {
+            Event::Key(key) if key.kind != KeyEventKind::Release => key,
+            Event::Resize(width, height) => return self.screen = Rect::new(0, 0, width, height),
+            Event::Mouse(mouse) => {
+                if let Some(pointer) = Pointer::of(mouse, self.screen)
+                    && self.queued.len() < QUEUED
+                {
+                    self.queued.push_back(Action::Pointer(pointer));
+                }
+                return;
+            }
+            _ => return,
+        };
         // While the popup says the panes are busy, q and Esc quit at once
         // (the popup's question cannot wait for the search).
         let shown = self.lab.away().is_some_and(|d| d >= busy::SAY_AFTER);
@@ -123,6 +143,7 @@ impl Front for LabFront {
 
     fn work(&mut self) -> io::Result<Option<Duration>> {
         let Some(lab) = self.lab.get() else { return Ok(None) };
+        self.mouse = lab.mouse;
         if lab.quit {
             self.quit = true;
             return Ok(None);
@@ -174,6 +195,10 @@ impl Front for LabFront {
 
     fn finished(&self) -> bool {
         self.quit
+    }
+
+    fn mouse(&self) -> bool {
+        self.mouse
     }
 }
 
@@ -241,7 +266,7 @@ mod tests {
     /// level, in one pane or two side by side).
     fn navmesh_screen(steps: usize, split: bool) -> String {
         let mut actions = vec![Action::SwapPane];
-        actions.extend(vec![Action::Set(Setting::Algorithm); TO_NAVMESH]);
+        actions.extend(vec![Action::Set(Setting::Planner); TO_NAVMESH]);
         if !split {
             actions.push(Action::Split);
         }
@@ -254,7 +279,7 @@ mod tests {
         let mut lab = Lab::new(Level::embedded_default(), PathBuf::from("unused.txt"));
         lab.handle(Action::SwapPane);
         for _ in 0..TO_NAVMESH {
-            lab.handle(Action::Set(Setting::Algorithm));
+            lab.handle(Action::Set(Setting::Planner));
         }
         assert_eq!(lab.panes[1].planner(), Planner::NAVMESH, "A cycles on from the grid searches");
         let pane = &lab.panes[1];
@@ -275,11 +300,11 @@ mod tests {
         let polygons = lab.panes[1].nav.as_ref().unwrap().polygons.len();
         assert_eq!((count("mesh"), count("navmesh"), count("path")), (polygons, 1, 1), "A* beside the navmesh");
         // A second A goes on to the waypoints, a third back to the grid.
-        lab.handle(Action::Set(Setting::Algorithm));
+        lab.handle(Action::Set(Setting::Planner));
         assert_eq!(lab.panes[1].planner(), Planner::WAYPOINTS);
         lab.handle(Action::End);
         assert!(lab.panes[1].outcome.as_ref().unwrap().found);
-        lab.handle(Action::Set(Setting::Algorithm));
+        lab.handle(Action::Set(Setting::Planner));
         assert_eq!(lab.panes[1].planner(), Planner::CYCLE[0]);
     }
 
@@ -314,6 +339,77 @@ mod tests {
                 insta::assert_snapshot!(format!("lab_{w}x{h}_{mode}"), crate::ui::testing::styled(buf));
             }
         }
+    }
+
+    /// The mouse in the lab, read through the panes' layout: a click
+    /// moves the cursor, a drag draws walls (from a wall, floor) on every
+    /// cell it crosses without moving the cursor, a right click puts the
+    /// goal, a middle click the start; off (the default), nothing; off the
+    /// maps (a border, the status lines), nothing.
+    #[test]
+    fn the_mouse_moves_the_cursor_draws_walls_and_places_the_ends() {
+        use crate::grid::{Cell, Tile};
+        use ratatui::crossterm::event::{MouseButton::*, MouseEventKind};
+        use ratatui::layout::Position;
+        let mut lab = Lab::new(Level::embedded_default(), PathBuf::from("unused.txt"));
+        let screen = Rect::new(0, 0, 150, 46);
+        let mut terminal = Terminal::new(TestBackend::new(150, 46)).unwrap();
+        terminal.draw(|frame| draw::draw(frame, &lab, &Palette::NAMED)).unwrap();
+        let buf = terminal.backend().buffer().clone();
+        // The start is drawn in each pane, and each maps back to it.
+        // Above the legend, which names S too.
+        let starts: Vec<Position> = (0..43)
+            .flat_map(|y| (0..150).map(move |x| Position::new(x, y)))
+            .filter(|&p| buf[p].symbol() == "S")
+            .collect();
+        assert_eq!(starts.len(), 2, "one S a pane");
+        for &at in &starts {
+            assert_eq!(draw::cell_at(&lab, screen, at), Some(lab.start), "{at:?}");
+        }
+        for off in [Position::new(0, 0), Position::new(75, 10), Position::new(3, 45), Position::new(3, 43)] {
+            assert_eq!(draw::cell_at(&lab, screen, off), None, "{off:?}");
+        }
+        // Four floor cells in a row, east of one the left pane shows.
+        let grid = &lab.level.grid;
+        let floor = |c: Cell| grid.tile(c) == Tile::Floor(1) && c != lab.start && c != lab.goal;
+        let (at, first) = (0..46)
+            .flat_map(|y| (0..75).map(move |x| Position::new(x, y)))
+            .filter_map(|p| draw::cell_at(&lab, screen, p).map(|c| (p, c)))
+            .find(|&(_, c)| (0..4).all(|k| floor(Cell::new(c.x + k, c.y))))
+            .unwrap();
+        let east = |k: u16| Position::new(at.x + k, at.y);
+        let ptr = |kind, at| Action::Pointer(Pointer { at, screen, kind });
+        let cursor = lab.cursor;
+        lab.handle(ptr(MouseEventKind::Down(Left), at));
+        lab.handle(ptr(MouseEventKind::Up(Left), at));
+        assert_eq!(lab.cursor, cursor, "the mouse is off");
+        lab.handle(Action::Mouse);
+        assert!(lab.mouse && lab.message.starts_with("mouse on"));
+        lab.handle(ptr(MouseEventKind::Down(Left), east(1)));
+        lab.handle(ptr(MouseEventKind::Up(Left), east(1)));
+        assert_eq!(lab.cursor, Cell::new(first.x + 1, first.y), "a click moves the cursor");
+        // A drag from the first cell to the fourth, skipping the cells
+        // between as a fast drag does: all four become walls.
+        let cursor = lab.cursor;
+        lab.handle(ptr(MouseEventKind::Down(Left), at));
+        lab.handle(ptr(MouseEventKind::Drag(Left), east(3)));
+        lab.handle(ptr(MouseEventKind::Up(Left), east(3)));
+        for k in 0..4 {
+            assert_eq!(lab.level.grid.tile(Cell::new(first.x + k, first.y)), Tile::Wall, "{k}");
+        }
+        assert_eq!(lab.cursor, cursor, "a drag leaves the cursor");
+        // From a wall, a drag gives floor back.
+        lab.handle(ptr(MouseEventKind::Down(Left), east(3)));
+        lab.handle(ptr(MouseEventKind::Drag(Left), east(2)));
+        lab.handle(ptr(MouseEventKind::Up(Left), east(2)));
+        assert_eq!(lab.level.grid.tile(Cell::new(first.x + 2, first.y)), Tile::Floor(1));
+        assert_eq!(lab.level.grid.tile(Cell::new(first.x + 3, first.y)), Tile::Floor(1));
+        lab.handle(ptr(MouseEventKind::Down(Right), east(3)));
+        assert_eq!(lab.goal, Cell::new(first.x + 3, first.y));
+        lab.handle(ptr(MouseEventKind::Down(Middle), east(2)));
+        assert_eq!(lab.start, Cell::new(first.x + 2, first.y));
+        lab.handle(Action::Mouse);
+        assert!(!lab.mouse);
     }
 
     #[test]

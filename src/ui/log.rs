@@ -14,8 +14,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 use std::collections::VecDeque;
 
-/// Lines kept: more than any terminal shows.
-const KEPT: usize = 200;
+/// Lines kept, for the message history (Ctrl-P) as for the log under the
+/// map: a long session's every line up to this many, the oldest dropped
+/// after (the history's title says how many), so the memory is bounded.
+pub const KEPT: usize = 1000;
 
 /// How a line reads: its colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +45,8 @@ pub struct Entry {
 pub struct Log {
     entries: VecDeque<Entry>,
     taken: u64,
+    /// Lines dropped, the oldest, to keep [`KEPT`].
+    dropped: u64,
 }
 
 impl Log {
@@ -82,8 +86,14 @@ impl Log {
     fn push(&mut self, entry: Entry) {
         if self.entries.len() == KEPT {
             self.entries.pop_front();
+            self.dropped += 1;
         }
         self.entries.push_back(entry);
+    }
+
+    /// How many of the oldest lines were dropped to keep [`KEPT`].
+    pub fn dropped(&self) -> u64 {
+        self.dropped
     }
 
     /// Every line kept, oldest first.
@@ -186,7 +196,7 @@ pub struct LogView<'a> {
 }
 
 /// Columns of the time stamp, ` mm:ss `, before each line's text.
-const STAMP_WIDTH: usize = 7;
+pub(super) const STAMP_WIDTH: usize = 7;
 
 impl Widget for LogView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
@@ -199,14 +209,6 @@ impl Widget for LogView<'_> {
         // its first rows, the last ending in `…`, and nothing older.
         let mut lines: Vec<Line> = Vec::new();
         for e in self.log.entries().rev() {
-            let style = match e.tone {
-                Tone::Plain => Style::new(),
-                Tone::Alarm => Style::new().fg(p.monster).add_modifier(Modifier::BOLD),
-                Tone::Good => Style::new().fg(p.goal).add_modifier(Modifier::BOLD),
-                Tone::Note => Style::new().fg(p.key),
-            };
-            let stamp = Span::styled(format!(" {} ", game_time(e.tick)), Style::new().add_modifier(Modifier::DIM));
-            let blank = Span::raw(" ".repeat(STAMP_WIDTH));
             let left = rows - lines.len();
             let mut wrapped = wrap(&e.text, text_width);
             if wrapped.len() > left {
@@ -216,13 +218,7 @@ impl Widget for LogView<'_> {
                     *last = folded(last, text_width);
                 }
             }
-            let rows_of_entry: Vec<Line> = wrapped
-                .into_iter()
-                .enumerate()
-                .map(|(i, row)| {
-                    Line::from(vec![if i == 0 { stamp.clone() } else { blank.clone() }, Span::styled(row, style)])
-                })
-                .collect();
+            let rows_of_entry = entry_rows(e, wrapped, p);
             lines.extend(rows_of_entry.into_iter().rev());
             if lines.len() >= rows {
                 break;
@@ -236,6 +232,24 @@ impl Widget for LogView<'_> {
         let area = Rect { y: area.y + pad, height: area.height - pad, ..area };
         Paragraph::new(lines).render(area, buf);
     }
+}
+
+/// The rows of `e`, its text already `wrapped`: the time stamp before
+/// the first, blanks under it, the text in the style of its tone.
+pub(super) fn entry_rows(e: &Entry, wrapped: Vec<String>, p: &Palette) -> Vec<Line<'static>> {
+    let style = match e.tone {
+        Tone::Plain => Style::new(),
+        Tone::Alarm => Style::new().fg(p.monster).add_modifier(Modifier::BOLD),
+        Tone::Good => Style::new().fg(p.goal).add_modifier(Modifier::BOLD),
+        Tone::Note => Style::new().fg(p.key),
+    };
+    let stamp = Span::styled(format!(" {} ", game_time(e.tick)), Style::new().add_modifier(Modifier::DIM));
+    let blank = Span::raw(" ".repeat(STAMP_WIDTH));
+    wrapped
+        .into_iter()
+        .enumerate()
+        .map(|(i, row)| Line::from(vec![if i == 0 { stamp.clone() } else { blank.clone() }, Span::styled(row, style)]))
+        .collect()
 }
 
 /// A row of at most `width` characters that ends in `…`: `row`, less

@@ -44,6 +44,17 @@ impl Camera {
         (on_map && in_view).then(|| Position::new(self.area.x + dx as u16, self.area.y + dy as u16))
     }
 
+    /// The map cell drawn at screen `pos` (a mouse click), if `pos` is in
+    /// the view and shows a cell of the map: the inverse of
+    /// [`screen`](Camera::screen).
+    pub fn cell(&self, pos: Position) -> Option<Cell> {
+        let cell = Cell::new(
+            self.origin.x + i32::from(pos.x) - i32::from(self.area.x),
+            self.origin.y + i32::from(pos.y) - i32::from(self.area.y),
+        );
+        (self.area.contains(pos) && self.screen(cell) == Some(pos)).then_some(cell)
+    }
+
     /// The screen area the view fills.
     pub fn area(&self) -> Rect {
         self.area
@@ -247,6 +258,29 @@ mod tests {
         let cam = Camera::new(area, &g, Cell::new(0, 49));
         assert_eq!(cam.screen(Cell::new(0, 46)), Some(Position::new(5, 2)));
         assert_eq!(cam.screen(Cell::new(9, 49)), Some(Position::new(14, 5)));
+    }
+
+    /// A click maps back to the cell drawn there, through the camera's
+    /// offset; the margin round a small map and anything outside the view
+    /// are no cell.
+    #[test]
+    fn a_screen_position_maps_back_to_its_cell() {
+        let big = grid(100, 50);
+        let area = Rect::new(3, 2, 20, 10);
+        let camera = Camera::new(area, &big, Cell::new(60, 30));
+        for (cell, pos) in camera.cells() {
+            assert_eq!(camera.cell(pos), Some(cell));
+        }
+        assert_eq!(camera.cell(Position::new(3, 2)), camera.cells().next().map(|(c, _)| c));
+        assert_eq!(camera.cell(Position::new(3, 2)), Some(Cell::new(50, 25)));
+        for outside in [Position::new(2, 2), Position::new(23, 5), Position::new(5, 12), Position::new(0, 0)] {
+            assert_eq!(camera.cell(outside), None, "{outside:?}");
+        }
+        let small = grid(4, 3);
+        let centred = Camera::new(area, &small, Cell::new(0, 0));
+        assert_eq!(centred.cell(Position::new(3, 2)), None, "the margin round a small map");
+        let drawn = centred.screen(Cell::new(0, 0)).unwrap();
+        assert_eq!(centred.cell(drawn), Some(Cell::new(0, 0)));
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! A [`Terminal`] holds the terminal in raw mode on the alternate screen
 //! for as long as it lives, and restores it however it goes: on return, on
 //! an error, on a panic (ratatui's panic hook, and a guard that restores
-//! while unwinding), on a caught signal and on a hangup. [`Terminal::run`]
+//! while unwinding), on a caught signal and on a hangup; Ctrl-Z (a key in
+//! raw mode) and SIGTSTP suspend it: the terminal is given back, the
+//! process stops, and on `fg` the screen is taken and drawn again. [`Terminal::run`]
 //! drives a [`Front`] (the game, the lab): each pass looks for a caught
 //! signal and a hung-up terminal, hands the front every event that has
 //! arrived, lets it do the work that is due, draws if the screen changed
@@ -25,8 +27,8 @@ use super::palette::Palette;
 use super::tty::{Tty, Wake, Waker};
 use crate::signals::{SIGHUP, Signal, Signals};
 use ratatui::buffer::Buffer;
-use ratatui::crossterm::event::Event;
-use ratatui::crossterm::terminal::LeaveAlternateScreen;
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen};
 use ratatui::crossterm::{cursor, execute};
 use ratatui::layout::Size;
 use ratatui::{DefaultTerminal, Frame};
@@ -81,6 +83,17 @@ pub trait Front {
     /// Draws the screen; only called while [`busy`](Front::busy) is `None`.
     fn draw(&mut self, frame: &mut Frame);
 
+    /// The session was suspended (Ctrl-Z) and now goes on: wall time
+    /// spent stopped is not time the front owes work for (the game's
+    /// clock does not jump).
+    fn resumed(&mut self) {}
+
+    /// Whether the front wants the mouse captured (`--mouse`, `M`): the
+    /// loop captures it or lets it go to match, once a pass.
+    fn mouse(&self) -> bool {
+        false
+    }
+
     /// Work that has held the front's state on its worker long enough to
     /// say so: the loop draws it over the last frame.
     fn busy(&self) -> Option<Busy>;
@@ -102,6 +115,8 @@ pub struct Terminal {
     last: Buffer,
     /// The size the front was last told.
     size: Size,
+    /// Whether the mouse is captured now.
+    mouse: bool,
     /// Declared last: the terminal is restored after everything else.
     _restore: Restore,
 }
@@ -117,8 +132,9 @@ impl Terminal {
         let restore = Restore;
         let terminal = ratatui::try_init()?;
         let tty = Tty::open()?;
+        signals.watch_suspend(true);
         let (last, size) = (Buffer::default(), Size::default());
-        Ok(Terminal { terminal: Some(terminal), tty, signals, palette, last, size, _restore: restore })
+        Ok(Terminal { terminal: Some(terminal), tty, signals, palette, last, size, mouse: false, _restore: restore })
     }
 
     /// What a front's worker wakes the loop with.
@@ -139,6 +155,10 @@ impl Terminal {
             if self.tty.hung_up() {
                 return Ok(Some(Stop::Hangup));
             }
+            if self.signals.take_suspend() {
+                self.suspend(front)?;
+                sized = None;
+            }
             // Resizes come as events too; looking now and then catches one
             // crossterm has not reported yet (each look opens /dev/tty).
             if sized.is_none_or(|t| t.elapsed() >= SIGNAL_CHECK) {
@@ -154,6 +174,10 @@ impl Terminal {
             }
             while let Some(wake) = self.tty.next() {
                 match wake {
+                    Wake::Event(event) if is_suspend(&event) => {
+                        self.suspend(front)?;
+                        sized = None;
+                    }
                     Wake::Event(event) => {
                         if let Event::Resize(width, height) = event {
                             self.size = Size { width, height };
@@ -167,6 +191,11 @@ impl Terminal {
                 if front.finished() {
                     return Ok(None);
                 }
+            }
+            if front.mouse() != self.mouse
+                && let Err(e) = self.capture_mouse(front.mouse())
+            {
+                return self.failed(e);
             }
             let next_work = front.work()?;
             if front.finished() {
@@ -211,6 +240,39 @@ impl Terminal {
         Ok(())
     }
 
+    /// Ctrl-Z, or a SIGTSTP: gives the shell its terminal back (cooked
+    /// mode, the main screen, the cursor), stops the process as SIGTSTP
+    /// does, and once it is continued takes the terminal again, to be
+    /// drawn whole (the next pass tells the front the terminal's size,
+    /// which may have changed meanwhile).
+    fn suspend(&mut self, front: &mut dyn Front) -> io::Result<()> {
+        // Captured again, if wanted, on the next pass.
+        self.mouse = false;
+        Restore::restore();
+        crate::signals::stop()?;
+        ratatui::crossterm::terminal::enable_raw_mode()?;
+        execute!(io::stdout(), EnterAlternateScreen)?;
+        let terminal = self.tui();
+        terminal.hide_cursor()?;
+        terminal.clear()?;
+        self.size = Size::default();
+        front.resumed();
+        Ok(())
+    }
+
+    /// Captures the mouse (`on`) or lets it go: while captured, clicks
+    /// come as events and the terminal's own text selection needs Shift
+    /// in most terminals.
+    fn capture_mouse(&mut self, on: bool) -> io::Result<()> {
+        if on {
+            execute!(io::stdout(), EnableMouseCapture)?;
+        } else {
+            execute!(io::stdout(), DisableMouseCapture)?;
+        }
+        self.mouse = on;
+        Ok(())
+    }
+
     fn tui(&mut self) -> &mut DefaultTerminal {
         self.terminal.as_mut().expect("the terminal is there until dropped")
     }
@@ -231,8 +293,15 @@ impl Terminal {
     }
 }
 
+/// Whether `event` is Ctrl-Z, which raw mode delivers as a key.
+fn is_suspend(event: &Event) -> bool {
+    matches!(event, Event::Key(key) if key.kind != KeyEventKind::Release
+        && key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('z'))
+}
+
 impl Drop for Terminal {
     fn drop(&mut self) {
+        self.signals.watch_suspend(false);
         let terminal = self.terminal.take();
         if self.gone() {
             // Dropped, it would show the cursor on a terminal that has
@@ -249,9 +318,17 @@ impl Drop for Terminal {
 /// nothing left to tell.
 struct Restore;
 
+impl Restore {
+    /// The terminal as the shell had it: each step tried whatever became
+    /// of the one before.
+    fn restore() {
+        let _ = ratatui::crossterm::terminal::disable_raw_mode();
+        let _ = execute!(io::stdout(), DisableMouseCapture, LeaveAlternateScreen, cursor::Show);
+    }
+}
+
 impl Drop for Restore {
     fn drop(&mut self) {
-        let _ = ratatui::crossterm::terminal::disable_raw_mode();
-        let _ = execute!(io::stdout(), LeaveAlternateScreen, cursor::Show);
+        Restore::restore();
     }
 }

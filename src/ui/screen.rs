@@ -8,19 +8,19 @@ use super::end::EndScreen;
 use super::help::{self, key_name};
 use super::keys::{self, Action, STATUS, Ui};
 use super::log::{LogView, game_time};
-use super::map::MapView;
+use super::map::{Camera, MapView};
 use super::overlay::{self, Overlay};
 use super::palette::Palette;
 use super::panel::{self, Panel};
 use super::senses::Senses;
-use crate::grid::{Tile, WATER_COST};
+use crate::grid::{Cell, Tile, WATER_COST};
 use crate::level::marker;
 use crate::shown::shown;
 use crate::sim::{Goal, Outcome, Settings, TICKS_PER_SECOND, World};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::layout::{Alignment, Constraint, Layout, Position, Rect};
 use ratatui::style::{Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
@@ -54,27 +54,27 @@ fn log_rows(height: u16) -> u16 {
     }
 }
 
-/// Draws one frame.
-pub fn draw(frame: &mut Frame, app: &App, world: &World) {
-    let area = frame.area();
-    if is_too_small(area.width, area.height) {
-        frame.render_widget(too_small(area, app.mode == Mode::Quitting), area);
-        return;
-    }
+/// Where a frame draws what, on a terminal's `area` that is not too
+/// small: what the renderer lays out, and what a click is read against.
+struct Areas {
+    /// The map's block, border included.
+    map: Rect,
+    log: Rect,
+    side: Rect,
+    status: Rect,
+    /// Where the map's cells are drawn.
+    view: Rect,
+    /// The overlay's legend, on the map's last row while one is shown.
+    legend: Option<Rect>,
+}
+
+fn areas(area: Rect, app: &App) -> Areas {
     let [main, status] = Layout::vertical([Constraint::Fill(1), Constraint::Length(1)]).areas(area);
     let [left, side] = Layout::horizontal([Constraint::Fill(1), Constraint::Length(panel::WIDTH)]).areas(main);
     let [map, log] = Layout::vertical([Constraint::Fill(1), Constraint::Length(log_rows(area.height))]).areas(left);
-    let p = &app.palette;
-    // The bottom border: the goal on the left, the senses on the right,
-    // each as long as the room the other leaves.
-    let room = map.width.saturating_sub(2);
-    let goal = goal_line(world, room);
-    let senses = Senses::of(world).line(p, room.saturating_sub(goal.width() as u16 + 1));
-    let block = Block::bordered().title(map_title(app, world, room)).title_bottom(goal).title_bottom(senses);
-    let inner = block.inner(map);
-    frame.render_widget(block, map);
+    let inner = Block::bordered().inner(map);
     // An overlay names its colours on the map's last row.
-    let (view_area, legend_area) = match app.overlay {
+    let (view, legend) = match app.overlay {
         Overlay::None => (inner, None),
         _ if inner.height < 2 => (inner, None),
         _ => {
@@ -82,10 +82,50 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
             (view, Some(legend))
         }
     };
+    Areas { map, log, side, status, view, legend }
+}
+
+/// The cell the map's camera centres on: the travel cursor while it is
+/// open, the watched monster while the camera follows it, else the player.
+fn focus(app: &App, world: &World) -> Cell {
+    let followed = world.watched().filter(|_| app.follow).and_then(|i| world.creatures().get(i));
+    match app.mode {
+        Mode::Cursor => app.cursor,
+        _ => followed.map_or(world.player().cell, |c| c.cell()),
+    }
+}
+
+/// The map cell drawn at `pos` on a terminal of `area` (a mouse click),
+/// laid out as [`draw`] lays it out: none on the borders, the panel, the
+/// log, the status line, the overlay's legend, the margin round a small
+/// map, or a terminal too small for the game.
+pub fn cell_at(area: Rect, pos: Position, app: &App, world: &World) -> Option<Cell> {
+    if is_too_small(area.width, area.height) {
+        return None;
+    }
+    Camera::new(areas(area, app).view, world.grid(), focus(app, world)).cell(pos)
+}
+
+/// Draws one frame.
+pub fn draw(frame: &mut Frame, app: &App, world: &World) {
+    let area = frame.area();
+    if is_too_small(area.width, area.height) {
+        frame.render_widget(too_small(area, app.mode == Mode::Quitting), area);
+        return;
+    }
+    let Areas { map, log, side, status, view: view_area, legend: legend_area } = areas(area, app);
+    let p = &app.palette;
+    // The bottom border: the goal on the left, the senses on the right,
+    // each as long as the room the other leaves.
+    let room = map.width.saturating_sub(2);
+    let goal = goal_line(world, room);
+    let senses = Senses::of(world).line(p, room.saturating_sub(goal.width() as u16 + 1));
+    let block = Block::bordered().title(map_title(app, world, room)).title_bottom(goal).title_bottom(senses);
+    frame.render_widget(block, map);
     let sight = app.fov.then_some(&app.sight);
     let cursor = (app.mode == Mode::Cursor).then_some(app.cursor);
     let followed = world.watched().filter(|_| app.follow).and_then(|i| world.creatures().get(i));
-    let focus = cursor.or_else(|| followed.map(|c| c.cell()));
+    let focus = Some(focus(app, world));
     // Under the field of view the camera on a monster shows what it sees.
     let mut eyes = app.eyes.borrow_mut();
     let eyes = match (sight, followed.filter(|_| cursor.is_none())) {
@@ -115,6 +155,7 @@ pub fn draw(frame: &mut Frame, app: &App, world: &World) {
     }
     match app.mode {
         Mode::Help => help::render(frame, area, p, &app.help, world, &app.about),
+        Mode::History => super::history::render(frame, area, p, &app.log, &app.history),
         Mode::Quitting => frame.render_widget(confirm(p, app.stakes.permadeath), area),
         Mode::Play | Mode::Ended | Mode::TooSmall | Mode::Seeking | Mode::Cursor => {}
     }
@@ -301,6 +342,56 @@ mod tests {
         lines(terminal.backend().buffer())
     }
 
+    /// Where `c` is drawn on the screen `buf`, found by its glyph.
+    fn drawn(buf: &ratatui::buffer::Buffer, glyph: &str, left_of: u16) -> Position {
+        let area = buf.area;
+        (area.top()..area.bottom())
+            .flat_map(|y| (area.left()..left_of).map(move |x| Position::new(x, y)))
+            .find(|&p| buf[p].symbol() == glyph)
+            .expect("drawn")
+    }
+
+    /// A click maps to the cell the renderer draws there, through the
+    /// same layout (the camera scrolled over a map larger than the view,
+    /// an overlay's legend row); clicks on the borders, the panel, the log
+    /// and the status line, or on a terminal too small, are no cell.
+    #[test]
+    fn a_click_maps_to_the_cell_drawn_under_it() {
+        let world = played(0);
+        for (w, h, overlay) in [(80, 24, Overlay::None), (120, 40, Overlay::Search), (200, 60, Overlay::None)] {
+            let mut app = App::new(Palette::NAMED, true);
+            app.overlay = overlay;
+            let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+            terminal.draw(|frame| draw(frame, &app, &world)).unwrap();
+            let buf = terminal.backend().buffer().clone();
+            let area = Rect::new(0, 0, w, h);
+            let at = drawn(&buf, "@", w - panel::WIDTH);
+            assert_eq!(cell_at(area, at, &app, &world), Some(world.player().cell), "{w}x{h}");
+            // The cell beside the player is the one drawn beside it.
+            let right = Position::new(at.x + 1, at.y);
+            let p = world.player().cell;
+            assert_eq!(cell_at(area, right, &app, &world), Some(Cell::new(p.x + 1, p.y)), "{w}x{h}");
+            let nothing = [
+                Position::new(0, 0),
+                Position::new(0, at.y),
+                Position::new(w - 1, 5),
+                Position::new(w - panel::WIDTH + 3, at.y),
+                Position::new(3, h - 1),
+                Position::new(3, h - 2),
+            ];
+            for pos in nothing {
+                assert_eq!(cell_at(area, pos, &app, &world), None, "{w}x{h} {pos:?}");
+            }
+            if overlay != Overlay::None {
+                let Areas { legend, .. } = areas(area, &app);
+                let legend = legend.expect("a legend row");
+                assert_eq!(cell_at(area, legend.as_position(), &app, &world), None, "the legend row");
+            }
+        }
+        let app = App::new(Palette::NAMED, true);
+        assert_eq!(cell_at(Rect::new(0, 0, 59, 20), Position::new(10, 5), &app, &world), None, "too small");
+    }
+
     #[test]
     fn a_small_terminal_gets_a_message_and_no_panic() {
         let world = played(0);
@@ -343,18 +434,18 @@ mod tests {
             "t s       turn mode on/off; wait a step (. too in turns)",
             "_ >       travel: pick a cell; to the goal G once seen",
             "o e       explore the unseen; open or close a door",
-            "A         next planner (grid, navmesh, waypoints)",
+            "A         next planner (grid searches, navmesh, waypoints)",
             "E         next heuristic (the estimate)",
             "T         next tie-break among equal f",
             "P X       open list: lazy or decrease-key; reopening",
             "D [ ]     4 or 8 neighbours; weight -/+ 0.25 (1 to 10)",
-            "R         repath policy (timer+threshold needs both)",
-            "S V       smoothing on/off; avoidance separation/orca",
-            "O F       next overlay; field of view (fog) on or off",
+            "R S V     repath policy; smoothing; avoidance (sep./orca)",
+            "O F M     next overlay; field of view (fog); mouse on/off",
             "Tab⇧Tab C watch next / previous monster; camera on it",
             "Space .   pause or resume; one tick while paused",
             "+-PgUp/Dn speed ¼× to 8×; replay -/+10 s, Home/End",
             "? q Esc   this help; quit (q confirms, Ctrl-C at once)",
+            "^P ^Z     message history; suspend (fg resumes)",
         ];
         assert_eq!(popup[1..=body.len()], body, "{}", text.join("\n"));
         assert!(popup.last().unwrap().contains("? or Esc closes"));
@@ -563,6 +654,40 @@ mod snapshots {
             let text = lines(&buf);
             assert!(text.iter().any(|l| l.contains(" near ") && l.contains(" far ")), "{}", text.join("\n"));
             insta::assert_snapshot!(format!("flow_field_{mode}"), styled(&buf));
+        }
+    }
+
+    /// The message history (Ctrl-P) over a game at 80x24 and 120x40:
+    /// every line of a long game's log, not just the few under the map,
+    /// opened on the newest, and scrolled back to the oldest.
+    #[test]
+    fn the_message_history() {
+        let mut world = hunted();
+        for (mode, palette) in MODES {
+            let mut app = app(palette, &world);
+            for i in 0..40 {
+                app.log.note(i * 20, format!("note {i}: a line of the front end's, to fill the history"));
+            }
+            let ctrl_p = KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL);
+            app.key(ctrl_p, &mut world);
+            assert!(app.mode == Mode::History && app.held());
+            for (width, height) in [(80, 24), (120, 40)] {
+                app.screen = Some((width, height));
+                app.history = Default::default();
+                let buf = buffer(width, height, &app, &world);
+                let text = lines(&buf);
+                assert!(text[height as usize - 2].contains("note 39"), "{}", text.join("\n"));
+                insta::assert_snapshot!(format!("history_{width}x{height}_{mode}"), styled(&buf));
+                app.key(KeyEvent::new(KeyCode::Home, KeyModifiers::NONE), &mut world);
+                let text = lines(&buffer(width, height, &app, &world));
+                assert!(
+                    text[1].contains(&format!("{}: ", world.name())),
+                    "the oldest line first:\n{}",
+                    text.join("\n")
+                );
+            }
+            app.key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), &mut world);
+            assert_eq!(app.mode, Mode::Play);
         }
     }
 

@@ -64,6 +64,7 @@ pub fn title(args: &PlayArgs, seed: Option<u64>) -> Result<(), CliError> {
     }
     let mut table = Table::open();
     let mut sessions = ui::Sessions::open(args.color.palette(), 1.0, signals)?;
+    sessions.set_mouse(args.mouse);
     let mut said = Said::default();
     let mut recording = Recording::new(session.record.as_deref(), session.force, None);
     let mut run =

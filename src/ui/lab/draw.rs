@@ -34,9 +34,7 @@ const MIN_PANE_WIDTH: u16 = 40;
 /// Draws the whole lab.
 pub fn draw(frame: &mut Frame, lab: &Lab, palette: &Palette) {
     let area = frame.area();
-    let [main, legend, info, status] =
-        Layout::vertical([Constraint::Min(0), Constraint::Length(1), Constraint::Length(1), Constraint::Length(1)])
-            .areas(area);
+    let [main, legend, info, status] = rows(area);
     let (panes, alone) = layout(lab, main);
     for (i, rect) in panes {
         pane(frame.buffer_mut(), rect, lab, i, palette, alone);
@@ -47,6 +45,27 @@ pub fn draw(frame: &mut Frame, lab: &Lab, palette: &Palette) {
     if lab.help {
         super::keys::render_help(frame, area, palette);
     }
+}
+
+/// The screen's rows: the panes, the legend, the line under the cursor,
+/// the status line.
+fn rows(area: Rect) -> [Rect; 4] {
+    Layout::vertical([Constraint::Min(0), Constraint::Length(1), Constraint::Length(1), Constraint::Length(1)])
+        .areas(area)
+}
+
+/// Where a pane drawn in `area` draws its map, and its counters below.
+fn pane_rows(area: Rect) -> [Rect; 2] {
+    Layout::vertical([Constraint::Min(0), Constraint::Length(2)]).areas(Block::bordered().inner(area))
+}
+
+/// The level's cell drawn at `pos` on a screen of `area` (a mouse click),
+/// in whichever pane shows it, laid out as [`draw`] lays it out; none on
+/// a border, the counters, the legend or the status lines, or the margin
+/// round a small level.
+pub fn cell_at(lab: &Lab, area: Rect, pos: Position) -> Option<Cell> {
+    let (panes, _) = layout(lab, rows(area)[0]);
+    panes.into_iter().find_map(|(_, rect)| Camera::new(pane_rows(rect)[0], &lab.level.grid, lab.cursor).cell(pos))
 }
 
 /// Where the panes go in `main`: both side by side or stacked when each
@@ -161,9 +180,8 @@ fn pane(buf: &mut Buffer, area: Rect, lab: &Lab, i: usize, palette: &Palette, al
     let marker = if lab.shown().len() > 1 && i == lab.active { "▶" } else { " " };
     let alone = if alone { " · one of two panes fits: Tab shows the other" } else { "" };
     let block = Block::bordered().title(format!("{marker}{}: {}{alone} ", i + 1, settings(p)));
-    let inner = block.inner(area);
     block.render(area, buf);
-    let [map_area, stats_area] = Layout::vertical([Constraint::Min(0), Constraint::Length(2)]).areas(inner);
+    let [map_area, stats_area] = pane_rows(area);
     let s = p.stats(lab.step);
     let counts = match &p.nav {
         Some(run) => {

@@ -184,7 +184,7 @@ mod tests {
         let level = Level::parse(&format!("S{}", &rows.join("\n")[1..]), "lattice").unwrap();
         let mut lab = super::super::state::Lab::new(level, std::path::PathBuf::from("unused.txt"));
         lab.panes[0].set_planner(crate::search::Planner::NAVMESH);
-        lab.handle(Action::Set(Setting::Algorithm));
+        lab.handle(Action::Set(Setting::Planner));
         assert_eq!(lab.panes[0].planner(), crate::search::Planner::BFS);
         assert!(lab.message.starts_with("waypoints skipped: the level has 22201 wall corners"), "{}", lab.message);
     }

@@ -1,7 +1,7 @@
 //! The lab's state: the level being edited, the query, the two panes and
 //! the step they are shown at, and what each key does to them.
 
-use super::keys::{Action, Setting};
+use super::keys::{Action, Pointer, Setting};
 use super::pane::Pane;
 use crate::atomic::{self, AtomicError};
 use crate::grid::{Cell, Tile};
@@ -11,6 +11,7 @@ use crate::picture::check_size;
 use crate::search::{MAX_WEIGHT, MIN_WEIGHT, Planner, SearchSettings};
 use crate::shown::{shown, shown_path};
 use crate::sim::Goal;
+use ratatui::crossterm::event::{MouseButton, MouseEventKind};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -51,8 +52,29 @@ pub struct Lab {
     /// the query's ends are the lab's own (the player's cell, the last
     /// walkable one), and saving leaves the level without them.
     marked: [bool; 2],
+    /// The mouse is captured (`--mouse`, `M`).
+    pub mouse: bool,
+    /// A left button held since a press on this cell: dragged, it paints
+    /// the cells it crosses (with `paint`, and from `last`); released
+    /// without a drag, it was a click.
+    drag: Option<Drag>,
     pub quit: bool,
 }
+
+/// A left-button drag under way (see [`Lab::pointer`]).
+#[derive(Clone, Copy, Debug)]
+struct Drag {
+    /// The cell pressed on.
+    from: Cell,
+    /// The last cell painted, once the drag has moved.
+    last: Option<Cell>,
+    /// What the drag paints: walls, or floor when it began on a wall.
+    paint: Tile,
+}
+
+/// What the lab says when `M` turns the mouse on, and off.
+pub const MOUSE_ON: &str = "mouse on: click moves the cursor, drag draws walls (from a wall: floor), right-click the goal, middle-click the start";
+pub const MOUSE_OFF: &str = "mouse off: the terminal selects text again";
 
 impl Lab {
     /// The lab on `level`, with the query between its S and G markers (or
@@ -83,6 +105,8 @@ impl Lab {
             message: String::new(),
             confirm: None,
             marked,
+            mouse: false,
+            drag: None,
             quit: false,
         };
         lab.rerun();
@@ -155,6 +179,11 @@ impl Lab {
                 self.cursor = Cell::new((self.cursor.x + dx).clamp(0, w - 1), (self.cursor.y + dy).clamp(0, h - 1));
             }
             Action::Start | Action::Goal => self.place(action == Action::Start),
+            Action::Mouse => {
+                self.mouse = !self.mouse;
+                self.message = if self.mouse { MOUSE_ON } else { MOUSE_OFF }.to_string();
+            }
+            Action::Pointer(pointer) => self.pointer(pointer),
             Action::Wall => {
                 let wall = self.level.grid.tile(self.cursor) == Tile::Wall;
                 self.edit(if wall { Tile::Floor(1) } else { Tile::Wall });
@@ -185,7 +214,7 @@ impl Lab {
                 let pane = &mut self.panes[self.active];
                 let s = &mut pane.settings;
                 match setting {
-                    Setting::Algorithm => {
+                    Setting::Planner => {
                         let (next, skipped) = Navigator::next_in_cycle(pane.planner(), &self.level.grid);
                         pane.set_planner(next);
                         if let Some((planner, why)) = skipped.first() {
@@ -238,6 +267,54 @@ impl Lab {
         *(if start { &mut self.start } else { &mut self.goal }) = self.cursor;
         self.marked[usize::from(!start)] = true;
         self.rerun();
+    }
+
+    /// A mouse event with the mouse on: a left click puts the cursor on
+    /// the cell; a left drag paints walls on every cell it crosses (floor
+    /// when it began on a wall), the search run again once per event, the
+    /// cursor left where it was (so the view holds still under the drag);
+    /// a right click puts the goal on the cell, a middle click the start.
+    /// Events off the panes' maps do nothing.
+    fn pointer(&mut self, pointer: Pointer) {
+        if !self.mouse || self.help {
+            return;
+        }
+        let cell = super::draw::cell_at(self, pointer.screen, pointer.at);
+        match (pointer.kind, cell) {
+            (MouseEventKind::Down(MouseButton::Left), Some(c)) => {
+                let paint = if self.level.grid.tile(c) == Tile::Wall { Tile::Floor(1) } else { Tile::Wall };
+                self.drag = Some(Drag { from: c, last: None, paint });
+            }
+            (MouseEventKind::Drag(MouseButton::Left), Some(c)) => {
+                let Some(drag) = self.drag.as_mut() else { return };
+                let from = drag.last.unwrap_or(drag.from);
+                if drag.last == Some(c) {
+                    return;
+                }
+                drag.last = Some(c);
+                let paint = drag.paint;
+                let mut changed = false;
+                // Every cell the segment touches: a drag faster than the
+                // terminal reports cells leaves no gap, nor a diagonal one.
+                for cell in crate::grid::supercover(from, c) {
+                    let end = cell == self.start || cell == self.goal;
+                    changed |= !(end && paint.entry_cost().is_none()) && self.level.grid.set_tile(cell, paint);
+                }
+                if changed {
+                    self.rerun();
+                }
+            }
+            (MouseEventKind::Up(MouseButton::Left), _) => {
+                if let Some(Drag { from, last: None, .. }) = self.drag.take() {
+                    self.cursor = from;
+                }
+            }
+            (MouseEventKind::Down(button @ (MouseButton::Right | MouseButton::Middle)), Some(c)) => {
+                self.cursor = c;
+                self.place(button == MouseButton::Middle);
+            }
+            _ => {}
+        }
     }
 
     /// Puts `tile` under the cursor, except on the start and the goal.
@@ -401,7 +478,7 @@ mod tests {
         assert!(!lab.panes[0].path.contains(&lab.cursor));
         lab.handle(Action::Wall);
         lab.handle(Action::SwapPane);
-        lab.handle(Action::Set(Setting::Algorithm));
+        lab.handle(Action::Set(Setting::Planner));
         assert_eq!(lab.panes[1].settings.planner, Planner::WEIGHTED);
         assert_eq!(lab.panes[0].settings.planner, Planner::ASTAR);
         lab.handle(Action::End);
