@@ -8,6 +8,7 @@ mod color;
 mod completions;
 mod r#gen;
 mod lab;
+mod man;
 mod names;
 mod options;
 mod path;
@@ -23,6 +24,7 @@ pub use color::ColorArgs;
 pub use completions::{CompletionsArgs, completions};
 pub use r#gen::{GenArgs, GenLevelArgs, generate};
 pub use lab::{LabArgs, lab};
+pub use man::{ManArgs, man};
 pub use options::SearchArgs;
 pub use path::{PathArgs, path};
 pub use play::{PlayArgs, play, title};
@@ -142,10 +144,21 @@ pub fn level_or_generated(
     }
 }
 
-/// Loads `path`, or the embedded level when there is none. A replay file
-/// given where a level belongs gets a hint instead of a glyph error.
+/// Loads the level `path` names, or the embedded level when there is
+/// none: the file at `path` when there is one (a path that exists wins
+/// over a name), else the shipped level of that name (`maze`, see
+/// [`Level::shipped`]); `-` reads the level from standard input. A name
+/// that is neither is refused with the shipped names; a replay file given
+/// where a level belongs gets a hint instead of a glyph error.
 pub fn load_level(path: Option<&PathBuf>) -> Result<Level, CliError> {
     let Some(p) = path else { return Ok(Level::embedded_default()) };
+    if is_stdin(p) {
+        let text = crate::input::read_stdin(crate::level::MAX_LEVEL_BYTES).map_err(LevelError::from)?;
+        return Ok(Level::parse(&text, crate::input::STDIN)?);
+    }
+    if let Some(name) = level_name(p) {
+        return Level::shipped(name).ok_or_else(|| unknown_level(name));
+    }
     Level::load(p).map_err(|e| {
         // A file that could be read is a regular file of a level's size at
         // most, safe to read again for the hint.
@@ -159,4 +172,62 @@ pub fn load_level(path: Option<&PathBuf>) -> Result<Level, CliError> {
             CliError::Level(e)
         }
     })
+}
+
+/// Whether `path` is `-`, standard input (`./-` names a file called `-`).
+pub fn is_stdin(path: &std::path::Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// How messages name the input file (a level, a scenario file, a
+/// replay) `path` gives: the path, or `<stdin>` for `-`.
+pub fn input_name(path: &std::path::Path) -> PathBuf {
+    PathBuf::from(if is_stdin(path) { crate::input::STDIN.as_ref() } else { path.as_os_str() })
+}
+
+/// Refuses `-` as the level of a command that reads its keys from the
+/// terminal on standard input (`delve play`, `delve lab`).
+pub fn refuse_stdin_level(path: Option<&PathBuf>, command: &str) -> Result<(), CliError> {
+    match path.is_some_and(|p| is_stdin(p)) {
+        true => Err(CliError::Usage(format!(
+            "-: {command} reads its keys from the terminal, so it cannot read a level from standard input \
+             (give a file or a shipped level's name)"
+        ))),
+        false => Ok(()),
+    }
+}
+
+/// The name `path` gives a level when it is no file: one word, no
+/// directory, nothing on disk by that name. `None` for a path, or a name
+/// a file (or a dangling symlink) holds, which are read as files.
+fn level_name(path: &std::path::Path) -> Option<&str> {
+    let mut parts = path.components();
+    let one_word = matches!((parts.next(), parts.next()), (Some(std::path::Component::Normal(_)), None));
+    let name = path.to_str().filter(|n| one_word && !n.contains(std::path::MAIN_SEPARATOR))?;
+    path.symlink_metadata().is_err().then_some(name)
+}
+
+/// The error for `name`, neither a file nor a shipped level: the shipped
+/// names, and the likeliest one meant.
+fn unknown_level(name: &str) -> CliError {
+    let names: Vec<&str> = crate::level::shipped_names().collect();
+    let scored = names.iter().map(|&n| (strsim::jaro(name, n), n)).filter(|&(score, _)| score > 0.7);
+    let tip = match scored.max_by(|a, b| a.0.total_cmp(&b.0)) {
+        Some((_, like)) => format!("; tip: a similar one exists: '{like}'"),
+        None => String::new(),
+    };
+    CliError::Usage(format!(
+        "{name}: no such file, nor a shipped level (the shipped levels: {}{tip})",
+        names.join(", ")
+    ))
+}
+
+/// Where `delve lab` saves the level `path` names: the file itself, or
+/// `NAME.txt` in the current directory for a shipped level named without
+/// a file (as the embedded level is saved as `dungeon.txt`).
+pub fn level_file(path: &std::path::Path) -> PathBuf {
+    match level_name(path) {
+        Some(name) => PathBuf::from(format!("{name}.txt")),
+        None => path.to_path_buf(),
+    }
 }

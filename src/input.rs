@@ -39,6 +39,11 @@ pub enum ReadError {
     #[error("{origin}: cannot read: {bytes} bytes is more than {} can be ({} bytes at most)", .limit.what, .limit.bytes)]
     TooLarge { origin: String, bytes: u64, limit: Limit },
 
+    /// More bytes than the kind's [`Limit`] came from a stream (standard
+    /// input, or a file that grew while it was read), read no further.
+    #[error("{origin}: cannot read: more than {} bytes, the most {} can be", .limit.bytes, .limit.what)]
+    Overflows { origin: String, limit: Limit },
+
     /// Bytes that are not UTF-8.
     #[error("{origin}:{line}: cannot read: not UTF-8 text (byte 0x{byte:02x} at byte offset {offset})")]
     NotUtf8 { origin: String, line: usize, offset: usize, byte: u8 },
@@ -55,21 +60,40 @@ pub fn read_text(path: &Path, limit: Limit) -> Result<String, ReadError> {
     if let Some(kind) = kind(&meta) {
         return Err(ReadError::NotAFile { origin: origin(), kind });
     }
-    let too_large = |bytes| ReadError::TooLarge { origin: origin(), bytes, limit };
     if meta.len() > limit.bytes {
-        return Err(too_large(meta.len()));
+        return Err(ReadError::TooLarge { origin: origin(), bytes: meta.len(), limit });
     }
     let file = File::open(path).map_err(io)?;
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(limit.bytes + 1).read_to_end(&mut bytes).map_err(io)?;
+    read_bounded(file, meta.len() as usize, limit, &origin())
+}
+
+/// How errors name standard input, where a line of it is at fault:
+/// `<stdin>:3: ...`.
+pub const STDIN: &str = "<stdin>";
+
+/// Reads standard input to its end as UTF-8 text of at most `limit`
+/// bytes; errors name it [`STDIN`]. Reading stops at the first byte past
+/// the limit, so an endless input (`yes | delve path -`) is refused, not
+/// held in memory. What is read from a terminal ends at end of input
+/// (Ctrl-D), as `cat` has it.
+pub fn read_stdin(limit: Limit) -> Result<String, ReadError> {
+    read_bounded(io::stdin().lock(), 0, limit, STDIN)
+}
+
+/// Reads `from` to its end as UTF-8 text of at most `limit` bytes (`size`
+/// is the capacity to start with), errors naming `origin`.
+fn read_bounded(from: impl Read, size: usize, limit: Limit, origin: &str) -> Result<String, ReadError> {
+    let mut bytes = Vec::with_capacity(size);
+    let read = from.take(limit.bytes + 1).read_to_end(&mut bytes);
+    read.map_err(|io| ReadError::Io { origin: origin.to_owned(), io })?;
     if bytes.len() as u64 > limit.bytes {
-        return Err(too_large(bytes.len() as u64));
+        return Err(ReadError::Overflows { origin: origin.to_owned(), limit });
     }
     String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
         let line = 1 + bytes[..offset].iter().filter(|&&b| b == b'\n').count();
-        ReadError::NotUtf8 { origin: origin(), line, offset, byte: bytes[offset] }
+        ReadError::NotUtf8 { origin: origin.to_owned(), line, offset, byte: bytes[offset] }
     })
 }
 
@@ -139,6 +163,16 @@ mod tests {
         );
         fs::write(&big, "x".repeat(16)).unwrap();
         assert!(read_text(&big, LIMIT).is_ok());
+    }
+
+    #[test]
+    fn a_stream_is_read_within_its_limit_and_named_as_given() {
+        assert_eq!(read_bounded(&b"hello\n"[..], 0, LIMIT, STDIN).unwrap(), "hello\n");
+        let endless = io::repeat(b'y');
+        let e = read_bounded(endless, 0, LIMIT, STDIN).unwrap_err();
+        assert_eq!(e.to_string(), "<stdin>: cannot read: more than 16 bytes, the most a test file can be");
+        let e = read_bounded(&b"a\n\xffb"[..], 0, LIMIT, STDIN).unwrap_err();
+        assert_eq!(e.to_string(), "<stdin>:2: cannot read: not UTF-8 text (byte 0xff at byte offset 2)");
     }
 
     #[test]

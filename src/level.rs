@@ -18,7 +18,7 @@ use std::path::Path;
 pub use error::{Axis, LevelError};
 pub use glyph::{marker, tile_glyph};
 pub use meta::{DoorCycle, Goal, MAX_DOOR_CYCLE, MIN_DOOR_CYCLE, TICKS_PER_SECOND};
-pub use scenario::{OPTIMAL_TOLERANCE, Scenario, load_scenarios, parse_scenarios};
+pub use scenario::{MAX_SCENARIO_BYTES, OPTIMAL_TOLERANCE, Scenario, load_scenarios, parse_scenarios};
 pub use text::{MAX_LIVES, MAX_SURVIVE_SECONDS};
 
 use crate::grid::{Cell, Grid, MAX_SIDE, Tile};
@@ -80,31 +80,29 @@ pub const DEFAULT_LEVEL_NAME: &str = "dungeon";
 /// without any file around it.
 const DEFAULT_LEVEL: &str = include_str!("../levels/dungeon.txt");
 
-/// Every shipped level (the files of `levels/`), by file stem, with its
-/// text: built into the binary, so that the campaign and the lab's
-/// chooser open them from any directory. A unit test of the campaign
-/// proves every file of `levels/` is here.
+/// Every level shipped in `levels/`, by file name without `.txt`, with its
+/// text: built into the binary, so that the campaign plays, a level can be
+/// named (`delve play maze`) and the lab's chooser opens it, from any
+/// directory. A unit test proves every file of `levels/` is here.
 pub const SHIPPED: &[(&str, &str)] = &[
     ("arena", include_str!("../levels/arena.txt")),
     ("big", include_str!("../levels/big.txt")),
     ("cave", include_str!("../levels/cave.txt")),
     ("crossing", include_str!("../levels/crossing.txt")),
-    ("dungeon", include_str!("../levels/dungeon.txt")),
+    (DEFAULT_LEVEL_NAME, DEFAULT_LEVEL),
     ("gates", include_str!("../levels/gates.txt")),
     ("keep", include_str!("../levels/keep.txt")),
     ("maze", include_str!("../levels/maze.txt")),
     ("room", include_str!("../levels/room.txt")),
 ];
 
-impl Level {
-    /// The shipped level called `name` (its file stem in `levels/`, as
-    /// [`SHIPPED`] lists them), or `None`. Every shipped text parses (a
-    /// unit test reads them all).
-    pub fn shipped(name: &str) -> Option<Level> {
-        let (_, text) = SHIPPED.iter().find(|(n, _)| *n == name)?;
-        Some(Level::parse(text, &format!("levels/{name}.txt")).expect("a shipped level parses"))
-    }
+/// The names of the shipped levels, in alphabetical order: what
+/// [`Level::shipped`] takes.
+pub fn shipped_names() -> impl Iterator<Item = &'static str> {
+    SHIPPED.iter().map(|&(name, _)| name)
+}
 
+impl Level {
     /// Reads a level or Moving AI map from its text; `origin` is the file
     /// name errors are reported against.
     pub fn parse(text: &str, origin: &str) -> Result<Level, LevelError> {
@@ -124,9 +122,17 @@ impl Level {
 
     /// The default level, built into the binary.
     pub fn embedded_default() -> Level {
-        // A unit test proves the embedded text parses, so this cannot fail
-        // at run time.
-        Level::parse(DEFAULT_LEVEL, "levels/dungeon.txt").expect("the embedded default level parses")
+        Level::shipped(DEFAULT_LEVEL_NAME).expect("the default level is shipped")
+    }
+
+    /// The shipped level called `name` (`levels/NAME.txt`, one of
+    /// [`shipped_names`]), built into the binary; `None` for any other
+    /// name. Errors in it would be reported against `levels/NAME.txt`.
+    pub fn shipped(name: &str) -> Option<Level> {
+        let &(name, text) = SHIPPED.iter().find(|&&(n, _)| n == name)?;
+        // A unit test proves every shipped text parses, so this cannot
+        // fail at run time.
+        Some(Level::parse(text, &format!("levels/{name}.txt")).expect("a shipped level parses"))
     }
 
     /// The level in the delve text format: `name:`, `description:` (when
@@ -262,21 +268,32 @@ mod tests {
     use crate::input::ReadError;
 
     #[test]
-    fn every_shipped_level_parses_under_its_name() {
-        for (name, _) in SHIPPED {
-            let level = Level::shipped(name).unwrap();
-            assert_eq!(level.name, *name, "levels/{name}.txt is named for its file");
-        }
-        assert_eq!(Level::shipped(DEFAULT_LEVEL_NAME), Some(Level::embedded_default()));
-        assert_eq!(Level::shipped("nowhere"), None);
-    }
-
-    #[test]
     fn embedded_default_parses() {
         let l = Level::embedded_default();
         assert_eq!(l.name, DEFAULT_LEVEL_NAME);
         assert_eq!(l.source, DEFAULT_LEVEL);
         assert!(l.player.is_some());
+    }
+
+    #[test]
+    fn every_level_file_is_shipped_and_parses_under_its_name() {
+        let mut in_folder: Vec<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/levels"))
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter_map(|f| Some(f.strip_suffix(".txt")?.to_string()))
+            .filter(|f| f != "campaign" && f != "README")
+            .collect();
+        in_folder.sort();
+        assert_eq!(in_folder, shipped_names().collect::<Vec<_>>(), "every level file is in SHIPPED, in order");
+        for name in shipped_names() {
+            let level = Level::shipped(name).unwrap();
+            let file = format!("{}/levels/{name}.txt", env!("CARGO_MANIFEST_DIR"));
+            assert_eq!(level.source, std::fs::read_to_string(file).unwrap(), "{name}");
+            assert_eq!(level.name, name, "levels/{name}.txt is named for its file");
+        }
+        assert_eq!(Level::shipped(DEFAULT_LEVEL_NAME), Some(Level::embedded_default()));
+        assert_eq!(Level::shipped("nope"), None);
+        assert_eq!(Level::shipped("maze.txt"), None, "a name, not a file name");
     }
 
     #[test]

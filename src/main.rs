@@ -64,6 +64,8 @@ enum Command {
     Replay(cli::ReplayArgs),
     /// Print the completion script of a shell for delve's commands, flags and settings
     Completions(cli::CompletionsArgs),
+    /// Print the manual page (roff) of delve or of one of its commands
+    Man(cli::ManArgs),
 }
 
 fn main() -> ExitCode {
@@ -92,6 +94,7 @@ fn main() -> ExitCode {
         Command::Sim(a) => to_stdout(|out| done(cli::sim(&a, out))),
         Command::Replay(a) => to_stdout(|out| cli::replay(&a, out)),
         Command::Completions(a) => to_stdout(|out| done(cli::completions(&a, Cli::command(), out))),
+        Command::Man(a) => to_stdout(|out| done(cli::man(&a, Cli::command(), out))),
     }
 }
 

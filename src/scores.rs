@@ -242,6 +242,9 @@ fn read(path: &Path) -> Result<Vec<Score>, Problem> {
         ReadError::Io { io, .. } if io.kind() == io::ErrorKind::NotFound => Problem::Missing,
         e @ (ReadError::Io { .. } | ReadError::NotAFile { .. }) => Problem::Unreadable(e.to_string()),
         ReadError::TooLarge { bytes, .. } => Problem::Damaged(format!("{bytes} bytes, more than a table can be")),
+        ReadError::Overflows { limit, .. } => {
+            Problem::Damaged(format!("more than {} bytes a table can be", limit.bytes))
+        }
         ReadError::NotUtf8 { line, offset, .. } => {
             Problem::Damaged(format!("not UTF-8 text at line {line}, byte offset {offset}"))
         }

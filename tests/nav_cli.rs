@@ -69,7 +69,7 @@ fn bad_nav_input_is_one_line_and_exit_two() {
         &["path", "--algo", "navmesh", "--radius", "-0.1"],
         &["path", "--radius", "0.2"],
         &["path", "levels/room.txt", "--algo", "waypoints", "--from", "99,0"],
-        &["sim", "--algo", "navmesh,waypoints"],
+        &["play", "--algo", "navmesh,waypoints"],
         &["scen", "tests/fixtures/movingai/rooms.map.scen", "--algo", "waypoints"],
     ];
     for args in cases {

@@ -51,7 +51,11 @@ fn several_algorithms_need_the_picture() {
     let o = delve(&["path", "--algo", "astar,greedy"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("only with `delve path --svg`"));
-    let o = delve(&["sim", "--algo", "astar,greedy", "--ticks", "1"]);
+    // delve sim compares them instead, a row each (tests/sim_compare.rs).
+    let o = delve(&["sim", "--algo", "astar,greedy", "--ticks", "1", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.stdout.iter().filter(|&&b| b == b'\n').count(), 2);
+    let o = delve(&["play", "--algo", "astar,greedy"]);
     assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
 }
 

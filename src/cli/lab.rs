@@ -2,7 +2,7 @@
 
 use super::names::names;
 use super::options::whole_number;
-use super::{CliError, ColorArgs, GenLevelArgs, level_or_generated};
+use super::{CliError, ColorArgs, GenLevelArgs, level_file, level_or_generated, refuse_stdin_level};
 use crate::level::{DEFAULT_LEVEL_NAME, Level};
 use crate::signals::Signals;
 use crate::ui;
@@ -12,8 +12,8 @@ use std::path::PathBuf;
 /// Arguments of `delve lab`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct LabArgs {
-    /// Level file to edit and search: a delve level or a Moving AI map
-    /// (default: the embedded level, saved as dungeon.txt)
+    /// Level to edit and search: a file (a delve level or a Moving AI map) or a shipped level's
+    /// name, saved as NAME.txt (default: the embedded level, saved as dungeon.txt)
     pub level: Option<PathBuf>,
     /// A generated level instead of a file.
     #[command(flatten)]
@@ -55,6 +55,7 @@ pub fn lab(args: &LabArgs) -> Result<(), CliError> {
     if args.algorithms.len() > 2 {
         return Err(CliError::Usage("--algo: the lab has two panes, so two planners at most".into()));
     }
+    refuse_stdin_level(args.level.as_ref(), "delve lab")?;
     let (level, recipe) = match (&args.level, args.steer && args.generated.style.is_none()) {
         (None, true) => (Level::shipped("arena").expect("the arena is shipped"), None),
         _ => level_or_generated(args.level.as_ref(), &args.generated, args.seed)?,
@@ -77,7 +78,7 @@ pub fn lab(args: &LabArgs) -> Result<(), CliError> {
         };
     }
     let save_to = match (&args.level, recipe) {
-        (Some(file), _) => file.clone(),
+        (Some(file), _) => level_file(file),
         (None, Some(r)) => PathBuf::from(r.file_name()),
         (None, None) => PathBuf::from(format!("{DEFAULT_LEVEL_NAME}.txt")),
     };

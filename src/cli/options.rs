@@ -74,7 +74,7 @@ impl SearchArgs {
         match self.algorithms.len() {
             0 | 1 => Ok(()),
             _ => Err(super::CliError::Usage(
-                "--algo takes one algorithm here (several only with `delve path --svg`)".into(),
+                "--algo takes one algorithm here (several only with `delve path --svg` and `delve sim`)".into(),
             )),
         }
     }

@@ -3,7 +3,7 @@
 mod any_angle;
 
 use super::options::whole_number;
-use super::{CliError, GenLevelArgs, SearchArgs, level_or_generated};
+use super::{CliError, GenLevelArgs, SearchArgs, input_name, level_or_generated};
 use crate::atomic::{AtomicError, AtomicFile};
 use crate::grid::{Cell, Grid};
 use crate::level::{DEFAULT_LEVEL_NAME, Level, tile_glyph as glyph};
@@ -19,7 +19,8 @@ use std::path::PathBuf;
 /// Arguments of `delve path`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct PathArgs {
-    /// Level file: a delve level or a Moving AI map (default: the embedded level)
+    /// Level: a file (a delve level or a Moving AI map), a shipped level's name (maze, cave, ...) or
+    /// - for standard input (default: the embedded level)
     pub level: Option<PathBuf>,
     /// A generated level instead of a file.
     #[command(flatten)]
@@ -108,7 +109,8 @@ pub fn path(args: &PathArgs, out: &mut impl Write) -> Result<(), CliError> {
     let (level, generated) = level_or_generated(args.level.as_ref(), &args.generated, args.seed)?;
     let file = args
         .level
-        .clone()
+        .as_deref()
+        .map(input_name)
         .unwrap_or_else(|| PathBuf::from(if generated.is_some() { &level.name } else { DEFAULT_LEVEL_NAME }));
     let from = endpoint(args.from, level.start, "--from", "S", &file)?;
     let to = endpoint(args.to, level.goal, "--to", "G", &file)?;

@@ -9,7 +9,7 @@ mod title;
 
 pub use campaign::levels as campaign_levels;
 
-use super::{CliError, ColorArgs, SessionArgs};
+use super::{CliError, ColorArgs, SessionArgs, refuse_stdin_level};
 use crate::shown::shown;
 use crate::signals::Signals;
 use crate::ui;
@@ -21,7 +21,7 @@ pub use title::title;
 
 /// Arguments of `delve play`.
 #[derive(clap::Args, Clone, Debug)]
-#[command(mut_arg("level", |a| a.help("Level file: a delve level or a Moving AI map (default: the campaign, levels/campaign.txt)")))]
+#[command(mut_arg("level", |a| a.help("Level: a file (a delve level or a Moving AI map) or a shipped level's name (maze, cave, ...) (default: the campaign, levels/campaign.txt)")))]
 pub struct PlayArgs {
     /// The session: level, seed, spawns, settings, recording.
     #[command(flatten)]
@@ -59,6 +59,7 @@ pub struct PlayArgs {
 /// 2.
 pub fn play(args: &PlayArgs) -> Result<(), CliError> {
     let session = &args.session;
+    refuse_stdin_level(session.level.as_ref(), "delve play")?;
     session.check_record()?;
     session.threads.install()?;
     let course = if session.level.is_some() || session.generated.style.is_some() {

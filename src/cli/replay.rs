@@ -2,9 +2,9 @@
 //! headless.
 
 use super::progress::Progress;
-use super::{CliError, ColorArgs, ThreadsArgs};
+use super::{CliError, ColorArgs, ThreadsArgs, input_name, is_stdin};
 use crate::replay::feed::ReplayFeed;
-use crate::replay::{Replay, verify_watched};
+use crate::replay::{Replay, ReplayError, verify_watched};
 use crate::signals::Signals;
 use crate::ui::{self, Exit, SPEED_RANGE};
 use std::io::IsTerminal;
@@ -15,11 +15,14 @@ use std::process::ExitCode;
 /// Arguments of `delve replay`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct ReplayArgs {
-    /// Replay file (written by `--record`)
+    /// Replay file (written by `--record`), or - for standard input with --verify
     pub file: PathBuf,
     /// Re-run the session headless and compare every checkpoint
     #[arg(long)]
     pub verify: bool,
+    /// With --verify: print the verdict as one JSON object
+    #[arg(long, requires = "verify")]
+    pub json: bool,
     /// Playback speed, from 0.25 to 8 times real time (played at the
     /// nearest of ¼ ½ 1 2 4 8, which + and - then change)
     #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed, conflicts_with = "verify", allow_hyphen_values = true)]
@@ -53,7 +56,19 @@ fn parse_speed(s: &str) -> Result<f64, String> {
 /// that cannot be used is an error (exit 2).
 pub fn replay(args: &ReplayArgs, out: &mut impl Write) -> Result<ExitCode, CliError> {
     args.threads.install()?;
-    let replay = Replay::load(&args.file)?;
+    let replay = if is_stdin(&args.file) {
+        if !args.verify {
+            return Err(CliError::Usage(
+                "-: playing a replay reads its keys from the terminal, so it cannot read the replay from standard \
+                 input (`delve replay - --verify` checks one from there)"
+                    .into(),
+            ));
+        }
+        let text = crate::input::read_stdin(crate::replay::MAX_REPLAY_BYTES).map_err(ReplayError::from)?;
+        Replay::parse(&text, crate::input::STDIN)?
+    } else {
+        Replay::load(&args.file)?
+    };
     if !args.verify {
         if !std::io::stdout().is_terminal() {
             return Err(CliError::Usage(format!(
@@ -78,7 +93,17 @@ pub fn replay(args: &ReplayArgs, out: &mut impl Write) -> Result<ExitCode, CliEr
     let verdict = verify_watched(&replay, |tick| progress.set(tick));
     drop(progress);
     let code = if verdict.is_match() { ExitCode::SUCCESS } else { ExitCode::FAILURE };
-    match writeln!(out, "{verdict}").map_err(CliError::Output) {
+    let written = if args.json {
+        let mut object = serde_json::Map::new();
+        object.insert("file".into(), serde_json::json!(input_name(&args.file).to_string_lossy()));
+        if let serde_json::Value::Object(fields) = verdict.json(&replay) {
+            object.extend(fields);
+        }
+        writeln!(out, "{}", serde_json::Value::Object(object))
+    } else {
+        writeln!(out, "{verdict}")
+    };
+    match written.map_err(CliError::Output) {
         // The status is the verdict too: a closed pipe does not turn a
         // mismatch into a success.
         Err(e) if !e.is_closed_pipe() => Err(e),

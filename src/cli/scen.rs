@@ -2,9 +2,11 @@
 //! checked against its optimal lengths, each scenario on the map it names.
 
 use super::progress::Progress;
-use super::{CliError, SearchArgs};
+use super::{CliError, SearchArgs, input_name, is_stdin};
 use crate::input::ReadError;
-use crate::level::{Level, LevelError, OPTIMAL_TOLERANCE, Scenario, load_scenarios};
+use crate::level::{
+    Level, LevelError, MAX_SCENARIO_BYTES, OPTIMAL_TOLERANCE, Scenario, load_scenarios, parse_scenarios,
+};
 use crate::nav::Navigator;
 use crate::search::{Fallback, PlanError, Planner, SearchSettings};
 use crate::shown::shown_path;
@@ -16,10 +18,10 @@ use std::path::{Path, PathBuf};
 /// Arguments of `delve scen`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct ScenArgs {
-    /// Moving AI scenario file (.scen)
+    /// Moving AI scenario file (.scen), or - for standard input
     pub scen: PathBuf,
     /// The map, which every scenario must name (default: each scenario's
-    /// own map, beside the .scen)
+    /// own map, beside the .scen; in the current directory for -)
     #[arg(long, value_name = "FILE.map")]
     pub map: Option<PathBuf>,
     /// How the search runs.
@@ -243,16 +245,23 @@ fn run_scenarios(
 /// Runs `delve scen`, writing its answer to `out`.
 pub fn scen(args: &ScenArgs, out: &mut impl Write) -> Result<(), CliError> {
     args.search.grid_only("delve scen")?;
-    let scenarios = load_scenarios(&args.scen)?;
+    let scenarios = if is_stdin(&args.scen) {
+        let text = crate::input::read_stdin(MAX_SCENARIO_BYTES).map_err(LevelError::from)?;
+        parse_scenarios(&text, crate::input::STDIN)?
+    } else {
+        load_scenarios(&args.scen)?
+    };
+    // `<stdin>` for `-`, whose maps are looked for in the current directory.
+    let scen = input_name(&args.scen);
     if scenarios.is_empty() {
-        return Err(CliError::Usage(format!("{}: no scenarios", args.scen.display())));
+        return Err(CliError::Usage(format!("{}: no scenarios", scen.display())));
     }
-    let maps = Maps::load(&args.scen, &scenarios, args.map.as_deref())?;
+    let maps = Maps::load(&scen, &scenarios, args.map.as_deref())?;
     args.search.one_algorithm()?;
     let settings = args.search.settings();
     // Each JSON line goes out as soon as its scenario ran: a reader that
     // stops reading stops the run.
-    let (runs, preprocess_micros) = run_scenarios(&args.scen, &maps, &scenarios, &settings, |number, run| {
+    let (runs, preprocess_micros) = run_scenarios(&scen, &maps, &scenarios, &settings, |number, run| {
         if args.json { write_json_line(out, number, run).map_err(CliError::Output) } else { Ok(()) }
     })?;
     let summary = Summary::of(&runs, preprocess_micros);
@@ -313,7 +322,7 @@ fn write_table(
     runs: &[Run],
     s: &Summary,
 ) -> std::io::Result<()> {
-    writeln!(out, "{} on {maps}: {} scenarios", shown_path(&args.scen), s.scenarios)?;
+    writeln!(out, "{} on {maps}: {} scenarios", shown_path(&input_name(&args.scen)), s.scenarios)?;
     writeln!(out, "{settings}")?;
     writeln!(out, "  optimal             {:>8}", s.optimal)?;
     writeln!(out, "  suboptimal          {:>8}", s.suboptimal)?;

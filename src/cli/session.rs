@@ -15,7 +15,8 @@ use std::path::PathBuf;
 /// Options of `delve play` and `delve sim`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SessionArgs {
-    /// Level file: a delve level or a Moving AI map (default: the embedded level)
+    /// Level: a file (a delve level or a Moving AI map), a shipped level's name (maze, cave, ...) or
+    /// - for standard input (default: the embedded level)
     pub level: Option<PathBuf>,
     /// A generated level instead of a file.
     #[command(flatten)]
@@ -58,6 +59,20 @@ impl SessionArgs {
         self.start_game_on(level, generator, game, None)
     }
 
+    /// How a session on `level` (loaded once for several sessions: a
+    /// level from standard input can be read only once) starts, a game or
+    /// a sandbox as for [`start_with`](SessionArgs::start_with), and its
+    /// world.
+    pub fn start_with_level(
+        &self,
+        level: Level,
+        generator: Option<Recipe>,
+        game: bool,
+    ) -> Result<(Start, World), CliError> {
+        self.check_record()?;
+        self.start_game_on(level, generator, game, None)
+    }
+
     /// The level these options name: the file, the generated level of
     /// `--gen` (with its recipe), or the embedded level.
     pub fn level_to_play(&self) -> Result<(Level, Option<Recipe>), CliError> {
@@ -67,7 +82,7 @@ impl SessionArgs {
     /// How messages and summaries name the level played: its file, else
     /// the generated or the embedded level's name.
     pub fn level_shown(&self, level: &Level) -> String {
-        self.level.as_deref().map_or_else(|| level.name.clone(), crate::shown::shown_path)
+        self.level.as_deref().map_or_else(|| level.name.clone(), |p| crate::shown::shown_path(&super::input_name(p)))
     }
 
     /// How a game on `level` starts (a campaign's levels and a descent's
@@ -103,7 +118,7 @@ impl SessionArgs {
         game: bool,
         lives: Option<u32>,
     ) -> Result<(Start, World), CliError> {
-        self.search.one_algorithm()?;
+        self.one_setting_each()?;
         let rules = if game {
             let rules = Rules::game(&level);
             // A level's `lives:` is the most a run brings into it: its win
@@ -114,7 +129,7 @@ impl SessionArgs {
         } else {
             Rules::SANDBOX
         };
-        let file = self.level.clone().unwrap_or_else(|| PathBuf::from(&level.name));
+        let file = self.level.as_deref().map_or_else(|| PathBuf::from(&level.name), super::input_name);
         let settings = self.world.settings(&self.search);
         // The corner graph beyond its cap is refused here, in one line.
         let refused = crate::nav::Navigator::check(settings.planner(), &level.grid);
@@ -178,9 +193,9 @@ impl SpawnArgs {
 /// How monsters repath and string-pull.
 #[derive(clap::Args, Clone, Debug)]
 pub struct WorldArgs {
-    /// Repath policy
-    #[arg(long, default_value_t = Settings::DEFAULT.repath, value_parser = names(RepathPolicy::ALL))]
-    pub repath: RepathPolicy,
+    /// Repath policy (several, comma-separated, only for `delve sim`, which compares them)
+    #[arg(long, value_delimiter = ',', default_values_t = [Settings::DEFAULT.repath], value_parser = names(RepathPolicy::ALL))]
+    pub repath: Vec<RepathPolicy>,
     /// N of the timer policies, in ticks
     #[arg(long, default_value_t = Settings::DEFAULT.repath_ticks, allow_hyphen_values = true,
           value_parser = whole_number::<u32>(1, u64::from(crate::sim::MAX_REPATH_TICKS)))]
@@ -196,21 +211,21 @@ pub struct WorldArgs {
     pub no_smoothing: bool,
     /// How monsters and wanderers keep apart: separation (a steering
     /// force) or orca (reciprocal velocity obstacles)
-    #[arg(long = "avoid", value_name = "AVOID", default_value_t = Settings::DEFAULT.avoidance, value_parser = names(Avoidance::ALL))]
-    pub avoidance: Avoidance,
+    #[arg(long = "avoid", value_name = "AVOID", value_delimiter = ',', default_values_t = [Settings::DEFAULT.avoidance], value_parser = names(Avoidance::ALL))]
+    pub avoidance: Vec<Avoidance>,
     /// Where hunters aim while they see the player move: player (its cell),
     /// heading (cut it off along its heading) or goal (cut it off on its
     /// way to G)
-    #[arg(long, value_name = "AIM", default_value_t = Settings::DEFAULT.aim, value_parser = names(Aim::ALL))]
-    pub aim: Aim,
+    #[arg(long, value_name = "AIM", value_delimiter = ',', default_values_t = [Settings::DEFAULT.aim], value_parser = names(Aim::ALL))]
+    pub aim: Vec<Aim>,
     /// Whether hunters of a pack plan apart: together or split (a penalty
     /// on the cells a packmate's path uses)
-    #[arg(long, value_name = "PACKS", default_value_t = Settings::DEFAULT.packs, value_parser = names(Packs::ALL))]
-    pub packs: Packs,
+    #[arg(long, value_name = "PACKS", value_delimiter = ',', default_values_t = [Settings::DEFAULT.packs], value_parser = names(Packs::ALL))]
+    pub packs: Vec<Packs>,
     /// What a monster that lost the player does: linger (near the last
     /// cell it perceived it in) or sweep (the unseen cells near it)
-    #[arg(long, value_name = "LOST", default_value_t = Settings::DEFAULT.lost, value_parser = names(Lost::ALL))]
-    pub lost: Lost,
+    #[arg(long, value_name = "LOST", value_delimiter = ',', default_values_t = [Settings::DEFAULT.lost], value_parser = names(Lost::ALL))]
+    pub lost: Vec<Lost>,
 }
 
 /// A distance in cells: finite, so that a replay header can hold it (JSON
@@ -219,22 +234,110 @@ fn parse_cells(s: &str) -> Result<f32, String> {
     super::options::decimal(s, 0.0..=f64::from(f32::MAX), "a number of cells ≥ 0").map(|k| k as f32)
 }
 
+/// The first of a setting's values: the one a session runs with (a
+/// list is refused before, see [`SessionArgs::one_setting_each`]).
+fn first<T: Copy>(values: &[T], default: T) -> T {
+    values.first().copied().unwrap_or(default)
+}
+
 impl WorldArgs {
-    /// The world settings these flags and `search`'s ask for.
+    /// The world settings these flags and `search`'s ask for (the first
+    /// of each list).
     pub fn settings(&self, search: &SearchArgs) -> Settings {
+        let d = Settings::DEFAULT;
         Settings {
             search: search.settings(),
             smoothing: !self.no_smoothing,
-            repath: self.repath,
+            repath: first(&self.repath, d.repath),
             repath_ticks: self.repath_ticks,
             repath_cells: self.repath_cells,
             budget: self.budget,
-            avoidance: self.avoidance,
-            aim: self.aim,
-            packs: self.packs,
-            lost: self.lost,
+            avoidance: first(&self.avoidance, d.avoidance),
+            aim: first(&self.aim, d.aim),
+            packs: first(&self.packs, d.packs),
+            lost: first(&self.lost, d.lost),
             ..Settings::default()
         }
         .with_planner(search.planner())
+    }
+}
+
+/// One combination of the settings a `delve sim` compares: the session's
+/// options with one value each, and the values of the flags given a list,
+/// by flag (`("repath", "incremental")`).
+pub struct Variant {
+    pub session: SessionArgs,
+    pub axes: Vec<(&'static str, String)>,
+}
+
+/// Most combinations one comparison runs: more is a typo.
+pub const MAX_VARIANTS: usize = 64;
+
+impl SessionArgs {
+    /// Every setting flag that takes a list, by name, with its values'
+    /// names, in the order a comparison nests them.
+    fn settings_given(&self) -> [(&'static str, Vec<String>); 6] {
+        fn named<T: ToString>(flag: &'static str, values: &[T]) -> (&'static str, Vec<String>) {
+            (flag, values.iter().map(ToString::to_string).collect())
+        }
+        let w = &self.world;
+        [
+            named("algo", &self.search.algorithms),
+            named("repath", &w.repath),
+            named("avoid", &w.avoidance),
+            named("aim", &w.aim),
+            named("packs", &w.packs),
+            named("lost", &w.lost),
+        ]
+    }
+
+    /// Refuses a list of values for a command that runs one session.
+    pub fn one_setting_each(&self) -> Result<(), CliError> {
+        self.search.one_algorithm()?;
+        match self.settings_given().into_iter().find(|(_, values)| values.len() > 1) {
+            None => Ok(()),
+            Some((flag, _)) => {
+                Err(CliError::Usage(format!("--{flag} takes one value here (several only with `delve sim`)")))
+            }
+        }
+    }
+
+    /// Every combination of the values of the flags given a list, the
+    /// first flag's values outermost (`--algo`, `--repath`, `--avoid`,
+    /// `--aim`, `--packs`, `--lost`), at most [`MAX_VARIANTS`]; one,
+    /// with no axes, when no flag has a list.
+    pub fn variants(&self) -> Result<Vec<Variant>, CliError> {
+        let given = self.settings_given();
+        let sizes = given.clone().map(|(_, values)| values.len().max(1));
+        let count = sizes.iter().product::<usize>();
+        if count > MAX_VARIANTS {
+            let lists = given.iter().filter(|(_, v)| v.len() > 1);
+            let flags: Vec<String> = lists.map(|(f, v)| format!("--{f} ({})", v.len())).collect();
+            return Err(CliError::Usage(format!(
+                "{} make {count} combinations, more than the {MAX_VARIANTS} one comparison runs",
+                flags.join(" x ")
+            )));
+        }
+        let (search, w) = (&self.search, &self.world);
+        let variants = (0..count).map(|n| {
+            // The digits of n in the sizes' mixed radix, the last flag's
+            // the fastest.
+            let mut pick = [0; 6];
+            let mut rest = n;
+            for (digit, size) in pick.iter_mut().zip(sizes).rev() {
+                (*digit, rest) = (rest % size, rest / size);
+            }
+            let mut one = self.clone();
+            one.search.algorithms = search.algorithms.get(pick[0]).copied().into_iter().collect();
+            one.world.repath = w.repath.get(pick[1]).copied().into_iter().collect();
+            one.world.avoidance = w.avoidance.get(pick[2]).copied().into_iter().collect();
+            one.world.aim = w.aim.get(pick[3]).copied().into_iter().collect();
+            one.world.packs = w.packs.get(pick[4]).copied().into_iter().collect();
+            one.world.lost = w.lost.get(pick[5]).copied().into_iter().collect();
+            let axes = given.iter().zip(pick).filter(|((_, values), _)| values.len() > 1);
+            let axes = axes.map(|((flag, values), i)| (*flag, values[i].clone())).collect();
+            Variant { session: one, axes }
+        });
+        Ok(variants.collect())
     }
 }

@@ -1,13 +1,16 @@
 //! `delve sim`: the world run headless with a scripted player, summarised,
 //! and recorded on request; over many seeds, the win rates (`seeds`).
 
+mod compare;
 mod seeds;
 
 use super::names::names;
 use super::progress::Progress;
 use super::{CliError, SessionArgs};
+use crate::r#gen::Recipe;
+use crate::level::Level;
 use crate::named::named_enum;
-use crate::replay::{MAX_TICK, feed};
+use crate::replay::{MAX_TICK, Start, feed};
 use crate::signals::Signals;
 use crate::sim::{Bot, BotKind, Kind, RepathReason, World, clock, hex};
 use serde_json::json;
@@ -89,6 +92,15 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
         return Err(CliError::Usage("--lives needs --rules game (a sandbox has no limit of lives)".into()));
     }
     session.threads.install()?;
+    let variants = session.variants()?;
+    if let (true, Some(flag)) = (
+        variants.len() > 1,
+        [(args.campaign, "--campaign"), (args.seeds.is_some(), "--seeds")].iter().find(|(on, _)| *on).map(|(_, f)| f),
+    ) {
+        return Err(CliError::Usage(format!(
+            "{flag} plays one setting of each: a list of settings is compared on one seed, without {flag}"
+        )));
+    }
     if args.campaign {
         if args.rules == Some(RulesMode::Sandbox) {
             return Err(CliError::Usage("--campaign plays by the game's rules (not --rules sandbox)".into()));
@@ -98,7 +110,28 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
     if let Some(seeds) = args.seeds {
         return seeds::seeds(args, seeds, out);
     }
-    let (start, mut world) = session.start_with(args.game())?;
+    if variants.len() > 1 {
+        return compare::compare(args, &variants, out);
+    }
+    let (level, generator) = session.level_to_play()?;
+    let progress = Progress::on_stderr("ticks", args.ticks);
+    let (start, world, summary) = run(args, session, (level, generator), |done| progress.set(done))?;
+    drop(progress);
+    let name = session.level_shown(&start.level);
+    let written = if args.json { writeln!(out, "{}", summary.json()) } else { summary.write(out, &name, &world) };
+    written.map_err(CliError::Output)
+}
+
+/// Runs one session of `delve sim` on `level` (and its generator's
+/// recipe) with `session`'s options (one value each), recording it on
+/// request, and sums it up; `on_tick` is called with each tick done.
+fn run(
+    args: &SimArgs,
+    session: &SessionArgs,
+    (level, generator): (Level, Option<Recipe>),
+    mut on_tick: impl FnMut(u64),
+) -> Result<(Start, World, Summary), CliError> {
+    let (start, mut world) = session.start_with_level(level, generator, args.game())?;
     if args.bot == BotKind::Goal && start.level.goal.is_none() {
         let file = session.level_shown(&start.level);
         return Err(CliError::Usage(format!(
@@ -108,7 +141,6 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
     let signals = session.record.as_ref().map(|_| Signals::catch()).transpose()?;
     let mut feed = session.feed(&start)?;
     let mut bot = Bot::of(args.bot, session.seed);
-    let progress = Progress::on_stderr("ticks", args.ticks);
     let began = Instant::now();
     for done in 1..=args.ticks {
         if let Some(signal) = signals.as_ref().and_then(Signals::caught) {
@@ -119,16 +151,13 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<(), CliError> {
             break;
         }
         feed::bot_tick(&mut world, feed.as_mut(), &mut bot)?;
-        progress.set(done);
+        on_tick(done);
     }
     let seconds = began.elapsed().as_secs_f64();
     let cpu = Cpu::read();
-    drop(progress);
     feed.finish(&world)?;
     let summary = Summary::of(&world, seconds, cpu);
-    let name = session.level_shown(&start.level);
-    let written = if args.json { writeln!(out, "{}", summary.json()) } else { summary.write(out, &name, &world) };
-    written.map_err(CliError::Output)
+    Ok((start, world, summary))
 }
 
 /// CPU seconds at the end of a run: the process's, and each thread's

@@ -34,6 +34,85 @@ impl Verdict {
     }
 }
 
+impl Verdict {
+    /// The verdict on `replay` as JSON, for `delve replay --verify
+    /// --json`: `ok`; `verdict` (`match`, `state_mismatch`,
+    /// `commands_mismatch`, `level_not_generated`); `complete` (whether
+    /// the file has its end record, `null` when it did not come to that);
+    /// `checkpoints` (how many matched); `ticks` (the last tick the file
+    /// speaks for); `tick` (the last tick compared, or the first that
+    /// differs), `mismatch_tick` (that tick when it differs, else `null`),
+    /// `expected_hash` and `actual_hash` (the state hashes there, `null`
+    /// where none was compared), `expected_commands` and
+    /// `actual_commands` (the command digests when they differ); and
+    /// `generator`: `null` for a level from a file, else the recipe the
+    /// header names, whether its level is the recorded text, and the first
+    /// line where they differ.
+    pub fn json(&self, replay: &Replay) -> serde_json::Value {
+        use serde_json::{Value, json};
+        let hash = |h: u64| json!(hex(h));
+        let (verdict, complete, checkpoints, tick, mismatch, hashes, commands) = match *self {
+            Verdict::Match { checkpoints, last, complete } => {
+                let last_hash = last.map_or(Value::Null, |c| hash(c.hash));
+                let tick = last.map(|c| c.tick);
+                ("match", json!(complete), checkpoints, tick, None, [last_hash.clone(), last_hash], None)
+            }
+            Verdict::Mismatch { tick, expected, actual } => (
+                "state_mismatch",
+                Value::Null,
+                matched_before(replay, tick),
+                Some(tick),
+                Some(tick),
+                [hash(expected), hash(actual)],
+                None,
+            ),
+            Verdict::Edited { tick, expected, actual } => (
+                "commands_mismatch",
+                Value::Null,
+                matched_before(replay, tick),
+                Some(tick),
+                Some(tick),
+                [Value::Null, Value::Null],
+                Some([hash(expected), hash(actual)]),
+            ),
+            Verdict::NotGenerated { .. } => {
+                ("level_not_generated", Value::Null, 0, None, None, [Value::Null, Value::Null], None)
+            }
+        };
+        let generator = replay.start().generator.map_or(Value::Null, |recipe| {
+            let line = match *self {
+                Verdict::NotGenerated { line, .. } => Some(line),
+                _ => None,
+            };
+            json!({"recipe": recipe.to_string(), "ok": line.is_none(), "first_different_line": line})
+        });
+        let [expected, actual] = hashes;
+        let mut out = json!({
+            "ok": self.is_match(),
+            "verdict": verdict,
+            "complete": complete,
+            "checkpoints": checkpoints,
+            "ticks": replay.last_tick(),
+            "tick": tick,
+            "mismatch_tick": mismatch,
+            "expected_hash": expected,
+            "actual_hash": actual,
+        });
+        if let Some([expected, actual]) = commands {
+            out["expected_commands"] = expected;
+            out["actual_commands"] = actual;
+        }
+        out["generator"] = generator;
+        out
+    }
+}
+
+/// How many of `replay`'s checkpoints come before `tick`, all of which
+/// matched when the first mismatch is at `tick`.
+fn matched_before(replay: &Replay, tick: u64) -> usize {
+    replay.checkpoints().iter().take_while(|c| c.tick < tick).count()
+}
+
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -146,5 +225,19 @@ mod tests {
         assert_eq!(first_difference("a\nb\n", "a\nb\nc\n"), Some(3));
         assert_eq!(first_difference("a\nb\n", "a\nb"), Some(2), "a missing newline is a difference");
         assert_eq!(first_difference("x", ""), Some(1));
+    }
+
+    #[test]
+    fn a_level_its_generator_does_not_make_is_named_in_the_json() {
+        let text = include_str!("../../tests/replays/descent-5-depth-4.jsonl");
+        let replay = Replay::parse(text, "t").unwrap();
+        let recipe = replay.start().generator.unwrap();
+        let v = Verdict::NotGenerated { recipe, line: 7 }.json(&replay);
+        assert_eq!(v["ok"], false);
+        assert_eq!(v["verdict"], "level_not_generated");
+        assert_eq!(v["mismatch_tick"], serde_json::Value::Null);
+        let generator = serde_json::json!({"recipe": recipe.to_string(), "ok": false, "first_different_line": 7});
+        assert_eq!(v["generator"], generator);
+        assert_eq!(verify(&replay).json(&replay)["generator"]["ok"], true);
     }
 }

@@ -36,7 +36,11 @@ pub fn wait_within(child: &mut Child, what: &str) -> ExitStatus {
 /// empty unless piped. The outputs are a few lines, far below a pipe's
 /// buffer, so reading them after the exit cannot block the child.
 pub fn output_of(mut command: Command, what: &str) -> Output {
-    let mut child = command.spawn().unwrap();
+    wait_output(command.spawn().unwrap(), what)
+}
+
+/// Waits for `child` as [`output_of`] does, and gathers its output.
+pub fn wait_output(mut child: Child, what: &str) -> Output {
     let status = wait_within(&mut child, what);
     let mut out = Output { status, stdout: Vec::new(), stderr: Vec::new() };
     if let Some(mut s) = child.stdout.take() {

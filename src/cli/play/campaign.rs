@@ -11,8 +11,7 @@ fn names() -> impl Iterator<Item = &'static str> {
     ORDER.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with(';'))
 }
 
-/// The campaign's levels, in order. Unit tests prove each name is shipped
-/// and each text parses, so this cannot fail at run time.
+/// The campaign's levels, in order. A unit test proves each name is shipped, so this cannot fail at run time.
 pub fn levels() -> Vec<Level> {
     names().map(|name| Level::shipped(name).expect("a campaign level is shipped")).collect()
 }
@@ -20,7 +19,6 @@ pub fn levels() -> Vec<Level> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::SHIPPED;
     use crate::sim::{Goal, Rules};
 
     #[test]
@@ -32,18 +30,5 @@ mod tests {
             assert_ne!(Rules::game(level).goal, Goal::None, "{} has no goal", level.name);
         }
         assert_eq!(levels[0].name, crate::level::DEFAULT_LEVEL_NAME, "the campaign opens with the default level");
-    }
-
-    #[test]
-    fn every_level_file_can_be_in_the_campaign() {
-        let mut in_folder: Vec<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/levels"))
-            .unwrap()
-            .filter_map(|e| e.ok()?.file_name().into_string().ok())
-            .filter_map(|f| Some(f.strip_suffix(".txt")?.to_string()))
-            .filter(|f| f != "campaign" && f != "README")
-            .collect();
-        in_folder.sort();
-        let shipped: Vec<&str> = SHIPPED.iter().map(|(n, _)| *n).collect();
-        assert_eq!(in_folder, shipped, "every level file is in SHIPPED");
     }
 }

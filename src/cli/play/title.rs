@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 /// The commands, which a bare `delve` given options takes for a level.
-const COMMANDS: &[&str] = &["play", "path", "lab", "scen", "gen", "sim", "replay", "completions", "help"];
+const COMMANDS: &[&str] = &["play", "path", "lab", "scen", "gen", "sim", "replay", "completions", "man", "help"];
 
 /// The command `word` is most like, as clap finds one for a word it takes
 /// for a command (a bare `delve` takes it for a level instead, so clap
