@@ -90,18 +90,20 @@ fn a_generated_level_s_check_is_in_the_verdict() {
 fn a_mismatch_names_its_first_tick_and_both_hashes_with_status_one() {
     let text =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/replays/dungeon-won.jsonl")).unwrap();
-    let wrong = text
-        .replace(r#"{"checkpoint":200,"hash":"c8818a0406321589""#, r#"{"checkpoint":200,"hash":"c8818a0406321588""#);
+    // The recorded hash at tick 200, read from the file (a re-recording
+    // changes it), and the same with its last digit changed.
+    let key = r#"{"checkpoint":200,"hash":""#;
+    let at = text.find(key).expect("a checkpoint at 200") + key.len();
+    let recorded = &text[at..at + 16];
+    let forged = format!("{}{}", &recorded[..15], if recorded.ends_with('0') { '1' } else { '0' });
+    let wrong = text.replacen(&format!("{key}{recorded}"), &format!("{key}{forged}"), 1);
     assert_ne!(wrong, text);
     let o = verify_stdin(&["replay", "-", "--verify", "--json"], &wrong);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let v = verdict(&o);
     assert_eq!(v["file"], "<stdin>");
     assert_eq!((v["verdict"].as_str(), v["mismatch_tick"].as_u64()), (Some("state_mismatch"), Some(200)));
-    assert_eq!(
-        (v["expected_hash"].as_str(), v["actual_hash"].as_str()),
-        (Some("c8818a0406321588"), Some("c8818a0406321589"))
-    );
+    assert_eq!((v["expected_hash"].as_str(), v["actual_hash"].as_str()), (Some(forged.as_str()), Some(recorded)));
     assert_eq!(v["checkpoints"], 1, "the checkpoint at 100 matched");
     // A command re-stamped: the digest differs at the first checkpoint.
     let edited = text.replace(r#"{"tick":6,"cmd":"move""#, r#"{"tick":5,"cmd":"move""#);
