@@ -77,6 +77,8 @@ pub struct Evader {
     monsters: FlowField,
     unaware: FlowField,
     mine: FlowField,
+    /// Where the bot stood when `mine` was made: its root.
+    root: Option<Cell>,
     /// Per node, this step: the risk of a hunter getting there first or of
     /// touching a monster, of being seen there, the sound of a step into it
     /// (heard), and the bot's own bias (its trail, doors it closed).
@@ -181,10 +183,24 @@ impl Evader {
         let score = |n: u32| {
             let c = grid.cell_of(n);
             let to_goal = Heuristic::Octile.distance(f64::from((c.x - goal.x).abs()), f64::from((c.y - goal.y).abs()));
-            Some(self.mine.distance(n)? + 0.5 * to_goal).filter(|_| wanted(c))
+            Some(self.walk(grid, n)? + 0.5 * to_goal).filter(|_| wanted(c))
         };
         let scored = (0..grid.node_count() as u32).filter_map(|n| Some((score(n)?, n)));
         scored.min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, n)| grid.cell_of(n))
+    }
+
+    /// The bot's walking time from where it stands to node `n`, doors
+    /// open, if it can get there. Its field holds the cost of the way
+    /// back (each cell's cost paid on entering it, so the field counts
+    /// the bot's own cell and not `n`'s); the way out pays `n`'s and not
+    /// its own, which matters when `n` is water or mud. Exact for a last
+    /// step taken straight; a diagonal one is off by at most (√2 - 1)
+    /// times the difference of the two cells' costs.
+    fn walk(&self, open: &Grid, n: u32) -> Option<f64> {
+        let cost = |c: Cell| f64::from(open.entry_cost(c).unwrap_or(1));
+        let d = self.mine.distance(n)?;
+        let here = self.root.unwrap_or(open.cell_of(n));
+        Some(if d == 0.0 { 0.0 } else { d + cost(open.cell_of(n)) - cost(here) })
     }
 
     /// Fills the risks, sounds and biases of this step (see the module
@@ -214,6 +230,7 @@ impl Evader {
         let mine = GridGraph::new(open, neighbors, Heuristic::Zero, here, here);
         self.mine.start_from(nodes, &[(open.node(here), 0.0)], f64::INFINITY);
         self.mine.advance(&mine, u64::MAX);
+        self.root = Some(here);
         for v in [&mut self.reach, &mut self.seen, &mut self.sound, &mut self.bias] {
             v.clear();
             v.resize(nodes, 0.0);
@@ -221,7 +238,7 @@ impl Evader {
         for n in 0..nodes as u32 {
             let i = n as usize;
             if let Some(h) = self.hunters.distance(n) {
-                let bot = self.mine.distance(n).unwrap_or(f64::INFINITY);
+                let bot = self.walk(open, n).unwrap_or(f64::INFINITY);
                 let lead = bot + MARGIN - h / ratio;
                 if lead > 0.0 {
                     self.reach[i] += UNSAFE * (1.0 + lead);
@@ -354,8 +371,8 @@ mod tests {
     use crate::sim::Settings;
 
     /// A hunter across a pool is as near as the cells it walks: water
-    /// slows the player, not the monster. So the pool's second cell, a
-    /// wade and three plain steps of the bot's and four cells of the
+    /// slows the player, not the monster. So the pool's second cell, two
+    /// plain steps and two wades of the bot's and four cells of the
     /// hunter's, is unsafe; by route costs (five a wade for the monster
     /// too) it read as safe.
     #[test]
@@ -372,5 +389,23 @@ mod tests {
         let wade = grid.node(Cell::new(5, 1)) as usize;
         assert!(bot.reach[wade] > 0.0, "the pool reads as safe");
         assert_eq!(bot.reach[grid.node(Cell::new(1, 2)) as usize], 0.0, "the bot's own corner is safe");
+    }
+
+    /// The bot's time to a cell pays that cell's cost and not its own:
+    /// two plain steps and a wade into the pool are 1 + 1 + 5, where its
+    /// field (the way back, paying for the bot's cell) holds 1 + 1 + 1.
+    #[test]
+    fn the_way_into_water_pays_for_the_water() {
+        let level = Level::parse("name: pool\n##########\n#@..~~~~.#\n##########\n", "pool.txt").unwrap();
+        let world = World::new(&level, 1, Settings::default()).unwrap();
+        let (here, grid) = (world.player().cell, world.grid().clone());
+        let open = with_doors_open(&grid);
+        let mut bot = Evader::default();
+        bot.weigh(&world, &open, here);
+        let pool = grid.node(Cell::new(4, 1));
+        assert_eq!(bot.mine.distance(pool), Some(3.0), "the field holds the way back");
+        assert_eq!(bot.walk(&open, pool), Some(7.0), "two steps and a wade");
+        assert_eq!(bot.walk(&open, grid.node(here)), Some(0.0), "standing still costs nothing");
+        assert_eq!(bot.walk(&open, grid.node(Cell::new(2, 1))), Some(1.0));
     }
 }
