@@ -183,7 +183,7 @@ impl Widget for EndScreen<'_> {
 mod tests {
     use super::*;
     use crate::level::Level;
-    use crate::ui::map::{MapView, Markers};
+    use crate::ui::map::MapView;
     use crate::ui::overlay::Overlay;
     use crate::ui::stakes::Run;
     use crate::ui::testing::{game_until_end, game_won, lines};
@@ -202,18 +202,7 @@ mod tests {
         let level = Level::parse(level, "test").unwrap();
         let mut buf = Buffer::empty(Rect::new(0, 0, 60, 20));
         let palette = Palette::NAMED;
-        let markers = Markers::of(&level);
-        MapView {
-            world,
-            overlay: Overlay::None,
-            palette: &palette,
-            markers,
-            sight: None,
-            eyes: None,
-            focus: None,
-            cursor: None,
-        }
-        .render(buf.area, &mut buf);
+        MapView::plain(world, &level, Overlay::None, &palette).render(buf.area, &mut buf);
         EndScreen { world, palette: &palette, live, stakes, waiting }.render(buf.area, &mut buf);
         let text = lines(&buf);
         let keys = text.iter().rposition(|l| l.contains(" quit") || l.contains(" title")).unwrap_or(0);

@@ -100,6 +100,17 @@ pub struct MapView<'a> {
     pub cursor: Option<Cell>,
 }
 
+impl<'a> MapView<'a> {
+    /// The map of `world` as a test draws it: `level`'s markers, no fog,
+    /// no watched monster's eyes, the camera on the player, no cursor (a
+    /// test sets the one field it is about with `..`).
+    #[cfg(test)]
+    pub(crate) fn plain(world: &'a World, level: &Level, overlay: Overlay, palette: &'a Palette) -> MapView<'a> {
+        let markers = Markers::of(level);
+        MapView { world, overlay, palette, markers, sight: None, eyes: None, focus: None, cursor: None }
+    }
+}
+
 /// The path markers a level places: drawn in play, since `G` is the goal.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Markers {
@@ -315,16 +326,7 @@ mod tests {
         let level = Level::parse("#####\n#@.M#\n#~+'#\n#####\n", "t").unwrap();
         let world = World::new(&level, 1, Settings::default()).unwrap();
         let mut buf = Buffer::empty(Rect::new(0, 0, 7, 4));
-        let view = MapView {
-            world: &world,
-            overlay: Overlay::None,
-            palette: &Palette::NAMED,
-            markers: Markers::of(&level),
-            sight: None,
-            eyes: None,
-            focus: None,
-            cursor: None,
-        };
+        let view = MapView::plain(&world, &level, Overlay::None, &Palette::NAMED);
         view.render(buf.area, &mut buf);
         assert_eq!(lines(&buf), [" ##### ", " #@.M# ", " #~+'# ", " ##### "]);
         assert_eq!(buf[(4, 1)].fg, Palette::NAMED.monster);
@@ -341,18 +343,8 @@ mod tests {
         let monster = world.creatures()[0].cell();
         let draw = |focus| {
             let mut buf = Buffer::empty(Rect::new(0, 0, 10, 1));
-            let markers = Markers::of(&level);
-            MapView {
-                world: &world,
-                overlay: Overlay::None,
-                palette: &Palette::NAMED,
-                markers,
-                sight: None,
-                eyes: None,
-                focus,
-                cursor: None,
-            }
-            .render(buf.area, &mut buf);
+            MapView { focus, ..MapView::plain(&world, &level, Overlay::None, &Palette::NAMED) }
+                .render(buf.area, &mut buf);
             lines(&buf)[0].clone()
         };
         assert!(draw(None).starts_with('@'), "{}", draw(None));
@@ -362,18 +354,7 @@ mod tests {
     fn view<'a>(world: &'a World, level: &Level, sight: Option<&'a Sight>) -> Buffer {
         let area = Rect::new(0, 0, world.grid().width() as u16, world.grid().height() as u16);
         let mut buf = Buffer::empty(area);
-        let markers = Markers::of(level);
-        MapView {
-            world,
-            overlay: Overlay::None,
-            palette: &Palette::NAMED,
-            markers,
-            sight,
-            eyes: None,
-            focus: None,
-            cursor: None,
-        }
-        .render(area, &mut buf);
+        MapView { sight, ..MapView::plain(world, level, Overlay::None, &Palette::NAMED) }.render(area, &mut buf);
         buf
     }
 

@@ -334,18 +334,7 @@ mod tests {
         assert!(field.reach().is_some_and(|r| (4.0..15.5).contains(&r)), "{:?}", field.reach());
         let mut buf = Buffer::empty(Rect::new(0, 0, 12, 7));
         let palette = Palette::NAMED;
-        let markers = crate::ui::map::Markers::of(&level);
-        crate::ui::map::MapView {
-            world: &w,
-            overlay: Overlay::Search,
-            palette: &palette,
-            markers,
-            sight: None,
-            eyes: None,
-            focus: None,
-            cursor: None,
-        }
-        .render(buf.area, &mut buf);
+        crate::ui::map::MapView::plain(&w, &level, Overlay::Search, &palette).render(buf.area, &mut buf);
         let p = Palette::NAMED;
         let shades = [p.density[2], p.density[1], p.density[0], p.closed];
         let shade = |x: u16, y: u16| match shades.iter().position(|&c| c == buf[(x, y)].bg) {
