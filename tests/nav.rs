@@ -108,6 +108,23 @@ fn brute_force(grid: &Grid, from: Vec2, to: Vec2) -> Option<f64> {
     }
 }
 
+/// Whether the corner graph finds a path from the centre of `a` to that of
+/// `b`, after asserting that it finds one exactly when the brute force
+/// does, of the same length.
+fn agrees_with_brute_force(grid: &Grid, wp: &Waypoints, searcher: &mut Searcher, a: Cell, b: Cell) -> bool {
+    let (from, to) = (Vec2::centre(a), Vec2::centre(b));
+    let ours = wp.plan(grid, searcher, from, to).map(|p| p.length);
+    let reference = brute_force(grid, from, to);
+    match (ours, reference) {
+        (Some(x), Some(y)) => {
+            assert!((x - y).abs() < 1e-9, "{a} -> {b}: corner graph {x}, brute force {y}\n{}", show(grid));
+            true
+        }
+        (None, None) => false,
+        _ => panic!("{a} -> {b}: corner graph {ours:?}, brute force {reference:?}\n{}", show(grid)),
+    }
+}
+
 #[test]
 fn corner_graph_is_the_optimal_any_angle_path_for_a_point() {
     let mut rng = Pcg32::seed_from_u64(16);
@@ -118,18 +135,8 @@ fn corner_graph_is_the_optimal_any_angle_path_for_a_point() {
         let wp = Waypoints::build(&grid, 0.0);
         for _ in 0..3 {
             let (Some(a), Some(b)) = (random_floor(&mut rng, &grid), random_floor(&mut rng, &grid)) else { continue };
-            let (from, to) = (Vec2::centre(a), Vec2::centre(b));
-            let ours = wp.plan(&grid, &mut searcher, from, to).map(|p| p.length);
-            let reference = brute_force(&grid, from, to);
             queries += 1;
-            match (ours, reference) {
-                (Some(x), Some(y)) => {
-                    found += 1;
-                    assert!((x - y).abs() < 1e-9, "{a} -> {b}: corner graph {x}, brute force {y}\n{}", show(&grid));
-                }
-                (None, None) => {}
-                _ => panic!("{a} -> {b}: corner graph {ours:?}, brute force {reference:?}\n{}", show(&grid)),
-            }
+            found += usize::from(agrees_with_brute_force(&grid, &wp, &mut searcher, a, b));
         }
     }
     assert!(found > queries / 3, "too few connected queries to mean anything: {found} of {queries}");
@@ -152,17 +159,7 @@ fn swept_corner_graph_is_the_optimal_any_angle_path_for_a_point() {
         levels += 1;
         for _ in 0..2 {
             let (Some(a), Some(b)) = (random_floor(&mut rng, &grid), random_floor(&mut rng, &grid)) else { continue };
-            let (from, to) = (Vec2::centre(a), Vec2::centre(b));
-            let ours = wp.plan(&grid, &mut searcher, from, to).map(|p| p.length);
-            let reference = brute_force(&grid, from, to);
-            match (ours, reference) {
-                (Some(x), Some(y)) => {
-                    found += 1;
-                    assert!((x - y).abs() < 1e-9, "{a} -> {b}: corner graph {x}, brute force {y}\n{}", show(&grid));
-                }
-                (None, None) => {}
-                _ => panic!("{a} -> {b}: corner graph {ours:?}, brute force {reference:?}\n{}", show(&grid)),
-            }
+            found += usize::from(agrees_with_brute_force(&grid, &wp, &mut searcher, a, b));
         }
     }
     assert!(found >= 3, "too few connected queries: {found}");
