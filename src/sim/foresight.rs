@@ -126,6 +126,7 @@ impl Foresight {
     /// returns the work it cost (nothing when it already was, or when the
     /// map stands: see the module's *While the route stands*). `heading`
     /// `None`: the player stands, and no map is kept.
+    #[allow(clippy::too_many_arguments)]
     pub fn update(
         &mut self,
         grid: &Grid,
