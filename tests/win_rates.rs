@@ -82,7 +82,8 @@ fn generated_seeds_play_a_level_per_seed() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let rows: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     for (row, seed) in rows.iter().zip(["1", "2"]) {
-        let alone: serde_json::Value = serde_json::from_str(&stdout(&delve(&[&args[..], &["--seed", seed, "--json"]].concat()))).unwrap();
+        let alone: serde_json::Value =
+            serde_json::from_str(&stdout(&delve(&[&args[..], &["--seed", seed, "--json"]].concat()))).unwrap();
         assert_eq!(row["hash"], alone["hash"], "seed {seed}");
     }
     let o = delve(&[&args[..], &["--seeds", "1..2"]].concat());
