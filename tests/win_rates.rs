@@ -71,3 +71,21 @@ fn the_evading_bot_wins_more_than_the_beeline() {
     let (beeline, evade) = (won("goal"), won("evade"));
     assert!(evade >= beeline + 3, "evade {evade}/10, goal {beeline}/10");
 }
+
+/// With `--gen`, every seed plays the level generated from it, as the
+/// campaign plays its depths: seed 2's row is the session `--seed 2`
+/// plays on the level `--gen` makes from seed 2.
+#[test]
+fn generated_seeds_play_a_level_per_seed() {
+    let args = ["sim", "--gen", "mixed", "--depth", "2", "--bot", "goal", "--ticks", "600"];
+    let o = delve(&[&args[..], &["--seeds", "1..2", "--json"]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    for (row, seed) in rows.iter().zip(["1", "2"]) {
+        let alone: serde_json::Value =
+            serde_json::from_str(&stdout(&delve(&[&args[..], &["--seed", seed, "--json"]].concat()))).unwrap();
+        assert_eq!(row["hash"], alone["hash"], "seed {seed}");
+    }
+    let o = delve(&[&args[..], &["--seeds", "1..2"]].concat());
+    assert!(stdout(&o).starts_with("mixed depth 2 (a level per seed): bot goal,"), "{}", stdout(&o));
+}

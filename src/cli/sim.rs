@@ -38,7 +38,8 @@ pub struct SimArgs {
     #[arg(long, default_value_t = BotKind::Random, value_parser = names(BotKind::ALL))]
     pub bot: BotKind,
     /// Play once per seed, A..B (both included) or N, and print a row per
-    /// seed and the win rate (--seed is then ignored)
+    /// seed and the win rate (--seed is then ignored; with --gen, each
+    /// seed plays the level generated from it)
     #[arg(long, value_name = "A..B", value_parser = seeds::parse_seeds, conflicts_with = "record")]
     pub seeds: Option<seeds::Seeds>,
     /// Play every campaign level and the generated depths 1, 3, 5 and 10

@@ -2,7 +2,9 @@
 //! seed, headless, and how many the scripted player won.
 //!
 //! `--seeds` plays the level (or the default one) once per seed with the
-//! given bot and prints a row per seed and the win rate. `--campaign`
+//! given bot and prints a row per seed and the win rate; with `--gen`,
+//! each seed plays the level generated from it (as `--campaign` plays
+//! its depths). `--campaign`
 //! plays every campaign level under the game's rules once per seed with
 //! each of the two bots that head for `G`, the beeline (`goal`) and the
 //! evading one (`evade`), and generated depths (a level per seed and
@@ -14,6 +16,7 @@
 
 use super::super::progress::Progress;
 use super::{CliError, Cpu, SimArgs, Summary};
+use crate::cli::level_or_generated;
 use crate::r#gen::{Recipe, Style};
 use crate::level::Level;
 use crate::replay::Start;
@@ -138,7 +141,17 @@ fn rate(won: usize, of: usize) -> String {
 /// `delve sim --seeds`: a row per seed and the win rate.
 pub fn seeds(args: &SimArgs, seeds: Seeds, out: &mut impl Write) -> Result<(), CliError> {
     let (start, _) = args.session.start_with(args.game())?;
-    let jobs: Vec<(Start, BotKind)> = seeds.iter().map(|seed| (Start { seed, ..start.clone() }, args.bot)).collect();
+    // A generated level is each seed's own, as the campaign's depths play
+    // it; a file (read once: standard input can be read only once) plays
+    // every seed.
+    let start_of = |seed: u64| -> Result<Start, CliError> {
+        if args.session.generated.style.is_none() {
+            return Ok(Start { seed, ..start.clone() });
+        }
+        let (level, recipe) = level_or_generated(None, &args.session.generated, seed)?;
+        Ok(Start { seed, ..args.session.start_with_level(level, recipe, args.game())?.0 })
+    };
+    let jobs = seeds.iter().map(|seed| Ok((start_of(seed)?, args.bot))).collect::<Result<Vec<_>, CliError>>()?;
     let runs = play_all(&jobs, args.ticks)?;
     let won = runs.iter().filter(|r| r.won()).count();
     let written = if args.json {
@@ -162,7 +175,12 @@ fn write_seeds(
     won: usize,
 ) -> std::io::Result<()> {
     let rules = if start.rules == Rules::SANDBOX { "sandbox" } else { "game" };
-    writeln!(out, "{}: bot {}, {rules} rules, seeds {seeds}, up to {} ticks", start.level.name, args.bot, args.ticks)?;
+    let generated = &args.session.generated;
+    let level = match generated.style {
+        Some(style) => format!("{style} depth {} (a level per seed)", generated.depth.unwrap_or(1)),
+        None => start.level.name.clone(),
+    };
+    writeln!(out, "{level}: bot {}, {rules} rules, seeds {seeds}, up to {} ticks", args.bot, args.ticks)?;
     writeln!(out, "{:>6}  {:<8}{:>7}  {:>7}  {:>10}", "seed", "outcome", "tick", "catches", "lives left")?;
     for r in runs {
         let w = &r.world;
