@@ -129,7 +129,7 @@ fn check(style: Style, seed: u64) {
     let difficulty = Difficulty::new(recipe.depth());
     let safe = difficulty.safe_distance().min(farthest / 2.0);
     assert!(!level.monsters.is_empty(), "{at}: no monster");
-    assert!(level.monsters.len() <= difficulty.monsters(walkable), "{at}");
+    assert!(level.monsters.len() <= difficulty.guards() + difficulty.monsters(walkable), "{at}");
     for m in &level.monsters {
         assert!(dist[m] >= safe - 1e-6, "{at}: monster {m} at {} < {safe}", dist[m]);
     }
