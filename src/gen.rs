@@ -39,8 +39,9 @@
 //! 4. `gen/place.rs`: the player `@` at one end of the level (among the
 //!    cells farthest from a random one), the goal `G` among the cells
 //!    farthest from the player by walking distance (a Dijkstra map), `S`
-//!    beside the player for `delve path`, monsters beyond a safe walking
-//!    distance, wanderers and prey on open ground, flocks in open areas.
+//!    beside the player for `delve path`, guards at the narrows of the
+//!    walk from `@` to `G`, monsters beyond a safe walking distance,
+//!    wanderers and prey on open ground, flocks in open areas.
 //! 5. Door cycles on deeper levels (`gen/doors.rs`): `doors: cycle N`, half
 //!    the doors closed at the start, and the doors on one route from `@`
 //!    to `G` made open doorways, so the goal can be reached whatever the
@@ -56,6 +57,7 @@
 //! |---|---|---|---|---|
 //! | default size | (40 + 8D) × (20 + 4D) | 48×24 | 80×40 | 120×60 |
 //! | monsters | max(1, n·(D + 1) / 1200) | 1 per 600 cells | 1 per 200 | 1 per 109 |
+//! | guards, besides the monsters | min(3, 2(D − 1)), on the walk from `@` to `G` | none | 3 | 3 |
 //! | safe distance | min(30 − 2D, half the walk from `@` to the farthest cell) | 28 | 20 | 10 |
 //! | door cycle (rooms, mixed) | from depth 3, every 200 − 15(D − 3) ticks | none | 170 | 95 |
 //! | maze braid factor | max(15, 65 − 5D) % of the dead ends | 60 % | 40 % | 15 % |

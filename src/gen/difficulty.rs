@@ -40,6 +40,15 @@ impl Difficulty {
         (walkable * (self.d() + 1) / 1200).max(1)
     }
 
+    /// Guards posted on the shortest walk from the player to the goal,
+    /// besides [`Difficulty::monsters`]: min(3, 2(D − 1)), none at depth 1
+    /// (a newcomer's level). Posted across the walk a player who heads
+    /// straight for `G` must take, they punish exactly that; a player who
+    /// waits for them to wander off, or goes round, passes.
+    pub fn guards(self) -> usize {
+        (2 * (self.d() - 1)).min(3)
+    }
+
     /// The walking distance from the player inside which no monster
     /// starts, before it is capped by half the level's extent from the
     /// player: 30 − 2D cells.
@@ -95,6 +104,7 @@ mod tests {
         assert_eq!(sizes, ["48x24", "80x40", "120x60", "120x60"]);
         assert_eq!([1, 5, 10].map(|d| at(d).monsters(1200)), [2, 6, 11]);
         assert_eq!(at(1).monsters(100), 1, "at least one");
+        assert_eq!([1, 2, 3, 5, 10, 99].map(|d| at(d).guards()), [0, 2, 3, 3, 3, 3]);
         assert_eq!([1, 5, 10, 99].map(|d| at(d).safe_distance()), [28.0, 20.0, 10.0, 10.0]);
         assert_eq!(
             [1, 2, 3, 5, 10, 99].map(|d| at(d).door_cycle()),

@@ -14,6 +14,11 @@
 //! - The goal `G`: a random cell among the farthest from the player, by the
 //!   same rule; `S` (the start of `delve path`'s default query) beside the
 //!   player, so that `delve path` on the level walks from `@` to `G`.
+//! - Guards ([`Difficulty::guards`]): posted on the shortest walk from the
+//!   player to the goal, beyond the safe distance, one in each of as many
+//!   equal stretches of it, at the stretch's narrowest cell (a doorway, a
+//!   corridor's mouth, a bridge): level design that punishes walking
+//!   straight at `G`, as a player who waits or goes round does not.
 //! - Monsters: at a walking distance from the player of at least the safe
 //!   distance, `min(Difficulty::safe_distance, half the farthest cell's)`.
 //! - Wanderers and prey: on open ground, cells whose 3×3 block is all plain
@@ -37,6 +42,8 @@ pub(super) const FAR: f64 = 0.9;
 /// The least distance, along each axis, between two flocks' centres and
 /// between a flock's centre and the player.
 pub(super) const FLOCK_SPACING: usize = 10;
+/// How many cells of the route short of the goal the guards' posts begin.
+pub(super) const GUARD_GAP: usize = 4;
 
 /// What stands where, as canvas indices, and one walk from the player to
 /// the goal.
@@ -174,14 +181,46 @@ pub(super) fn place(canvas: &Canvas, dice: &mut Dice, difficulty: &Difficulty) -
     }
     let walkable = canvas.walkable_count();
     let safe = safe_distance(difficulty, &floor, &dist);
+    let mut monsters = guards(canvas, &route, &dist, safe, difficulty.guards(), &mut taken);
     let mut beyond: Vec<usize> = floor.iter().copied().filter(|&i| !taken[i] && dist[i] >= safe).collect();
-    let monsters = take(dice.sample(&mut beyond, difficulty.monsters(walkable)), &mut taken);
+    monsters.extend(take(dice.sample(&mut beyond, difficulty.monsters(walkable)), &mut taken));
     let open1 = open(canvas, 1);
     let wanted = difficulty.wanderers(walkable);
     let wanderers = on_open_ground(dice, &floor, &open1, wanted, &mut taken);
     let fleeing = on_open_ground(dice, &floor, &open1, wanted, &mut taken);
     let (boids, flocks) = flocks(canvas, dice, difficulty, player, &floor, &mut taken);
     Placed { player, start, goal, monsters, wanderers, fleeing, boids, flocks, route }
+}
+
+/// The guards' posts: `wanted` cells of `route` (goal first) at least
+/// `safe` from the player, one in each of as many equal stretches of it,
+/// the narrowest cell of its stretch (the fewest walkable cells in its
+/// 5×5 block: a doorway, a corridor), nearest the goal among equals; the
+/// first stretch starts [`GUARD_GAP`] cells short of the goal. A cell that
+/// is not free plain floor is passed over.
+fn guards(canvas: &Canvas, route: &[usize], dist: &[f64], safe: f64, wanted: usize, taken: &mut [bool]) -> Vec<usize> {
+    let open: Vec<usize> =
+        route.iter().copied().skip(GUARD_GAP).filter(|&i| dist[i] >= safe && canvas.plain(i) && !taken[i]).collect();
+    if wanted == 0 || open.is_empty() {
+        return Vec::new();
+    }
+    let width = |i: usize| {
+        let (x, y) = canvas.xy(i);
+        let (x0, y0) = (x.saturating_sub(2), y.saturating_sub(2));
+        let (x1, y1) = ((x + 2).min(canvas.width - 1), (y + 2).min(canvas.height - 1));
+        (y0..=y1)
+            .flat_map(|by| (x0..=x1).map(move |bx| (bx, by)))
+            .filter(|&(bx, by)| canvas.walkable(canvas.at(bx, by)))
+            .count()
+    };
+    let wanted = wanted.min(open.len());
+    let posts: Vec<usize> = (0..wanted)
+        .filter_map(|k| {
+            let stretch = &open[k * open.len() / wanted..(k + 1) * open.len() / wanted];
+            stretch.iter().copied().min_by_key(|&i| width(i))
+        })
+        .collect();
+    take(posts, taken)
 }
 
 /// Marks `cells` taken and hands them back.
@@ -321,6 +360,36 @@ mod tests {
         assert_eq!(open_cells, [(2, 2), (3, 2), (4, 2), (5, 2), (2, 3), (3, 3), (2, 4), (3, 4)]);
     }
 
+    /// A corridor's narrowest cells on the route get the guards, one per
+    /// stretch, beyond the safe distance and short of the goal.
+    #[test]
+    fn guards_stand_at_the_narrows_of_the_route() {
+        // Two rooms joined by a one-wide corridor that bulges round a
+        // pillar at 19,2: the route runs from the west room to the east.
+        let c = Canvas::drawn(&[
+            "##################################",
+            "#......#####################.....#",
+            "#..................#.............#",
+            "#......##########.....######.....#",
+            "##################################",
+        ]);
+        let mut walk = Walk::new(&c);
+        let player = c.at(1, 2);
+        let dist = walk.from(&c, player);
+        let goal = c.at(32, 2);
+        let route = walk.route(&c, goal);
+        let mut taken = vec![false; c.tiles.len()];
+        let posts = guards(&c, &route, &dist, 10.0, 2, &mut taken);
+        let xy: Vec<(usize, usize)> = posts.iter().map(|&i| c.xy(i)).collect();
+        // The route's cells from 4 short of the goal back to 10 from the
+        // player, halved: in each half the nearest cell to the goal whose
+        // 5×5 block holds only the corridor (5 cells), clear of the rooms'
+        // mouths and the bulge.
+        assert_eq!(xy, [(25, 2), (14, 2)]);
+        assert!(posts.iter().all(|&i| taken[i] && dist[i] >= 10.0));
+        assert!(guards(&c, &route, &dist, 10.0, 0, &mut taken).is_empty());
+    }
+
     #[test]
     fn monsters_keep_the_safe_distance_and_flocks_their_space() {
         let rows: Vec<String> = std::iter::once("#".repeat(60))
@@ -335,7 +404,7 @@ mod tests {
         let floor: Vec<usize> = (0..c.tiles.len()).filter(|&i| c.plain(i)).collect();
         let safe = safe_distance(&difficulty, &floor, &dist);
         assert_eq!(safe, 10.0);
-        assert_eq!(p.monsters.len(), difficulty.monsters(58 * 28));
+        assert_eq!(p.monsters.len(), difficulty.guards() + difficulty.monsters(58 * 28));
         assert!(p.monsters.iter().all(|&m| dist[m] >= safe));
         assert!(far_cells(&floor, &dist).contains(&p.goal));
         assert_eq!(p.flocks, 1);
