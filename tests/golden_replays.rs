@@ -20,8 +20,8 @@ use delve::replay::feed::{self, Feed, RecordFeed, ReplayFeed};
 use delve::replay::{Recorder, Replay, Spawns, Start, Verdict, verify};
 use delve::search::{Expansion, GridPlanner, Heuristic, Order, Planner, SearchSettings, TieBreak};
 use delve::sim::{
-    Aim, Bot, BotKind, Command, Goal, Kind, Lost, Outcome, Packs, RepathPolicy, RepathReason, Rules, Setting, Settings,
-    World,
+    Aim, Bot, BotKind, Command, FlockPreset, Goal, Kind, Lost, Outcome, Packs, RepathPolicy, RepathReason, Rules,
+    Setting, Settings, World,
 };
 use std::collections::HashSet;
 use std::mem::discriminant;
@@ -174,6 +174,17 @@ const ARENA: Golden = Golden {
     settings_changed: 7,
     doors: 0,
     turns: false,
+};
+
+/// The arena's flocks under other flocking weights (strong alignment), as
+/// `--flock strong-alignment` gives them: the header writes them, and the
+/// session is another than under the default.
+const ARENA_WEIGHTS: Golden = Golden {
+    file: "arena-flock-weights.jsonl",
+    settings: Settings { flock: FlockPreset::StrongAlignment.weights(), ..Settings::DEFAULT },
+    changes: &[(500, Command::Spawn { kind: Kind::Boid, count: 6 })],
+    settings_changed: 0,
+    ..ARENA
 };
 
 /// The player walks through the keep, closing and opening doors on the
@@ -646,6 +657,33 @@ fn maze_jump_orderings() {
 #[test]
 fn arena_flocks() {
     check(&ARENA);
+}
+
+#[test]
+fn arena_flock_weights() {
+    check(&ARENA_WEIGHTS);
+    let replay = Replay::load(&path(&ARENA_WEIGHTS)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(replay.start().settings.flock, FlockPreset::StrongAlignment.weights());
+    let header = std::fs::read_to_string(path(&ARENA_WEIGHTS)).unwrap();
+    let header = header.lines().next().unwrap();
+    assert!(header.contains(r#""flock":{"separation":6.0,"alignment":4.0,"cohesion":0.3}"#), "{header}");
+    // The same session under the default weights is another one.
+    let mut default = start(&ARENA_WEIGHTS);
+    default.settings.flock = delve::sim::FLOCK_WEIGHTS;
+    let hash = |s: &Start| s.world().unwrap().hash();
+    assert_ne!(hash(replay.start()), hash(&default), "the weights are hashed");
+    // Its commands played under the default weights: the boids end
+    // elsewhere.
+    let boids =
+        |w: &World| w.creatures().iter().filter(|c| c.kind == Kind::Boid).map(|c| c.body.pos).collect::<Vec<_>>();
+    let mut world = default.world().unwrap();
+    while world.ticks() < replay.end().map_or(0, |e| e.tick) {
+        for &c in replay.commands_due(world.ticks()) {
+            world.apply(c);
+        }
+        world.tick();
+    }
+    assert_ne!(boids(&world), boids(&replayed(&replay)), "the weights move the boids");
 }
 
 #[test]
