@@ -30,6 +30,7 @@ mod rules;
 mod run;
 mod sense;
 mod settings;
+mod sightings;
 mod species;
 mod stats;
 mod surcharge;
@@ -52,6 +53,7 @@ pub use pace::{Act, DIAGONAL_STEP, ORTHOGONAL_STEP, SUBTICKS, step_duration, ste
 pub use perceive::{CONTACT_TICKS, HEARING_CELLS, SEARCH_TICKS};
 pub use rules::{DEFAULT_LIVES, FORGET_TICKS, GRACE_CELLS, GRACE_TICKS, Grace, MAX_GRACE_TICKS, Outcome, Rules};
 pub use settings::{Avoidance, DEFAULT_BUDGET, MAX_REPATH_TICKS, Nav, PlanKey, RepathPolicy, Setting, Settings};
+pub use sightings::{SIGHTING_TICKS, Sighting, Sightings, WARY_RADIUS, WARY_SURCHARGE};
 pub use species::{BODY_RADIUS, FLOCK_RADIUS, FLOCK_WEIGHTS, Species};
 pub use stats::{Counters, HISTORY_TICKS, RepathReason, SearchReport, Stats, WINDOW_TICKS};
 pub use tactics::{Aim, Lost, Packs};
