@@ -81,18 +81,21 @@ proptest! {
         let mut flocker = Flocker::new(neighbor_radius, separation_radius, weights);
         let forces = flocker.forces(&bodies).to_vec();
         let positions: Vec<Vec2> = bodies.iter().map(|b| b.pos).collect();
-        // The order the flocker sums in: one sum per lane of the slots of
+        // The order the flocker sums in: one sum per lane of the blocks of
         // a hash of the same cell size (half the radius) over the same
-        // positions, each in slot order, then the lanes in lane order.
+        // positions, each lane in slot order, then the lanes in lane order.
         let mut hash = SpatialHash::new(neighbor_radius * 0.5);
         hash.rebuild(positions.iter().copied());
         let mut ids = Vec::new();
+        let lane = |hash: &SpatialHash, me: &Body, slot| {
+            hash.lane_in(me.pos, neighbor_radius, slot).expect("a neighbour is in one of the query's runs")
+        };
         for (i, me) in bodies.iter().enumerate() {
             neighbors_brute_force(&positions, me.pos, neighbor_radius, &mut ids);
             ids.retain(|&j| j as usize != i);
             ids.sort_by_key(|&j| hash.slots()[j as usize]);
             let neighbors: Vec<(usize, Body)> =
-                ids.iter().map(|&j| (hash.slots()[j as usize] as usize, bodies[j as usize])).collect();
+                ids.iter().map(|&j| (lane(&hash, me, hash.slots()[j as usize] as usize), bodies[j as usize])).collect();
             let sums = FlockSums::by_lanes(me, &neighbors, separation_radius);
             prop_assert_eq!(forces[i], sums.force(me, weights));
         }

@@ -46,7 +46,7 @@ hang_up() {
         t new-session -d -s "$name" -x 120 -y 40 \
             "sh -c 'trap \"\" HUP; sh -c \"$launch\"; echo \$? > \"$dir/$name.status\"'"
     fi
-    local deadline=$((SECONDS + 30))
+    local deadline=$((SECONDS + wait_secs))
     until t capture-pane -p -t "$name" 2>/dev/null | grep -qF -- "$expect"; do
         ((SECONDS < deadline)) || fail "$name: gave up waiting for '$expect'; the pane shows: $(t capture-pane -p -t "$name")"
         sleep 0.2

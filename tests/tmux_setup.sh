@@ -12,12 +12,17 @@ end_guard=1.2
 export DELVE_DATA_DIR="$dir/data"
 trap 't kill-server 2>/dev/null || true; rm -rf "$dir"' EXIT
 
+# How long a script waits for the pane to show something before it gives
+# up: long, because a loaded machine can take that long to start and draw
+# delve, and waiting costs nothing when the text comes at once.
+wait_secs=${DELVE_TMUX_WAIT:-60}
+
 # Polls the pane (as the script's `screen` prints it) until it shows the
-# fixed string $1, for up to 30 s; gives up at once if the script's
+# fixed string $1, for up to $wait_secs; gives up at once if the script's
 # $done_marker (the line the shell prints when delve has exited) shows
 # first. On giving up, prints the pane.
 wait_for() {
-    local deadline=$((SECONDS + 30)) shown
+    local deadline=$((SECONDS + wait_secs)) shown
     until shown=$(screen) && grep -qF -- "$1" <<<"$shown"; do
         if ((SECONDS >= deadline)) || { [[ -n ${done_marker:-} && $1 != "$done_marker" ]] && grep -qF "$done_marker" <<<"$shown"; }; then
             echo "$(basename "$0" .sh): gave up waiting for '$1'; the pane shows:" >&2

@@ -151,8 +151,8 @@ pub struct Surroundings<'a> {
 #[derive(Debug)]
 pub struct View {
     hash: SpatialHash,
-    /// The creatures by index, then by slot.
-    by_id: Vec<Member>,
+    /// The creatures by slot (taken straight from the creature list in
+    /// slot order: no copy by index first, 2.8 MB at 100,000 creatures).
     members: Vec<Member>,
     /// By slot: velocities and kinds, what neighbours are read for, padded
     /// with a block of slots that no query hits (see
@@ -173,7 +173,6 @@ impl Default for View {
             // Half the flocking radius: a boid's query scans 5×5 bins,
             // 1.8 times its disc (3×3 bins a radius wide scan 2.9 times it).
             hash: SpatialHash::new(FLOCK_RADIUS * 0.5),
-            by_id: Vec::new(),
             members: Vec::new(),
             vx: Vec::new(),
             vy: Vec::new(),
@@ -188,16 +187,13 @@ impl View {
     /// Takes the snapshot of `creatures` as they stand on `grid` (whose
     /// extent the bins cover: bodies stay on the map).
     ///
-    /// The copies run in parallel, in order (the counting sort between
+    /// The copies run in parallel, in order (the counting sort before
     /// them does not).
     pub fn update(&mut self, creatures: &[Creature], grid: &Grid) {
-        self.by_id.clear();
-        self.by_id.par_extend(creatures.par_iter().map(Member::of));
         let extent = Vec2::new(grid.width() as f32, grid.height() as f32);
-        self.hash.rebuild_within(self.by_id.iter().map(|m| m.body.pos), Vec2::ZERO, extent);
-        let by_id = &self.by_id;
+        self.hash.rebuild_within(creatures.iter().map(|c| c.body.pos), Vec2::ZERO, extent);
         self.members.clear();
-        self.members.par_extend(self.hash.ids().par_iter().map(|&i| by_id[i as usize]));
+        self.members.par_extend(self.hash.ids().par_iter().map(|&i| Member::of(&creatures[i as usize])));
         let members = &self.members;
         self.vx.clear();
         self.vx.par_extend(members.par_iter().map(|m| m.body.vel.x));
@@ -280,12 +276,9 @@ impl Look<'_> {
         let mut lanes = FlockLanes::default();
         self.hash.visit_blocks(body.pos, FLOCK_RADIUS, |b| {
             let boids = b.of(self.boids);
-            let mut take = b.hit;
+            let mut take = b.hit_except(k);
             for (t, &boid) in take.iter_mut().zip(boids) {
                 *t &= boid;
-            }
-            if let Some(own) = take.get_mut(k.wrapping_sub(b.at)) {
-                *own = 0;
             }
             lanes.add(b, &take, b.of(self.vx), b.of(self.vy), SEPARATION_RADIUS);
         });
@@ -413,7 +406,7 @@ mod tests {
     }
 
     /// A boid flocks with the boids around it, summed per lane of the
-    /// hash's blocks in slot order, then lane by lane; one
+    /// query's blocks in slot order, then lane by lane; one
     /// whose walls decide its priority blend, and every roaming creature
     /// whose walls do, sum nothing; under ORCA nobody separates.
     #[test]
@@ -439,6 +432,7 @@ mod tests {
                 .map(|&j| j as usize)
                 .filter(|&j| j != i && creatures[j].kind == Kind::Boid)
                 .map(|j| (view.hash.slots()[j] as usize, creatures[j].body))
+                .map(|(slot, b)| (view.hash.lane_in(c.body.pos, FLOCK_RADIUS, slot).expect("in a run"), b))
                 .collect();
             flocked += usize::from(!near.is_empty());
             assert_eq!(s.near, FlockSums::by_lanes(&c.body, &near, SEPARATION_RADIUS).force(&c.body, FLOCK_WEIGHTS));

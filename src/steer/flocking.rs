@@ -72,14 +72,14 @@ impl FlockSums {
     }
 
     /// The sums [`FlockLanes`] forms for `body` from `neighbors`, each
-    /// given with its slot in the spatial hash and in slot order: one sum
-    /// per lane ([`super::lane_of`]) over the lane's neighbours, merged in
-    /// lane order. The plain reference for what the hash's blocks sum.
+    /// given with the lane the query tested it in
+    /// ([`SpatialHash::lane_in`]) and in slot order: one sum per lane
+    /// over the lane's neighbours, merged in lane order. The plain
+    /// reference for what the hash's blocks sum.
     pub fn by_lanes(body: &Body, neighbors: &[(usize, Body)], separation_radius: f32) -> FlockSums {
         let mut sums = FlockSums::default();
         for lane in 0..LANES {
-            let mine: Vec<Body> =
-                neighbors.iter().filter(|(slot, _)| super::lane_of(*slot) == lane).map(|&(_, b)| b).collect();
+            let mine: Vec<Body> = neighbors.iter().filter(|(l, _)| *l == lane).map(|&(_, b)| b).collect();
             sums.merge(&FlockSums::of(body, &mine, separation_radius));
         }
         sums
@@ -292,11 +292,7 @@ impl Flocker {
         for (k, body) in sorted.iter().enumerate() {
             let mut lanes = FlockLanes::default();
             hash.visit_blocks(body.pos, radius, |b| {
-                let mut take = b.hit;
-                if let Some(own) = take.get_mut(k.wrapping_sub(b.at)) {
-                    *own = 0;
-                }
-                lanes.add(b, &take, b.of(vx), b.of(vy), separation_radius);
+                lanes.add(b, &b.hit_except(k), b.of(vx), b.of(vy), separation_radius);
             });
             by_slot.push(lanes.sums().force(body, weights));
         }

@@ -43,19 +43,13 @@ const F32_RADIUS: f32 = 1e18;
 /// Candidates a query tests at a time ([`Block`]).
 pub const LANES: usize = 8;
 
-/// The lane a slot falls in within its [`Block`].
-#[inline]
-pub const fn lane_of(slot: usize) -> usize {
-    slot % LANES
-}
-
-/// [`LANES`] consecutive slots, from a multiple of [`LANES`], as a query
-/// tested them ([`SpatialHash::visit_blocks`]): each lane's offset from the
+/// [`LANES`] consecutive slots, from the start of one of a query's runs
+/// or [`LANES`] after the block before, as the query tested them ([`SpatialHash::visit_blocks`]): each lane's offset from the
 /// query's position (the point minus it), squared distance in `f32`, and
 /// whether it is a point the query finds.
 #[derive(Clone, Copy, Debug)]
 pub struct Block {
-    /// The first slot.
+    /// The first slot (lane 0).
     pub at: usize,
     /// Each lane's point minus the query's position, in x.
     pub dx: [f32; LANES],
@@ -70,6 +64,35 @@ pub struct Block {
     /// instructions where a `bool` and a branch would not.
     pub hit: [u32; LANES],
 }
+
+/// `FIRST[n]`: all ones in the first `n` lanes, zero in the rest: the
+/// lanes of a block that lie in its run. A table, so that the mask is one
+/// vector load (per-lane compares of the lane number compile to scalar
+/// code).
+const FIRST: [[u32; LANES]; LANES + 1] = {
+    let mut t = [[0; LANES]; LANES + 1];
+    let mut n = 0;
+    while n <= LANES {
+        let mut lane = 0;
+        while lane < n {
+            t[n][lane] = u32::MAX;
+            lane += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// `ALL_BUT[k]`: all ones but in lane `k`; `ALL_BUT[LANES]` all ones.
+const ALL_BUT: [[u32; LANES]; LANES + 1] = {
+    let mut t = [[u32::MAX; LANES]; LANES + 1];
+    let mut k = 0;
+    while k < LANES {
+        t[k][k] = 0;
+        k += 1;
+    }
+    t
+};
 
 /// All ones if `b`, else zero: a lane mask of [`Block::hit`]'s kind.
 #[inline]
@@ -92,6 +115,19 @@ impl Block {
     #[inline]
     pub fn of<'a, T>(&self, by_slot: &'a [T]) -> &'a [T; LANES] {
         by_slot[self.at..].first_chunk().expect("per-slot arrays are padded with a block")
+    }
+
+    /// [`Block::hit`] less the lane of `slot` (a query's own point), by a
+    /// mask from a table rather than an index into the array (which would
+    /// keep the block in memory) or a compare per lane (scalar code).
+    #[inline]
+    pub fn hit_except(&self, slot: usize) -> [u32; LANES] {
+        let but = &ALL_BUT[slot.wrapping_sub(self.at).min(LANES)];
+        let mut take = self.hit;
+        for (t, &b) in take.iter_mut().zip(but) {
+            *t &= b;
+        }
+        take
     }
 
     /// The hits as a bit mask, lane 0 lowest.
@@ -338,6 +374,14 @@ impl SpatialHash {
         })
     }
 
+    /// The lane ([`Block`]) in which a query of `radius` at `pos`
+    /// ([`SpatialHash::visit_blocks`]) tests `slot`, if it tests it: its
+    /// place in the run that holds it, modulo [`LANES`]. What a caller
+    /// that sums per lane needs to sum in the same order.
+    pub fn lane_in(&self, pos: Vec2, radius: f32, slot: usize) -> Option<usize> {
+        self.runs(pos, radius).find(|run| run.contains(&slot)).map(|run| (slot - run.start) % LANES)
+    }
+
     /// Calls `f(slot, dx, dy, d²)` for every point within `radius` of `pos`
     /// (distance ≤ radius, see [`within_radius`]), in slot order, with its
     /// offset from `pos` (the point minus `pos`) and squared distance in
@@ -364,17 +408,21 @@ impl SpatialHash {
     /// candidate for the points within `radius` of `pos`, in slot order,
     /// with the test done on all its lanes at once: for callers that sum
     /// what they find lane by lane, in vector registers, instead of one
-    /// hit at a time. Blocks start at multiples of [`LANES`], so a slot
-    /// always falls in the same lane ([`lane_of`]): a sum kept per lane is
-    /// a function of the slots, whatever the query. A negative or NaN
-    /// radius counts as 0.
+    /// hit at a time. Each run ([`SpatialHash::runs`]) is cut into blocks
+    /// from its first slot, so a slot's lane is its place in its run
+    /// modulo [`LANES`] ([`SpatialHash::lane_in`]): a sum kept per lane is
+    /// a function of the positions and the query, whatever the number of
+    /// threads. (Blocks aligned to multiples of [`LANES`] instead kept a
+    /// slot in one lane for every query but tested about a third more
+    /// lanes, the run's ends padded out to whole blocks.) A negative or
+    /// NaN radius counts as 0.
     #[inline]
     pub fn visit_blocks(&self, pos: Vec2, radius: f32, mut f: impl FnMut(&Block)) {
         let r = radius.max(0.0);
         let wide = r > F32_RADIUS;
         let r2 = r * r;
         for run in self.runs(pos, r) {
-            let mut at = run.start - lane_of(run.start);
+            let mut at = run.start;
             while at < run.end {
                 // The arrays end in LANES slots of infinity, which no test
                 // passes: a block may run past the last point.
@@ -382,16 +430,13 @@ impl SpatialHash {
                 else {
                     break;
                 };
-                // The lanes of the run, as bits (integer compares per lane
-                // would not vectorize).
-                let (lo, hi) = (run.start.saturating_sub(at), (run.end - at).min(LANES));
-                let in_run = ((1u32 << hi) - 1) & !((1u32 << lo) - 1);
+                let in_run = &FIRST[(run.end - at).min(LANES)];
                 let mut b = Block { at, dx: [0.0; LANES], dy: [0.0; LANES], d2: [0.0; LANES], hit: [0; LANES] };
                 for lane in 0..LANES {
                     let (dx, dy) = (xs[lane] - pos.x, ys[lane] - pos.y);
                     let d2 = dx * dx + dy * dy;
                     (b.dx[lane], b.dy[lane], b.d2[lane]) = (dx, dy, d2);
-                    b.hit[lane] = lane_mask(d2 <= r2) & lane_mask(in_run & (1 << lane) != 0);
+                    b.hit[lane] = lane_mask(d2 <= r2) & in_run[lane];
                 }
                 if wide {
                     wide_hits(&mut b, xs, ys, pos, r);

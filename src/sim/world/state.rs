@@ -76,10 +76,11 @@ pub(super) struct State {
     pub(super) grace: Option<Grace>,
     pub(super) spawn_rng: Pcg32,
     pub(super) wander_rng: Pcg32,
-    /// Where creatures may be spawned, row by row (see [`free_cells`]):
+    /// Where creatures may be spawned, as node ids row by row (see
+    /// [`free_cells`]):
     /// fixed by the level, since no command turns a wall into floor, so a
     /// spawn never scans the level.
-    pub(super) free: Vec<Cell>,
+    pub(super) free: Vec<u32>,
     /// The cells no eye ever sees, row by row ([`hidden_cells`]): fixed by
     /// the level's walls, as the free cells are.
     pub(super) hidden: Vec<bool>,
@@ -94,7 +95,7 @@ impl State {
         let cell = match level.player {
             Some(c) => c,
             None if free.is_empty() => return Err(WorldError::NoRoom(level.name.clone())),
-            None => free[spawn_rng.random_range(0..free.len())],
+            None => level.grid.cell_of(free[spawn_rng.random_range(0..free.len())]),
         };
         Ok(State {
             seed,
