@@ -144,3 +144,55 @@ fn without_a_hunter_no_field_is_computed() {
     assert!(world.flow_field().is_none());
     assert_eq!(world.stats().total.work(), 0);
 }
+
+/// An open room: the player walks east along row 8; a monster to the
+/// north-east sees it and aims ahead of it, on row 8.
+const ROOM: &str = "\
+##############################
+#............................#
+#....................M.......#
+#............................#
+#............................#
+#............................#
+#............................#
+#............................#
+#@...........................#
+#............................#
+##############################
+";
+
+/// The player walks east one cell every few ticks under `repath`; returns
+/// the search work counted at each of its steps once the monster aims,
+/// and whether the monster ever aimed.
+fn walk_east(repath: RepathPolicy) -> (Vec<u64>, bool) {
+    let level = Level::parse(ROOM, "room").unwrap();
+    let mut world = World::new(&level, 1, settings(repath)).unwrap();
+    let (mut works, mut aimed) = (Vec::new(), false);
+    for _ in 0..14 {
+        let before = world.player().cell;
+        while world.player().cell == before {
+            world.apply(Command::Move { dx: 1, dy: 0 });
+            world.tick();
+        }
+        let aim = world.creatures().iter().find_map(|c| c.hunt.as_ref()?.mind.aim);
+        if aim.is_some_and(|a| a.y == 8) {
+            aimed = true;
+            works.push(world.stats().total.work());
+        }
+    }
+    (works, aimed)
+}
+
+/// A player walking the route its hunters predicted changes no prediction:
+/// under `flow-field` the map of aims is not made again and the hunter
+/// descends it to its aim without a search, so the work stops growing
+/// once it aims; under `every-tick` a map a step and a plan a tick.
+#[test]
+fn under_flow_field_a_hunter_whose_prediction_stands_runs_no_new_search() {
+    let (works, aimed) = walk_east(RepathPolicy::FlowField);
+    assert!(aimed && works.len() >= 4, "{works:?}");
+    assert!(works.windows(2).skip(1).all(|w| w[1] == w[0]), "no work while the route stands: {works:?}");
+    let (works, aimed) = walk_east(RepathPolicy::EveryTick);
+    assert!(aimed && works.len() >= 4, "{works:?}");
+    assert!(works.windows(2).skip(1).all(|w| w[1] > w[0]), "every-tick: {works:?}");
+}

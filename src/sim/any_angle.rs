@@ -178,7 +178,8 @@ mod tests {
     fn plan(nav: Planner, rows: &str, pos: (f32, f32), to: Cell) -> (Hunt, Stats, u64) {
         let grid = crate::level::Level::parse(rows, "t").unwrap().grid;
         let settings = super::super::Settings::default().with_planner(nav);
-        let scene = Scene { grid: &grid, settings: &settings, tick: 0, player: to, watched: Some(0) };
+        let aims = crate::sim::foresight::Foresight::default();
+        let scene = Scene { grid: &grid, settings: &settings, tick: 0, player: to, watched: Some(0), aims: &aims };
         let (mut hunt, mut stats) = (Hunt::default(), Stats::default());
         let pos = steer::Vec2::new(pos.0, pos.1);
         let mut navigator = Navigator::new(f64::from(super::super::species::BODY_RADIUS));

@@ -12,18 +12,27 @@
 //! stands and string-pulls them into waypoints, when the field changed or
 //! it nears the end of the ones it has.
 //!
-//! Monsters the field cannot serve plan with A* through the queue as under
+//! **Aims.** A hunter that aims ahead of the player (`sim::foresight`)
+//! descends the hunters' map of aims instead, the other shared field:
+//! that map's descent from its cell ends at its aim by construction, so
+//! it goes there without a search. The map's work is counted where it is
+//! made (`sim::world::tactics`); reading it, like reading this field, is
+//! not a search.
+//!
+//! Monsters the fields cannot serve plan with A* through the queue as under
 //! the other policies, counted as usual: those heading somewhere other
-//! than the player's cell (searching where they lost it, returning home),
-//! which replan when their target moves more than K cells (as under
-//! `threshold`) or their path breaks; and hunters standing outside the
-//! field, or hunting before the first field is complete.
+//! than the player's cell or an aim of this tick's map (searching where
+//! they lost it, returning home), which replan when their target moves
+//! more than K cells (as under `threshold`) or their path breaks; and
+//! hunters standing outside the field, or hunting before the first field
+//! is complete.
 //!
 //! The field decides moves, so it is state: deterministic (a function of
 //! the grid, the player's moves and the allowances), and hashed.
 
 use super::creature::{Creature, Hunt};
 use super::hunt::Scene;
+use super::mind::{Mind, MonsterState};
 use super::settings::{RepathPolicy, Settings};
 use super::stats::{SearchReport, Stats};
 use crate::grid::{Cell, Grid};
@@ -60,15 +69,35 @@ pub struct Flow {
     /// Which cells reach which (a cache of the grid).
     regions: GridCache<Regions>,
     cells: Vec<Cell>,
+    nodes: Vec<u32>,
     smoothed: Vec<Cell>,
 }
 
+/// Which shared field a monster descends instead of asking for a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Serving {
+    /// The field of distances to the player's cell.
+    Player,
+    /// The hunters' map of aims, toward the aim it gave this tick.
+    Aim,
+}
+
 impl Flow {
-    /// Whether the monster at `pos` heading for `target` descends the field
-    /// this tick rather than asking for a search: the policy is on, the
-    /// target is the player's cell, and the field holds its cell.
-    pub fn serves(&self, target: Cell, pos: Vec2, scene: &Scene) -> bool {
-        self.active && target == scene.player && self.field.distance(scene.grid, cell_at(pos)).is_some()
+    /// Which field the monster of `mind` at `pos`, heading for `target`,
+    /// descends this tick rather than asking for a search, if one: the
+    /// policy is on, and the target is the player's cell in a field that
+    /// holds its cell, or the aim the map of aims gave it this tick (a
+    /// hunter that perceives the player: `sim::world::tactics` set its aim
+    /// from the map, the descent's end).
+    pub fn serves(&self, mind: &Mind, target: Cell, pos: Vec2, scene: &Scene) -> Option<Serving> {
+        if !self.active {
+            return None;
+        }
+        if target == scene.player {
+            return self.field.distance(scene.grid, cell_at(pos)).is_some().then_some(Serving::Player);
+        }
+        let aimed = mind.state == MonsterState::Hunting && mind.last_perceived == scene.tick;
+        (aimed && mind.aim == Some(target)).then_some(Serving::Aim)
     }
 
     /// Brings the field up to date (dropping it under another policy) and
@@ -107,36 +136,64 @@ impl Flow {
                 self.hunters.push(cell);
             }
         }
-        if self.hunters.is_empty() {
-            // Nobody to serve: no work, and the field waits as it is (a door
-            // changed since is repaired when a hunter needs it again).
-            return 0;
-        }
-        let allowance = allowance.max(0) as u64;
-        let done = self.field.update_covering(grid, scene.player, s.search.neighbors, limit, allowance, &self.hunters);
-        let work = done.expanded + done.cells_updated;
-        if work > 0 {
-            // A search in the counters (its work, its time), but no path:
-            // `found` and the path means count the paths monsters follow.
-            let report = SearchReport { tick: scene.tick, found: false, stats: done, ..SearchReport::default() };
-            stats.record_search(&report);
+        // Nobody to serve: no work, and the field waits as it is (a door
+        // changed since is repaired when a hunter needs it again).
+        let mut work = 0;
+        let hunters = !self.hunters.is_empty();
+        if hunters {
+            let allowance = allowance.max(0) as u64;
+            let done =
+                self.field.update_covering(grid, scene.player, s.search.neighbors, limit, allowance, &self.hunters);
+            work = done.expanded + done.cells_updated;
+            if work > 0 {
+                // A search in the counters (its work, its time), but no path:
+                // `found` and the path means count the paths monsters follow.
+                let report = SearchReport { tick: scene.tick, found: false, stats: done, ..SearchReport::default() };
+                stats.record_search(&report);
+            }
         }
         for c in creatures.iter_mut() {
             let (pos, home) = (c.body.pos, cell_at(c.home));
             let Some(hunt) = c.hunt.as_mut() else { continue };
+            let Some(target) = hunt.mind.target(pos, home) else { continue };
             // The test `request` made, on the field as it is now: a monster
             // it let through asked for a search, which this takes back.
-            if hunt.mind.target(pos, home).is_some_and(|t| self.serves(t, pos, scene)) {
-                self.read(hunt, pos, scene);
-                // A field still being computed afresh is of an older grid:
-                // its descent is followed only up to a door that closed
-                // since, as a stale path is while its request waits.
-                if hunt.version != grid.version() {
-                    hunt.cut_at_closed_doors(grid, cell_at(pos));
+            match self.serves(&hunt.mind, target, pos, scene) {
+                Some(Serving::Player) if hunters => {
+                    self.read(hunt, pos, scene);
+                    // A field still being computed afresh is of an older
+                    // grid: its descent is followed only up to a door that
+                    // closed since, as a stale path is while its request
+                    // waits.
+                    if hunt.version != grid.version() {
+                        hunt.cut_at_closed_doors(grid, cell_at(pos));
+                    }
                 }
+                Some(Serving::Aim) => self.read_aim(hunt, target, pos, scene),
+                _ => {}
             }
         }
         work
+    }
+
+    /// Gives `hunt`, aiming at `aim`, the next stretch of the map of aims'
+    /// descent from `pos`, unless the one it follows leads to this aim on
+    /// this grid and has some way to go. Any route it follows to the aim
+    /// is a shortest one (a search's, or an earlier map's descent), so a
+    /// new map with the same aim is no reason to read again.
+    fn read_aim(&mut self, hunt: &mut Hunt, aim: Cell, pos: Vec2, scene: &Scene) {
+        let (grid, s) = (scene.grid, scene.settings);
+        let last = hunt.follower.waypoints.last().copied();
+        let ending = last.is_some_and(|w| w.distance(pos) < REREAD_CELLS && cell_at(w) != aim);
+        let current =
+            hunt.goal == Some(aim) && hunt.version == grid.version() && hunt.planned_with == Some(s.plan_key());
+        hunt.request = None;
+        if current && last.is_some() && !ending && !hunt.is_stuck(scene.tick) {
+            return;
+        }
+        scene.aims.descent(grid, cell_at(pos), LOOKAHEAD, &mut self.nodes, &mut self.cells);
+        hunt.restart(aim, grid.version(), s.plan_key(), scene.tick);
+        hunt.follow_cells(grid, &self.cells, s.smoothing, &mut self.smoothed);
     }
 
     /// Gives `hunt` the next stretch of the field's descent from `pos`,
@@ -181,6 +238,7 @@ impl StateHash for Flow {
             regions: _,
             // Buffers a monster reads the field into, refilled each read.
             cells: _,
+            nodes: _,
             smoothed: _,
         } = self;
         h.add(active);

@@ -10,6 +10,7 @@
 
 use super::creature::{Creature, Hunt};
 use super::flow::Flow;
+use super::foresight::Foresight;
 use super::incremental::Incremental;
 use super::pack::PackPlanner;
 use super::settings::{RepathPolicy, Settings};
@@ -88,6 +89,9 @@ pub struct Scene<'a> {
     pub player: Cell,
     /// The monster whose searches are recorded cell by cell.
     pub watched: Option<usize>,
+    /// The hunters' map of aims (`sim::foresight`), which the `flow-field`
+    /// policy has aiming hunters descend.
+    pub aims: &'a Foresight,
 }
 
 impl Hunter {
@@ -112,8 +116,8 @@ impl Hunter {
                 continue;
             };
             hunt.track_progress(c.body.pos, scene.tick);
-            // A hunter the shared field serves asks for no search.
-            let served = self.flow.serves(target, c.body.pos, scene);
+            // A hunter a shared field serves asks for no search.
+            let served = self.flow.serves(&hunt.mind, target, c.body.pos, scene).is_some();
             if !served && hunt.request.is_none() {
                 let due = incremental && self.incremental.due(i, cell_at(c.body.pos), hunt.leg(), target);
                 if let Some(reason) = reason(hunt, i, target, scene, due) {

@@ -94,6 +94,7 @@ macro_rules! scene {
             tick: $w.state.tick,
             player: $w.state.player.cell,
             watched: $w.session.watched,
+            aims: &$w.state.foresight,
         }
     };
 }

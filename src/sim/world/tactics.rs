@@ -20,7 +20,10 @@ pub(super) fn tactics(w: &mut World) -> ControlFlow<()> {
     if s.creatures.iter().any(|c| c.hunt.as_ref().is_some_and(|h| perceives(&h.mind))) {
         // The player is heading for its `G` when the rules ask it to.
         let goal = s.goal_cell.filter(|_| s.rules.goal == Goal::Reach);
-        let work = s.foresight.update(&s.grid, &s.settings, s.player.cell, heading, goal, PLAYER_SPEED);
+        // The map reaches as far as the hunters that read it.
+        let hunters = s.creatures.iter().filter(|c| c.hunt.as_ref().is_some_and(|h| perceives(&h.mind)));
+        let hunters = hunters.map(|c| c.cell());
+        let work = s.foresight.update(&s.grid, &s.settings, s.player.cell, heading, goal, PLAYER_SPEED, hunters);
         if work.expanded > 0 {
             // A search in the counters (its work, its time) but no path.
             // Not paid from the budget: one map a player move, bounded, and
@@ -31,7 +34,7 @@ pub(super) fn tactics(w: &mut World) -> ControlFlow<()> {
         for c in &mut s.creatures {
             let cell = c.cell();
             if let Some(h) = c.hunt.as_mut().filter(|h| perceives(&h.mind)) {
-                h.mind.aim = s.foresight.aim(&s.grid, cell);
+                h.mind.aim = s.foresight.aim(&s.grid, cell, s.player.cell);
             }
         }
     }

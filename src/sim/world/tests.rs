@@ -231,7 +231,7 @@ fn every_part_of_the_state_is_hashed_and_nothing_else() {
         ("the foresight", |w| {
             let grid = w.state.grid.clone();
             let s = w.state.settings;
-            let work = w.state.foresight.update(&grid, &s, Cell::new(5, 2), Some((1, 0)), None, 5.0);
+            let work = w.state.foresight.update(&grid, &s, Cell::new(5, 2), Some((1, 0)), None, 5.0, []);
             assert!(work.expanded > 0);
         }),
         ("the repath queue", |w| w.state.hunter.queue.push_back(0)),
