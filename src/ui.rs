@@ -37,7 +37,7 @@ mod worker;
 pub use app::Exit;
 pub use clock::SPEED_RANGE;
 pub use game::{Played, Session, Sessions, play};
-pub use lab::{Preset, SteerLab, lab, steer_lab};
+pub use lab::{Preset, SteerCompare, SteerLab, lab, steer_lab};
 pub use log::game_time;
 pub use overlay::{RAW_PATH, WAYPOINT};
 pub use palette::{ColorChoice, Palette};

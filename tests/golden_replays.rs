@@ -20,8 +20,8 @@ use delve::replay::feed::{self, Feed, RecordFeed, ReplayFeed};
 use delve::replay::{Recorder, Replay, Spawns, Start, Verdict, verify};
 use delve::search::{Expansion, GridPlanner, Heuristic, Order, Planner, SearchSettings, TieBreak};
 use delve::sim::{
-    Aim, Bot, BotKind, Command, Goal, Kind, Lost, Outcome, Packs, RepathPolicy, RepathReason, Rules, Setting, Settings,
-    World,
+    Aim, Bot, BotKind, Command, FlockPreset, Goal, Kind, Lost, Outcome, Packs, RepathPolicy, RepathReason, Rules,
+    Setting, Settings, World,
 };
 use std::collections::HashSet;
 use std::mem::discriminant;
@@ -174,6 +174,17 @@ const ARENA: Golden = Golden {
     settings_changed: 7,
     doors: 0,
     turns: false,
+};
+
+/// The arena's flocks under other flocking weights (strong alignment), as
+/// `--flock strong-alignment` gives them: the header writes them, and the
+/// session is another than under the default.
+const ARENA_WEIGHTS: Golden = Golden {
+    file: "arena-flock-weights.jsonl",
+    settings: Settings { flock: FlockPreset::StrongAlignment.weights(), ..Settings::DEFAULT },
+    changes: &[(500, Command::Spawn { kind: Kind::Boid, count: 6 })],
+    settings_changed: 0,
+    ..ARENA
 };
 
 /// The player walks through the keep, closing and opening doors on the
@@ -341,6 +352,30 @@ const GATES: Golden = Golden {
     settings_changed: 0,
     doors: 0,
     turns: false,
+};
+
+/// Exploring the gates (`o`, then a wait, six times) among the level's
+/// own monsters: a monster seen and then out of view beside the nearest
+/// frontier sends the exploration to a farther one, and the log says so.
+const GATES_WARY: Golden = Golden {
+    file: "gates-explore-wary.jsonl",
+    seed: 6,
+    spawns: Spawns { monster: 0, wanderer: 0, fleeing: 0, boid: 0 },
+    route: &[
+        Step::Act(Command::Explore),
+        Step::Wait(40),
+        Step::Act(Command::Explore),
+        Step::Wait(40),
+        Step::Act(Command::Explore),
+        Step::Wait(40),
+        Step::Act(Command::Explore),
+        Step::Wait(40),
+        Step::Act(Command::Explore),
+        Step::Wait(40),
+        Step::Act(Command::Explore),
+        Step::Wait(40),
+    ],
+    ..GATES
 };
 
 /// The gates under `incremental`: each monster's MT-D* Lite search
@@ -604,8 +639,10 @@ fn check(golden: &Golden) {
             assert!(commands.iter().any(|c| discriminant(c) == discriminant(&kind)), "{}: no {kind:?}", golden.file);
         }
     } else {
+        // Steps, or explorations (each walks many).
         let steps = commands.iter().filter(|c| matches!(c, Command::Move { .. })).count();
-        assert!(steps >= 50, "{}: the player took only {steps} steps", golden.file);
+        let explores = commands.iter().filter(|&&c| c == Command::Explore).count();
+        assert!(steps >= 50 || explores >= 5, "{}: the player took only {steps} steps", golden.file);
     }
 }
 
@@ -650,6 +687,33 @@ fn arena_flocks() {
 }
 
 #[test]
+fn arena_flock_weights() {
+    check(&ARENA_WEIGHTS);
+    let replay = Replay::load(&path(&ARENA_WEIGHTS)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(replay.start().settings.flock, FlockPreset::StrongAlignment.weights());
+    let header = std::fs::read_to_string(path(&ARENA_WEIGHTS)).unwrap();
+    let header = header.lines().next().unwrap();
+    assert!(header.contains(r#""flock":{"separation":6.0,"alignment":4.0,"cohesion":0.3}"#), "{header}");
+    // The same session under the default weights is another one.
+    let mut default = start(&ARENA_WEIGHTS);
+    default.settings.flock = delve::sim::FLOCK_WEIGHTS;
+    let hash = |s: &Start| s.world().unwrap().hash();
+    assert_ne!(hash(replay.start()), hash(&default), "the weights are hashed");
+    // Its commands played under the default weights: the boids end
+    // elsewhere.
+    let boids =
+        |w: &World| w.creatures().iter().filter(|c| c.kind == Kind::Boid).map(|c| c.body.pos).collect::<Vec<_>>();
+    let mut world = default.world().unwrap();
+    while world.ticks() < replay.end().map_or(0, |e| e.tick) {
+        for &c in replay.commands_due(world.ticks()) {
+            world.apply(c);
+        }
+        world.tick();
+    }
+    assert_ne!(boids(&world), boids(&replayed(&replay)), "the weights move the boids");
+}
+
+#[test]
 fn keep_doors() {
     check(&KEEP);
 }
@@ -673,6 +737,23 @@ fn gates_doors_cycle() {
     let total = gates(&GATES).stats().total;
     for reason in [RepathReason::Blocked, RepathReason::Version] {
         assert!(total.repaths(reason) > 0, "no {reason} repath");
+    }
+}
+
+/// Explore kept clear of a monster the player remembered: the log of the
+/// replayed session says so, for a frontier passed over near where the
+/// monster was last seen.
+#[test]
+fn gates_explore_wary() {
+    check(&GATES_WARY);
+    let world = replayed(&Replay::load(&path(&GATES_WARY)).unwrap_or_else(|e| panic!("{e}")));
+    let wary: Vec<_> = world.events().iter().filter(|e| matches!(e.event, delve::sim::Event::Wary { .. })).collect();
+    assert!(!wary.is_empty(), "explore never kept clear of a remembered monster");
+    for e in wary {
+        let delve::sim::Event::Wary { seen, skipped, to, .. } = e.event else { unreachable!() };
+        let d2 = |a: Cell, b: Cell| (a.x - b.x).pow(2) + (a.y - b.y).pow(2);
+        assert_ne!(skipped, to);
+        assert!(d2(seen, to) > d2(seen, skipped), "tick {}: {to} is farther from {seen} than {skipped}", e.tick);
     }
 }
 

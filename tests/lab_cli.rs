@@ -69,6 +69,8 @@ fn lab_steer_checks_its_crowd_and_flags() {
         &["lab", "--steer", "--algo", "astar"][..],
         &["lab", "--steer", "--preset", "astar-greedy"],
         &["lab", "--steer-seed", "3"],
+        &["lab", "--steer-compare", "no-cohesion"],
+        &["lab", "--steer", "--steer-compare", "cohesion"],
     ] {
         let o = run(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));

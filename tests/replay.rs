@@ -436,6 +436,26 @@ fn damaged_files_are_refused_with_their_own_message() {
             "1: bad header: detection_radius -5 is not a finite number ≥ 0".into(),
         ),
         (
+            "flocking weights",
+            with_line(
+                &good,
+                1,
+                &header_with(&good, |h| {
+                    h["settings"]["flock"] = serde_json::json!({"separation": 6.0, "alignment": 101.0, "cohesion": 0.3})
+                }),
+            ),
+            "1: bad header: flock alignment 101 is not from 0 to 100".into(),
+        ),
+        (
+            "flocking weights' keys",
+            with_line(
+                &good,
+                1,
+                &header_with(&good, |h| h["settings"]["flock"] = serde_json::json!({"separation": 6.0, "cohesion": 0.3})),
+            ),
+            "1: bad header: missing field `alignment`".into(),
+        ),
+        (
             "wrong level",
             with_line(
                 &good,

@@ -144,3 +144,40 @@ fn what_a_comparison_cannot_do_is_refused() {
         "delve: --algo (9) x --repath (4) x --avoid (2) make 72 combinations, more than the 64 one comparison runs\n"
     );
 }
+
+/// `--flock` takes a preset or three weights: printed, in `--json` and in
+/// the hash when not the default; anything else is one line, exit 2.
+#[test]
+fn flock_weights_are_a_preset_or_a_triple() {
+    let run = |flock: &str| {
+        let mut args = vec!["sim", "levels/arena.txt", "--ticks", "200", "--json", "--flock", flock];
+        args.truncate(if flock.is_empty() { 5 } else { 7 });
+        json_lines(&args).remove(0)
+    };
+    let default = run("");
+    assert_eq!(
+        default["flock"],
+        serde_json::json!({"separation": 6.0, "alignment": 1.0, "cohesion": 0.3, "preset": "default"})
+    );
+    assert_eq!(run("default")["hash"], default["hash"], "the default, named, is the default");
+    assert_eq!(run("6,1,0.3")["hash"], default["hash"]);
+    let loose = run("no-cohesion");
+    assert_eq!(loose["flock"]["preset"], "no-cohesion");
+    assert_ne!(loose["hash"], default["hash"], "other weights, another world");
+    let free = run("2,0.5,1");
+    assert_eq!(
+        free["flock"],
+        serde_json::json!({"separation": 2.0, "alignment": 0.5, "cohesion": 1.0, "preset": null})
+    );
+    let o = delve(&["sim", "levels/arena.txt", "--ticks", "10", "--flock", "2,0.5,1"]);
+    assert!(stdout(&o).contains("\nflocking weights: s 2 a 0.5 c 1\n"), "{}", stdout(&o));
+    assert!(!stdout(&delve(&["sim", "levels/arena.txt", "--ticks", "10"])).contains("flocking"));
+    for (bad, why) in [
+        ("loose", "neither a flocking preset"),
+        ("1,2", "neither a flocking preset"),
+        ("1,-2,0", "flock alignment -2 is not from 0 to 100"),
+    ] {
+        let err = refused(&["sim", "levels/arena.txt", "--flock", bad]);
+        assert!(err.contains(why) && err.trim_end().lines().count() == 1, "{bad}: {err}");
+    }
+}

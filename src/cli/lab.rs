@@ -31,10 +31,14 @@ pub struct LabArgs {
     pub preset: Option<ui::Preset>,
     /// The steering page instead: two panes run the same crowd (the level,
     /// default the shipped arena, with 12 monsters and 24 wanderers
-    /// spawned), separation on the left and ORCA on the right, stepped
-    /// together
+    /// spawned) under two settings, stepped together
     #[arg(long, conflicts_with_all = ["algorithms", "preset"])]
     pub steer: bool,
+    /// With --steer: what the panes compare, avoidance (separation against
+    /// ORCA) or the default flocking weights against no-cohesion,
+    /// separation-only or strong-alignment (`c` on the page cycles them)
+    #[arg(long = "steer-compare", value_name = "NAME", default_value_t = ui::SteerCompare::default(), requires = "steer", value_parser = names(ui::SteerCompare::ALL))]
+    pub steer_compare: ui::SteerCompare,
     /// With --steer: the worlds' seed
     #[arg(long = "steer-seed", value_name = "SEED", default_value_t = 1, requires = "steer", value_parser = whole_number::<u64>(0, u64::MAX), allow_hyphen_values = true)]
     pub steer_seed: u64,
@@ -63,7 +67,10 @@ pub fn lab(args: &LabArgs) -> Result<(), CliError> {
     let steer = match args.steer {
         true => {
             let file = args.level.clone().unwrap_or_else(|| PathBuf::from(format!("{}.txt", level.name)));
-            Some(ui::SteerLab::new(&level, args.steer_seed).map_err(|source| CliError::World { file, source })?)
+            Some(
+                ui::SteerLab::new(&level, args.steer_seed, args.steer_compare)
+                    .map_err(|source| CliError::World { file, source })?,
+            )
         }
         false => None,
     };

@@ -226,6 +226,11 @@ pub struct WorldArgs {
     /// cell it perceived it in) or sweep (the unseen cells near it)
     #[arg(long, value_name = "LOST", value_delimiter = ',', default_values_t = [Settings::DEFAULT.lost], value_parser = names(Lost::ALL))]
     pub lost: Vec<Lost>,
+    /// How much boids weigh separation, alignment and cohesion: a preset
+    /// (default, no-cohesion, separation-only, strong-alignment) or three
+    /// weights S,A,C from 0 to 100 (the default is 6,1,0.3)
+    #[arg(long, value_name = "PRESET|S,A,C", default_value = "default", value_parser = crate::sim::parse_flock, allow_hyphen_values = true)]
+    pub flock: crate::sim::FlockWeights,
 }
 
 /// A distance in cells: finite, so that a replay header can hold it (JSON
@@ -256,6 +261,7 @@ impl WorldArgs {
             aim: first(&self.aim, d.aim),
             packs: first(&self.packs, d.packs),
             lost: first(&self.lost, d.lost),
+            flock: self.flock,
             ..Settings::default()
         }
         .with_planner(search.planner())

@@ -188,8 +188,20 @@ struct Summary {
     counts: [usize; 4],
     ticks_per_sec: f64,
     avoid: crate::sim::Avoidance,
+    /// The flocking weights, as `--json` writes them.
+    flock: serde_json::Value,
     seconds: f64,
     cpu: Cpu,
+}
+
+/// The flocking weights as `--json` writes them: the three numbers, and
+/// the preset they are, if one (`null` when not).
+fn flock_json(w: &crate::sim::FlockWeights) -> serde_json::Value {
+    let preset = crate::sim::FlockPreset::of(*w).map(|p| p.name());
+    // As typed (0.3, not the f32's 0.30000001192092896 widened to f64).
+    let typed = |x: f32| x.to_string().parse::<f64>().unwrap_or(f64::NAN);
+    let (s, a, c) = (typed(w.separation), typed(w.alignment), typed(w.cohesion));
+    json!({"separation": s, "alignment": a, "cohesion": c, "preset": preset})
 }
 
 impl Summary {
@@ -204,6 +216,7 @@ impl Summary {
             counts: world.counts(),
             ticks_per_sec: if seconds > 0.0 { world.ticks() as f64 / seconds } else { 0.0 },
             avoid: world.settings().avoidance,
+            flock: flock_json(&world.settings().flock),
             seconds,
             cpu,
         }
@@ -241,6 +254,7 @@ impl Summary {
             "mean_waypoints": t.mean_waypoints(),
             "agents": agents,
             "avoid": self.avoid.name(),
+            "flock": self.flock,
             "overlaps": t.overlaps,
             "min_time_to_collision": t.min_time_to_collision,
             "orca_ms_per_tick": if self.ticks == 0 { 0.0 } else { t.orca_micros / 1000.0 / self.ticks as f64 },
@@ -259,6 +273,9 @@ impl Summary {
         writeln!(out, "{level}: {} ticks, seed {}, hash {}", self.ticks, world.seed(), hex(self.hash))?;
         let smoothing = if s.smoothing { "on" } else { "off" };
         writeln!(out, "settings: {}, repath {}, smoothing {smoothing}", s.search, s.repath)?;
+        if s.flock != crate::sim::FLOCK_WEIGHTS {
+            writeln!(out, "flocking weights: {}", crate::sim::describe_flock(&s.flock))?;
+        }
         let agents: Vec<String> = Kind::ALL.iter().map(|&k| format!("{} {}", self.counts[k as usize], k)).collect();
         writeln!(out, "creatures: {}", agents.join(", "))?;
         let lives = self.lives.map_or("unlimited".to_string(), |n| n.to_string());

@@ -9,7 +9,11 @@
 //! search walks the player the way it walks them. Explore first finds its
 //! target with a Dijkstra search from the player that stops at the first
 //! cell the player has not seen ([`nearest_unseen`]): the nearest by
-//! walking time, reached through cells the player has seen.
+//! walking time, reached through cells the player has seen. Near a monster
+//! the player remembers ([`Sightings`]) the walking time is surcharged, so
+//! explore heads for a frontier away from it; while any monster is
+//! remembered the route is that wary search's own path, which keeps away
+//! too (the monsters' planner knows nothing of what the player remembers).
 //!
 //! Every errand stops when a monster comes into view (none starts with one
 //! in view), when a door comes beside the player, at a catch and at any
@@ -17,7 +21,8 @@
 
 use super::memory::Memory;
 use super::run::Run;
-use crate::grid::{Cell, DIRECTIONS, Grid};
+use super::sightings::Sightings;
+use crate::grid::{Cell, DIAGONAL, DIRECTIONS, Grid};
 use crate::hash::{StateHash, StateHasher};
 use crate::named::named_enum;
 use crate::search::{SearchStats, astar};
@@ -116,21 +121,30 @@ pub struct PlayerSearch {
     pub picked: Option<u64>,
 }
 
-/// The nearest walkable cell from `from` (by walking time: entry costs,
-/// diagonals √2, no corner cutting) that `memory` does not hold, reached
-/// through cells it holds; `None` when every cell within reach is seen.
-/// A Dijkstra search over the project's engine, stopping at the first such
-/// cell it closes; its figures come with it.
-pub fn nearest_unseen(grid: &Grid, from: Cell, memory: &Memory) -> (Option<Cell>, SearchStats) {
+/// The way from `from` to the nearest walkable cell (by walking time:
+/// entry costs, diagonals √2, no corner cutting, plus `wary`'s surcharge
+/// near the monsters the player remembers) that `memory` does not hold,
+/// reached through cells it holds: the cells from `from` to it; `None` when
+/// every cell within reach is seen. A Dijkstra search over the project's
+/// engine, stopping at the first such cell it closes; its figures come
+/// with it.
+pub fn nearest_unseen(grid: &Grid, from: Cell, memory: &Memory, wary: &Sightings) -> (Option<Vec<Cell>>, SearchStats) {
     // Only seen cells are expanded: an unseen one is a goal, and the
     // search ends at the first goal it closes.
     let successors = |&c: &Cell| {
-        DIRECTIONS
-            .iter()
-            .filter_map(move |&(dx, dy)| grid.step_cost(c, dx, dy).map(|cost| (Cell::new(c.x + dx, c.y + dy), cost)))
+        DIRECTIONS.iter().filter_map(move |&(dx, dy)| {
+            let to = Cell::new(c.x + dx, c.y + dy);
+            let cost = grid.step_cost(c, dx, dy)?;
+            // Nothing remembered: the costs are the grid's, exactly.
+            Some(match wary.surcharge(to) {
+                0.0 => (to, cost),
+                extra if dx != 0 && dy != 0 => (to, cost + extra * DIAGONAL),
+                extra => (to, cost + extra),
+            })
+        })
     };
     let found = astar(&from, successors, |_| 0.0, |&c| !memory.seen(c));
-    (found.path.and_then(|(path, _)| path.last().copied()), found.stats)
+    (found.path.map(|(path, _)| path), found.stats)
 }
 
 impl StateHash for Errand {
@@ -182,14 +196,41 @@ mod tests {
         let at = level.player.unwrap();
         memory.look(g, at, 2, &hidden);
         assert!(memory.seen(Cell::new(8, 1)) && !memory.seen(Cell::new(9, 1)) && !memory.seen(Cell::new(3, 1)));
-        let (target, stats) = nearest_unseen(g, at, &memory);
-        assert_eq!(target, Some(Cell::new(3, 1)), "west, 3 against 11 in time");
+        let (path, stats) = nearest_unseen(g, at, &memory, &Sightings::default());
+        assert_eq!(path.as_ref().and_then(|p| p.last()), Some(&Cell::new(3, 1)), "west, 3 against 11 in time");
+        assert_eq!(path.unwrap().first(), Some(&at));
         assert!(stats.expanded > 0);
         // Everything seen: nothing left.
         for x in 1..12 {
             memory.look(g, Cell::new(x, 1), 2, &hidden);
         }
-        assert_eq!(nearest_unseen(g, at, &memory).0, None);
+        assert_eq!(nearest_unseen(g, at, &memory, &Sightings::default()).0, None);
+    }
+
+    /// A monster the player remembers beside the nearest frontier: explore
+    /// heads for the other one, farther, by a way that keeps clear of it;
+    /// forgotten, the nearest again.
+    #[test]
+    fn a_remembered_monster_beside_the_nearest_frontier_sends_explore_to_the_other() {
+        // Seen within 3 cells of the player at 10,1: unseen from 6,1 west
+        // and 14,1 east, the west one nearer (4 against 8: the water at
+        // 13,1 costs 5); a monster was last seen at 5,1, beside it.
+        let level =
+            Level::parse("#########################\n#.........@..~..........#\n#########################\n", "t")
+                .unwrap();
+        let g = &level.grid;
+        let hidden = hidden_cells(g);
+        let mut memory = Memory::new(g);
+        let at = level.player.unwrap();
+        memory.look(g, at, 3, &hidden);
+        let target = |wary: &Sightings| nearest_unseen(g, at, &memory, wary).0.and_then(|p| p.last().copied());
+        assert_eq!(target(&Sightings::default()), Some(Cell::new(6, 1)), "west: 4 steps against 3 + water");
+        let mut wary = Sightings::default();
+        wary.update(0, [(0, Cell::new(5, 1))].into_iter(), |_| true);
+        assert_eq!(target(&wary), Some(Cell::new(14, 1)), "east, away from the monster");
+        wary.update(crate::sim::SIGHTING_TICKS, [(0, Cell::new(2, 1))].into_iter(), |_| false);
+        assert!(wary.is_empty());
+        assert_eq!(target(&wary), Some(Cell::new(6, 1)), "forgotten: west again");
     }
 
     #[test]

@@ -91,6 +91,21 @@ pub enum Event {
     NoRoute(Cell),
     /// An exploration found no cell left unseen within reach.
     Explored,
+    /// An exploration heads for a farther frontier than the nearest: a
+    /// monster the player remembers was last seen near that one.
+    Wary {
+        /// The remembered monster nearest the frontier passed over (its
+        /// ordinal, from 1).
+        monster: usize,
+        /// Where the player last saw it.
+        seen: Cell,
+        /// How long ago, in ticks.
+        ticks_ago: u64,
+        /// The nearest frontier, passed over.
+        skipped: Cell,
+        /// The frontier headed for instead.
+        to: Cell,
+    },
     /// A planner chosen could not run on the level (the corner graph
     /// beyond its cap): the world went on to the next of the cycle.
     PlannerSkipped {

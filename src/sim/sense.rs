@@ -21,11 +21,11 @@
 
 use super::Kind;
 use super::creature::Creature;
-use super::species::{BODY_RADIUS, FLOCK_RADIUS, FLOCK_WEIGHTS, ORCA, SEPARATION_RADIUS, Species, alarm};
+use super::species::{BODY_RADIUS, FLOCK_RADIUS, ORCA, SEPARATION_RADIUS, Species, alarm};
 use crate::grid::{Cell, Grid};
 use crate::steer::{
-    Body, FlockLanes, FlockSums, LANES, SpatialHash, Vec2, WallDistance, avoid_walls_near, cell_center, decides,
-    lane_mask, time_to_collision,
+    Body, FlockLanes, FlockSums, FlockWeights, LANES, SpatialHash, Vec2, WallDistance, avoid_walls_near, cell_center,
+    decides, lane_mask, time_to_collision,
 };
 use rayon::prelude::*;
 
@@ -142,6 +142,8 @@ pub struct Surroundings<'a> {
     /// Monsters and wanderers avoid each other with ORCA after steering,
     /// so their steering leaves separation out.
     pub orca: bool,
+    /// How boids weigh their three urges (the world's setting).
+    pub flock: FlockWeights,
 }
 
 /// The steering pass's view of the creatures, in bin order, and what each
@@ -280,7 +282,7 @@ impl Look<'_> {
             }
             lanes.add(b, &take, b.of(self.vx), b.of(self.vy), SEPARATION_RADIUS);
         });
-        lanes.sums().force(body, FLOCK_WEIGHTS)
+        lanes.sums().force(body, self.around.flock)
     }
 
     /// One look around the crowd member in slot `k`: its pairs with the
@@ -336,6 +338,7 @@ impl Look<'_> {
 mod tests {
     use super::*;
     use crate::grid::Tile;
+    use crate::sim::species::FLOCK_WEIGHTS;
     use crate::steer::{Agent, crowd_check};
 
     /// A 40x30 room with a wall border and some creatures of every kind at
@@ -369,7 +372,9 @@ mod tests {
 
     fn sensed(grid: &Grid, creatures: &[Creature], orca: bool) -> (View, CrowdFigures) {
         let walls = WallDistance::build(grid);
-        let around = Surroundings { grid, walls: &walls, player: Cell::new(20, 15), player_vel: Vec2::ZERO, orca };
+        let flock = FLOCK_WEIGHTS;
+        let around =
+            Surroundings { grid, walls: &walls, player: Cell::new(20, 15), player_vel: Vec2::ZERO, orca, flock };
         let mut view = View::default();
         view.update(creatures, grid);
         let figures = view.sense(&around);

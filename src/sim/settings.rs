@@ -1,11 +1,14 @@
 //! Settings of the living world: how monsters search and when they repath.
 
+use super::flocking::{self, WrittenFlock};
+use super::species::FLOCK_WEIGHTS;
 use super::tactics::{Aim, Lost, Packs};
 use crate::grid::Grid;
 use crate::hash::{StateHash, StateHasher};
 use crate::named::named_enum;
 use crate::nav::Navigator;
 use crate::search::{Expansion, MAX_WEIGHT, MIN_WEIGHT, PlanError, Planner, SearchSettings};
+use crate::steer::FlockWeights;
 use serde::{Deserialize, Serialize};
 
 named_enum! {
@@ -236,11 +239,14 @@ pub struct Settings {
     pub packs: Packs,
     /// What a monster that lost the player does (see [`Lost`]).
     pub lost: Lost,
+    /// How much a boid's separation, alignment and cohesion count
+    /// (`sim::flocking`; [`FLOCK_WEIGHTS`] by default).
+    pub flock: FlockWeights,
 }
 
 /// The settings as replay files write them: the planner as a
 /// grid planner in `search.algorithm` and, when it is any-angle, `nav`;
-/// `avoidance` and `nav` only when not the default, so that files made
+/// `avoidance`, `nav` and `flock` only when not the default, so that files made
 /// before they existed read back, and are written back, unchanged.
 /// A key it does not know is refused (a replay header's settings mean one
 /// thing).
@@ -264,6 +270,8 @@ struct WrittenSettings {
     packs: Packs,
     #[serde(default)]
     lost: Lost,
+    #[serde(default = "WrittenFlock::default_weights", skip_serializing_if = "WrittenFlock::is_default")]
+    flock: WrittenFlock,
 }
 
 impl From<Settings> for WrittenSettings {
@@ -282,6 +290,7 @@ impl From<Settings> for WrittenSettings {
             aim: s.aim,
             packs: s.packs,
             lost: s.lost,
+            flock: s.flock.into(),
         }
     }
 }
@@ -309,6 +318,7 @@ impl TryFrom<WrittenSettings> for Settings {
             aim: w.aim,
             packs: w.packs,
             lost: w.lost,
+            flock: w.flock.into(),
         })
     }
 }
@@ -348,6 +358,7 @@ impl Settings {
         aim: Aim::Goal,
         packs: Packs::Split,
         lost: Lost::Sweep,
+        flock: FLOCK_WEIGHTS,
     };
 
     /// The planner monsters use.
@@ -403,7 +414,7 @@ impl Settings {
         if self.budget == 0 {
             return Some("budget 0 is below the least of 1 expansion a tick".to_string());
         }
-        None
+        flocking::problem(&self.flock)
     }
 
     /// The settings a plan depends on: a plan made under others is
@@ -492,6 +503,7 @@ impl StateHash for Settings {
             aim,
             packs,
             lost,
+            flock,
         } = self;
         // The planner as the files write it (a grid planner as `algorithm`
         // and `nav`), which covers `grid_planner`.
@@ -508,6 +520,14 @@ impl StateHash for Settings {
         h.add(aim);
         h.add(packs);
         h.add(lost);
+        // Only when set, as headers write it: recordings made before it
+        // was a setting hash as they always did.
+        if *flock != FLOCK_WEIGHTS {
+            let FlockWeights { separation, alignment, cohesion } = flock;
+            h.add(separation);
+            h.add(alignment);
+            h.add(cohesion);
+        }
     }
 }
 
@@ -584,6 +604,9 @@ mod tests {
             |s: &mut Settings| s.repath_cells += 1.0,
             |s: &mut Settings| s.budget += 1,
             |s: &mut Settings| s.detection_radius += 1.0,
+            |s: &mut Settings| s.flock.separation += 1.0,
+            |s: &mut Settings| s.flock.alignment += 1.0,
+            |s: &mut Settings| s.flock.cohesion += 1.0,
         ] {
             let mut s = base;
             change(&mut s);
@@ -610,6 +633,38 @@ mod tests {
         let json = serde_json::to_string(&orca).unwrap();
         assert!(json.contains(r#""avoidance":"orca""#), "{json}");
         assert_eq!(serde_json::from_str::<Settings>(&json).unwrap(), orca);
+    }
+
+    /// The default flocking weights are left out of a header, and hashed
+    /// as nothing, so that recordings made before the setting read, write
+    /// and hash the same; other weights round-trip, and a header holding
+    /// bad ones is refused.
+    #[test]
+    fn flock_is_written_and_hashed_only_when_not_the_default() {
+        let hash = |s: &Settings| {
+            let mut h = StateHasher::default();
+            s.hash_into(&mut h);
+            h.finish()
+        };
+        let json = serde_json::to_string(&Settings::DEFAULT).unwrap();
+        assert!(!json.contains("flock"), "{json}");
+        let loose = Settings { flock: flocking::FlockPreset::NoCohesion.weights(), ..Settings::DEFAULT };
+        let json = serde_json::to_string(&loose).unwrap();
+        assert!(json.ends_with(r#","flock":{"separation":6.0,"alignment":1.0,"cohesion":0.0}}"#), "{json}");
+        assert_eq!(serde_json::from_str::<Settings>(&json).unwrap(), loose);
+        // The default written out reads as the default, and hashes so.
+        let explicit = json.replace(r#""cohesion":0.0"#, r#""cohesion":0.3"#);
+        let read = serde_json::from_str::<Settings>(&explicit).unwrap();
+        assert_eq!((read, hash(&read)), (Settings::DEFAULT, hash(&Settings::DEFAULT)));
+        for (bad, why) in [
+            (r#""cohesion":0.0}"#, r#""cohesion":0.0,"speed":1}"#),
+            (r#","alignment":1.0"#, ""),
+            (r#"{"separation":6.0,"alignment":1.0,"cohesion":0.0}"#, "null"),
+        ] {
+            assert!(serde_json::from_str::<Settings>(&json.replace(bad, why)).is_err(), "{bad} -> {why}");
+        }
+        let negative = serde_json::from_str::<Settings>(&json.replace(r#""cohesion":0.0"#, r#""cohesion":-2.0"#));
+        assert_eq!(negative.unwrap().problem().as_deref(), Some("flock cohesion -2 is not from 0 to 100"));
     }
 
     /// A header written before the any-angle planners (no `nav` key)

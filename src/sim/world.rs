@@ -42,6 +42,7 @@ use super::mind::{Awareness, Reason};
 use super::pace::{Act, SUBTICKS, is_move, step_duration, step_time};
 use super::rules::{Outcome, Rules};
 use super::settings::Settings;
+use super::sightings::Sightings;
 use super::stats::Stats;
 use crate::grid::{Cell, Grid};
 use crate::hash::{StateHash, StateHasher};
@@ -346,6 +347,13 @@ impl World {
     /// What the player has seen: auto-explore's map, and the fog of war's.
     pub fn memory(&self) -> &Memory {
         &self.state.memory
+    }
+
+    /// Where the player last saw the monsters it remembers (by its own
+    /// field of view): auto-explore's wariness, and the screen's
+    /// last-seen marks.
+    pub fn sightings(&self) -> &Sightings {
+        &self.state.sightings
     }
 
     /// How far the player sees, in cells: as far as monsters see it.

@@ -44,7 +44,7 @@ use std::collections::VecDeque;
 use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-pub use steer::{SteerLab, steer_lab};
+pub use steer::{SteerCompare, SteerLab, steer_lab};
 
 /// Most keys kept while the panes search; later ones are dropped.
 const QUEUED: usize = 1024;

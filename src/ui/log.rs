@@ -168,6 +168,13 @@ pub fn describe(event: &Event) -> (String, Tone) {
         Event::GoalInView(errand) => (format!("the goal is in view: {} stopped", errand_text(*errand)), Good),
         Event::NoRoute(to) => (format!("no way to {to}"), Plain),
         Event::Explored => ("nothing left to explore within reach".into(), Plain),
+        Event::Wary { monster, seen, ticks_ago, skipped, to } => (
+            format!(
+                "exploring {to}, not {skipped}: M {monster} was seen at {seen} {:.0} s ago",
+                *ticks_ago as f64 / crate::sim::TICKS_PER_SECOND as f64
+            ),
+            Plain,
+        ),
         Event::PlannerSkipped { planner, why } => (format!("{planner} skipped: {why}"), Plain),
     }
 }
@@ -352,6 +359,14 @@ mod tests {
         assert_eq!(said(Event::GoalInView(ErrandKind::Run)), "the goal is in view: run stopped");
         assert_eq!(said(Event::NoRoute(Cell::new(3, 9))), "no way to 3,9");
         assert_eq!(said(Event::Explored), "nothing left to explore within reach");
+        let wary = Event::Wary {
+            monster: 2,
+            seen: Cell::new(5, 1),
+            ticks_ago: 100,
+            skipped: Cell::new(6, 1),
+            to: Cell::new(14, 1),
+        };
+        assert_eq!(said(wary), "exploring 14,1, not 6,1: M 2 was seen at 5,1 5 s ago");
         let planner = crate::search::Planner::WAYPOINTS;
         assert_eq!(said(Event::SettingChanged(Setting::Planner(planner))), "nav: waypoints");
         let why = crate::search::PlanError::TooManyCorners { corners: 76173, cap: 10000 };

@@ -381,13 +381,16 @@ mod tests {
         let mut sight = Sight::default();
         sight.update(&world);
         let buf = view(&world, &level, Some(&sight));
-        // The monster behind the closed door is out of sight; the cells
-        // seen through the door are remembered, dimmed.
-        assert_eq!(lines(&buf)[1], "#...+@..#");
+        // The monster behind the closed door is out of sight, marked where
+        // it was seen through the door; the cells seen through it are
+        // remembered, dimmed.
+        assert_eq!(lines(&buf)[1], "#.m.+@..#");
         assert!(buf[(2, 1)].modifier.contains(Modifier::DIM));
         assert!(!buf[(6, 1)].modifier.contains(Modifier::DIM));
         let far = view(&world, &level, Some(&Sight::default()));
-        assert_eq!(lines(&far)[1], "     @   ", "nothing seen yet: only the player");
+        // A view that has not looked yet: only the player, and the monster
+        // where the world remembers it.
+        assert_eq!(lines(&far)[1], "  m  @   ", "nothing seen yet");
         let clear = view(&world, &level, None);
         assert_eq!(lines(&clear)[1], "#.M.+@..#");
     }

@@ -288,6 +288,15 @@ impl<'a> Panel<'a> {
             pair(kind(Kind::Fleeing), kind(Kind::Boid)),
             Line::from(format!("Catches {:<8}seed {}", world.stats().total.catches, world.seed())),
         ];
+        // Flocking weights other than the default (`--flock`) decide how
+        // the boids above move, so they are named under their count.
+        let flock = world.settings().flock;
+        if flock != crate::sim::FLOCK_WEIGHTS {
+            let width = usize::from(WIDTH) - 2;
+            lines.push(
+                format!("Flock {}", crate::sim::describe_flock(&flock)).chars().take(width).collect::<String>().into(),
+            );
+        }
         lines.push(self.crowd());
         lines.push(self.times());
         lines.extend(self.watched());

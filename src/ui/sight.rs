@@ -10,12 +10,13 @@
 //! or the other way round, and a replay that seeks shows what the player
 //! had seen by then.
 //!
-//! It also remembers where each monster was last seen: a monster that
-//! walks out of sight is marked where it was, until the player sees that
-//! cell again without it there.
+//! Where each monster was last seen is the world's memory too
+//! ([`World::sightings`], the one auto-explore keeps clear of): a monster
+//! that walks out of sight is marked where it was, until the player sees
+//! that cell again without it there or the memory fades.
 
 use crate::grid::{Cell, Grid, field_of_view};
-use crate::sim::{Kind, Memory, World};
+use crate::sim::{Memory, World};
 
 /// What the player sees and has seen on one grid.
 #[derive(Clone, Debug, Default)]
@@ -27,8 +28,6 @@ pub struct Sight {
     /// The eye, grid version and radius the cells were computed for:
     /// nothing changes until the player moves or a door opens or closes.
     from: Option<(Cell, u64, i32)>,
-    /// Where each monster (by creature index) was last seen.
-    last_seen: Vec<Option<Cell>>,
 }
 
 impl Sight {
@@ -40,31 +39,16 @@ impl Sight {
         if self.seen.count() != world.memory().count() {
             self.seen.clone_from(world.memory());
         }
-        self.remember(world);
-    }
-
-    /// Notes where the monsters in sight are, and forgets a monster's last
-    /// place once it is in sight and the monster is not there.
-    fn remember(&mut self, world: &World) {
-        let creatures = world.creatures();
-        self.last_seen.resize(creatures.len(), None);
-        for (i, c) in creatures.iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster) {
-            let here = c.cell();
-            if self.visible(here) {
-                self.last_seen[i] = Some(here);
-            } else if self.last_seen[i].is_some_and(|at| self.visible(at)) {
-                self.last_seen[i] = None;
-            }
-        }
     }
 
     /// Where the monsters out of sight in `world` were last seen, by
-    /// creature index.
+    /// creature index: the world's memory of them, less those in sight
+    /// now (drawn where they are).
     pub fn last_seen<'a>(&'a self, world: &'a World) -> impl Iterator<Item = (usize, Cell)> + 'a {
         let creatures = world.creatures();
-        self.last_seen.iter().enumerate().filter_map(move |(i, at)| {
-            let out_of_sight = creatures.get(i).is_some_and(|c| !self.visible(c.cell()));
-            at.filter(|_| out_of_sight).map(|at| (i, at))
+        world.sightings().iter().filter_map(move |s| {
+            let out_of_sight = creatures.get(s.creature).is_some_and(|c| !self.visible(c.cell()));
+            out_of_sight.then_some((s.creature, s.cell))
         })
     }
 
@@ -72,14 +56,7 @@ impl Sight {
     pub fn see(&mut self, grid: &Grid, eye: Cell, radius: i32) {
         let (width, height) = (grid.width(), grid.height());
         if (width, height) != (self.width, self.height) {
-            *self = Sight {
-                width,
-                height,
-                visible: vec![false; width * height],
-                seen: Memory::new(grid),
-                from: None,
-                last_seen: Vec::new(),
-            };
+            *self = Sight { width, height, visible: vec![false; width * height], seen: Memory::new(grid), from: None };
         }
         if self.from == Some((eye, grid.version(), radius)) {
             return;
@@ -158,35 +135,28 @@ mod tests {
         assert!(!sight.visible(Cell::new(2, 2)) && sight.seen(Cell::new(2, 2)));
     }
 
-    /// A monster that walks out of sight is remembered where it was last
-    /// seen; once the player sees that cell without it, it is forgotten.
-    /// A view: the world is the same whatever is remembered.
+    /// A monster out of sight is marked where the world remembers it
+    /// ([`World::sightings`]); one in sight is not (it is drawn where it
+    /// is), though the world remembers it too.
     #[test]
-    fn monsters_out_of_sight_are_remembered_where_last_seen() {
-        // The monster at 3,1 in the player's room; a door to the east.
-        let level = Level::parse("#########\n#@.M+...#\n#########\n", "t").unwrap();
-        let world = crate::sim::World::new(&level, 1, crate::sim::Settings::default()).unwrap();
+    fn monsters_out_of_sight_are_marked_where_the_world_remembers_them() {
+        use crate::sim::{Command, Settings};
+        // The monster at 8,1 beyond an open door beside the player.
+        let level = Level::parse("##########\n#..@'...M#\n##########\n", "t").unwrap();
+        let mut world = World::new(&level, 1, Settings::default()).unwrap();
         let mut sight = Sight::default();
         sight.update(&world);
-        assert_eq!(sight.last_seen(&world).count(), 0, "in sight: nothing to remember");
-        let hash = world.hash();
-        // Shut the player in: the monster is out of sight, remembered at 3,1.
-        let mut walled = level.clone();
-        walled.grid.set_tile(Cell::new(2, 1), crate::grid::Tile::Wall);
-        let shut = crate::sim::World::new(&walled, 1, crate::sim::Settings::default()).unwrap();
-        sight.update(&shut);
-        assert_eq!(sight.last_seen(&shut).collect::<Vec<_>>(), [(0, Cell::new(3, 1))]);
-        assert_eq!(world.hash(), hash, "remembering changes nothing in the world");
-        // Seen again where it is: no marker while in sight.
+        assert_eq!(sight.last_seen(&world).count(), 0, "in sight: drawn, not marked");
+        assert_eq!(world.sightings().iter().count(), 1);
+        // The door shut: out of sight, marked where it was last seen.
+        world.apply(Command::Door);
+        world.tick();
         sight.update(&world);
-        assert_eq!(sight.last_seen(&world).count(), 0);
-        // Out of sight again, then its cell seen empty: forgotten.
-        sight.update(&shut);
-        assert_eq!(sight.last_seen(&shut).count(), 1);
-        let elsewhere = Level::parse("#########\n#@..+M..#\n#########\n", "t").unwrap();
-        let gone = crate::sim::World::new(&elsewhere, 1, crate::sim::Settings::default()).unwrap();
-        sight.update(&gone);
-        assert_eq!(sight.last_seen(&gone).count(), 0, "3,1 is in sight and the monster not there");
+        let marked: Vec<(usize, Cell)> = sight.last_seen(&world).collect();
+        let remembered: Vec<(usize, Cell)> = world.sightings().iter().map(|s| (s.creature, s.cell)).collect();
+        assert_eq!(marked, remembered);
+        assert_eq!(marked.len(), 1);
+        assert!(!sight.visible(marked[0].1));
     }
 
     #[test]

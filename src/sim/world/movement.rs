@@ -26,7 +26,8 @@ pub(super) fn steer(w: &mut World) -> ControlFlow<()> {
     let orca = s.settings.avoidance == Avoidance::Orca;
     let field = x.walls.get(&s.grid, ());
     x.view.update(&s.creatures, &s.grid);
-    let around = Surroundings { grid: &s.grid, walls: field, player: player.cell, player_vel: player.vel, orca };
+    let flock = s.settings.flock;
+    let around = Surroundings { grid: &s.grid, walls: field, player: player.cell, player_vel: player.vel, orca, flock };
     let figures = x.view.sense(&around);
     w.session.stats.record_crowd(figures.overlaps, figures.min_time_to_collision);
     // One draw per creature per tick, used or not, so that a creature

@@ -12,6 +12,7 @@ use crate::sim::errand::{Errand, ErrandKind, PlayerSearch, Route, Task, nearest_
 use crate::sim::events::Event;
 use crate::sim::pace::{Act, ORTHOGONAL_STEP, step_duration};
 use crate::sim::run::{Run, new_door_beside};
+use crate::sim::sightings::Sightings;
 use std::ops::ControlFlow;
 
 /// Takes the act that waits, or the errand's next step, if the pace allows
@@ -87,11 +88,16 @@ pub(super) fn heed(w: &mut World) -> ControlFlow<()> {
 }
 
 impl World {
-    /// Brings what the player has seen up to date with what it sees now.
+    /// Brings what the player has seen, and where it saw the monsters, up
+    /// to date with what it sees now.
     pub(super) fn look(&mut self) {
         let s = &mut self.state;
         let radius = crate::sim::memory::sight_radius(s.settings.detection_radius);
         s.memory.look(&s.grid, s.player.cell, radius, &s.hidden);
+        let (grid, eye) = (&s.grid, s.player.cell);
+        let monsters = s.creatures.iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster);
+        let sees = |c: Cell| in_view(grid, eye, c, radius);
+        s.sightings.update(s.tick, monsters.map(|(i, c)| (i, c.cell())), sees);
     }
 
     /// Whether the player sees `cell` now (see [`crate::grid::in_view`]).
@@ -166,12 +172,22 @@ impl World {
         }
     }
 
-    /// Heads for the nearest cell not seen yet, or ends the exploration
-    /// when none is left within reach.
+    /// Heads for the nearest cell not seen yet, kept clear of the monsters
+    /// the player remembers, or ends the exploration when none is left
+    /// within reach. While one is remembered the route is the wary
+    /// search's own path, and the log says when it sent the player to a
+    /// farther frontier than it would have gone to.
     fn explore_next(&mut self) {
         let s = &self.state;
-        let (target, picked) = nearest_unseen(&s.grid, s.player.cell, &s.memory);
-        let route = target.and_then(|t| self.plan_route(ErrandKind::Explore, t, Some(picked.expanded)));
+        let (way, picked) = nearest_unseen(&s.grid, s.player.cell, &s.memory, &s.sightings);
+        let target = way.as_ref().and_then(|w| w.last().copied());
+        let route = match way {
+            Some(way) if !s.sightings.is_empty() => {
+                self.heed_sightings(target);
+                self.wary_route(way, picked.expanded)
+            }
+            _ => target.and_then(|t| self.plan_route(ErrandKind::Explore, t, Some(picked.expanded))),
+        };
         match (target, route) {
             (_, Some(route)) => self.set_errand(Task::Explore(route)),
             (Some(t), None) => {
@@ -183,6 +199,40 @@ impl World {
                 self.event(Event::Explored);
             }
         }
+    }
+
+    /// Says so when the monsters the player remembers sent explore to
+    /// `target` rather than to the frontier it would have picked without
+    /// them, naming the remembered monster nearest that one.
+    fn heed_sightings(&mut self, target: Option<Cell>) {
+        let s = &self.state;
+        let (plain, _) = nearest_unseen(&s.grid, s.player.cell, &s.memory, &Sightings::default());
+        let Some(skipped) = plain.and_then(|w| w.last().copied()) else { return };
+        let (Some(to), Some(seen)) = (target, s.sightings.nearest(skipped)) else { return };
+        if to == skipped {
+            return;
+        }
+        let monster = 1 + s.creatures[..seen.creature].iter().filter(|c| c.kind == Kind::Monster).count();
+        let event = Event::Wary { monster, seen: seen.cell, ticks_ago: s.tick - seen.tick, skipped, to };
+        self.event(event);
+    }
+
+    /// The route of the wary search's `way`, its figures kept for the
+    /// panel as a Dijkstra search's (which it is).
+    fn wary_route(&mut self, way: Vec<Cell>, expanded: u64) -> Option<Route> {
+        let s = &self.state;
+        let to = *way.last()?;
+        self.session.player_search = Some(PlayerSearch {
+            tick: s.tick,
+            errand: ErrandKind::Explore,
+            to,
+            planner: Planner::DIJKSTRA,
+            found: true,
+            steps: way.len().saturating_sub(1),
+            expanded,
+            picked: Some(expanded),
+        });
+        (way.len() >= 2).then(|| Route { to, path: way, next: 1, version: s.grid.version() })
     }
 
     /// Plans the player's way to `to` with the monsters' search and

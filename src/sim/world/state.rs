@@ -18,6 +18,7 @@ use crate::sim::pace::Walk;
 use crate::sim::rng::{Pcg32, Stream, stream};
 use crate::sim::rules::{Grace, Outcome, Rules};
 use crate::sim::settings::Settings;
+use crate::sim::sightings::Sightings;
 use rand::RngExt;
 
 /// The player: a cell, moved one step per command.
@@ -52,6 +53,8 @@ pub(super) struct State {
     pub(super) walk: Walk,
     /// What the player has seen.
     pub(super) memory: Memory,
+    /// Where the player last saw each monster it remembers.
+    pub(super) sightings: Sightings,
     pub(super) creatures: Vec<Creature>,
     /// The repath queue, the budget, and the searches and field the repath
     /// policies keep between ticks.
@@ -102,6 +105,7 @@ impl State {
             player: Player { cell, last_step: None },
             walk: Walk::default(),
             memory: Memory::new(&level.grid),
+            sightings: Sightings::default(),
             creatures: Vec::new(),
             hunter: Hunter::default(),
             foresight: Foresight::default(),
@@ -129,6 +133,7 @@ impl StateHash for State {
             player,
             walk,
             memory,
+            sightings,
             creatures,
             hunter,
             foresight,
@@ -153,6 +158,7 @@ impl StateHash for State {
         h.add(player);
         h.add(walk);
         h.add(memory);
+        h.add(sightings);
         h.add(creatures);
         h.add(hunter);
         h.add(foresight);

@@ -184,6 +184,9 @@ fn every_part_of_the_state_is_hashed_and_nothing_else() {
         ("a route's version", |w| w.state.walk.errand = Some(errand(Task::Travel(Route { version: 9, ..route() })))),
         ("the goal in view", |w| w.state.walk.errand = Some(Errand { goal_in_view: true, ..errand(Task::Run(run())) })),
         ("what the player has seen", |w| w.state.memory = crate::sim::Memory::new(&w.state.grid)),
+        ("a monster the player remembers", |w| {
+            w.state.sightings.update(w.state.tick + 7, [(0, Cell::new(1, 1))].into_iter(), |_| true)
+        }),
         ("a creature", |w| drop(w.state.creatures.pop())),
         ("a kind", |w| w.state.creatures[1].kind = Kind::Boid),
         ("a position", |w| w.state.creatures[1].body.pos.x += 0.25),
