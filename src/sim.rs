@@ -22,6 +22,7 @@ mod incremental;
 mod landing;
 mod memory;
 mod mind;
+mod monsters;
 mod pace;
 mod pack;
 mod perceive;

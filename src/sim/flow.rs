@@ -33,6 +33,7 @@
 use super::creature::{Creature, Hunt};
 use super::hunt::Scene;
 use super::mind::{Mind, MonsterState};
+use super::monsters::Monsters;
 use super::settings::{RepathPolicy, Settings};
 use super::stats::{SearchReport, Stats};
 use crate::grid::{Cell, Grid};
@@ -104,7 +105,14 @@ impl Flow {
     /// lets every monster it serves read it; returns the work spent, to be
     /// taken from the tick's `allowance` (which a computation keeps within;
     /// a repair may overspend, as a search does).
-    pub fn update(&mut self, creatures: &mut [Creature], scene: &Scene, allowance: i64, stats: &mut Stats) -> u64 {
+    pub fn update(
+        &mut self,
+        creatures: &mut [Creature],
+        monsters: &Monsters,
+        scene: &Scene,
+        allowance: i64,
+        stats: &mut Stats,
+    ) -> u64 {
         if scene.settings.repath != RepathPolicy::FlowField {
             if self.active {
                 *self = Flow::default();
@@ -122,7 +130,7 @@ impl Flow {
         let cheapest = f64::from(grid.min_entry_cost());
         let regions = self.regions.get(grid, ());
         let region = regions.of(grid, scene.player);
-        for c in creatures.iter() {
+        for (_, c) in monsters.iter(creatures) {
             let Some(hunt) = c.hunt.as_ref() else { continue };
             let cell = cell_at(c.body.pos);
             let steps = (cell.x - scene.player.x).abs().max((cell.y - scene.player.y).abs());
@@ -152,7 +160,7 @@ impl Flow {
                 stats.record_search(&report);
             }
         }
-        for c in creatures.iter_mut() {
+        for (_, c) in monsters.iter_mut(creatures) {
             let (pos, home) = (c.body.pos, cell_at(c.home));
             let Some(hunt) = c.hunt.as_mut() else { continue };
             let Some(target) = hunt.mind.target(pos, home) else { continue };

@@ -12,6 +12,7 @@ use super::creature::{Creature, Hunt};
 use super::flow::Flow;
 use super::foresight::Foresight;
 use super::incremental::Incremental;
+use super::monsters::Monsters;
 use super::pack::PackPlanner;
 use super::settings::{RepathPolicy, Settings};
 use super::species::BODY_RADIUS;
@@ -98,13 +99,13 @@ impl Hunter {
     /// Queues the requests this tick calls for, for every monster heading
     /// somewhere (its [`target`](super::mind::Mind::target)); a monster
     /// heading nowhere forgets its plan.
-    pub fn request(&mut self, creatures: &mut [Creature], scene: &Scene) {
+    pub fn request(&mut self, creatures: &mut [Creature], monsters: &Monsters, scene: &Scene) {
         let mut dropped = false;
         let incremental = scene.settings.repath == RepathPolicy::Incremental;
         if !incremental {
             self.incremental.clear();
         }
-        for (i, c) in creatures.iter_mut().enumerate() {
+        for (i, c) in monsters.iter_mut(creatures) {
             let Some(hunt) = c.hunt.as_mut() else { continue };
             if hunt.goal.is_none() {
                 // A forgotten plan (caught, lost the player): its search goes too.
@@ -143,17 +144,17 @@ impl Hunter {
     }
 
     /// Serves queued requests while the budget lasts.
-    pub fn serve(&mut self, creatures: &mut [Creature], scene: &Scene, stats: &mut Stats) {
+    pub fn serve(&mut self, creatures: &mut [Creature], monsters: &Monsters, scene: &Scene, stats: &mut Stats) {
         let budget = i64::from(scene.settings.budget.max(1));
         self.allowance = (self.allowance + budget).min(budget);
-        self.allowance -= self.flow.update(creatures, scene, self.allowance, stats) as i64;
+        self.allowance -= self.flow.update(creatures, monsters, scene, self.allowance, stats) as i64;
         while self.allowance > 0 {
             let Some(i) = self.queue.pop_front() else { break };
             let i = i as usize;
             // A pack member's search keeps clear of its packmates' paths.
             self.pack.begin(scene.grid);
             if scene.settings.packs == Packs::Split {
-                self.pack.mark_packmates(scene.grid, creatures, i);
+                self.pack.mark_packmates(scene.grid, creatures, monsters, i);
             }
             let c = &mut creatures[i];
             let (from, home, pos) = (c.cell(), cell_at(c.home), c.body.pos);

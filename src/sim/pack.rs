@@ -26,6 +26,7 @@
 
 use super::creature::Creature;
 use super::mind::MonsterState;
+use super::monsters::Monsters;
 use super::surcharge::Surcharged;
 use crate::grid::{Cell, Grid};
 use crate::search::{
@@ -42,14 +43,14 @@ pub const PACK_PENALTY: f64 = 1.0;
 
 /// Puts every hunting monster without a pack into one (see the module's
 /// *What a pack is*), in creature order.
-pub fn form(creatures: &mut [Creature]) {
-    for i in 0..creatures.len() {
+pub fn form(creatures: &mut [Creature], monsters: &Monsters) {
+    for i in monsters.indices() {
         let Some(hunt) = creatures[i].hunt.as_ref() else { continue };
         if hunt.mind.state != MonsterState::Hunting || hunt.mind.pack.is_some() {
             continue;
         }
         let pos = creatures[i].body.pos;
-        let joined = creatures.iter().find_map(|c| {
+        let joined = monsters.iter(creatures).find_map(|(_, c)| {
             let h = c.hunt.as_ref().filter(|h| h.mind.state == MonsterState::Hunting)?;
             h.mind.pack.filter(|_| c.body.pos.distance(pos) <= PACK_CELLS)
         });
@@ -97,10 +98,10 @@ impl PackPlanner {
 
     /// Marks, for monster `i` about to plan, the paths of its packmates:
     /// the other hunting monsters of its pack.
-    pub fn mark_packmates(&mut self, grid: &Grid, creatures: &[Creature], i: usize) {
+    pub fn mark_packmates(&mut self, grid: &Grid, creatures: &[Creature], monsters: &Monsters, i: usize) {
         self.begin(grid);
         let Some(pack) = creatures[i].hunt.as_ref().and_then(|h| h.mind.pack) else { return };
-        for (j, c) in creatures.iter().enumerate() {
+        for (j, c) in monsters.iter(creatures) {
             if let Some(h) = c.hunt.as_ref().filter(|h| j != i && h.mind.pack == Some(pack)) {
                 self.mark(grid, &h.path);
             }

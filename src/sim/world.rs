@@ -369,8 +369,7 @@ impl World {
     /// The 1-based ordinal of creature `index` among the monsters, as the
     /// panel and the events name it.
     pub fn monster_ordinal(&self, index: usize) -> usize {
-        let creatures = &self.state.creatures;
-        1 + creatures[..index.min(creatures.len())].iter().filter(|c| c.kind == Kind::Monster).count()
+        self.state.monsters.ordinal(index)
     }
 
     /// The monster whose searches are recorded cell by cell.

@@ -25,16 +25,24 @@ pub(super) fn steer(w: &mut World) -> ControlFlow<()> {
     let (s, x) = (&mut w.state, &mut w.scratch);
     let orca = s.settings.avoidance == Avoidance::Orca;
     let field = x.walls.get(&s.grid, ());
-    x.view.update(&s.creatures, &s.grid);
+    // One draw per creature per tick, used or not, so that a creature
+    // changing behaviour never shifts another's randomness. The draws are
+    // one stream in creature order, serial work that needs nothing of the
+    // snapshot: they run beside its counting sort (serial too), on another
+    // thread when there is one.
+    let n = s.creatures.len();
+    let (view, draws, rng) = (&mut x.view, &mut x.draws, &mut s.wander_rng);
+    rayon::join(
+        || view.update(&s.creatures, &s.grid),
+        || {
+            draws.clear();
+            draws.extend((0..n).map(|_| rng.random_range(-1.0f32..=1.0)));
+        },
+    );
     let flock = s.settings.flock;
     let around = Surroundings { grid: &s.grid, walls: field, player: player.cell, player_vel: player.vel, orca, flock };
     let figures = x.view.sense(&around);
     w.session.stats.record_crowd(figures.overlaps, figures.min_time_to_collision);
-    // One draw per creature per tick, used or not, so that a creature
-    // changing behaviour never shifts another's randomness.
-    let n = s.creatures.len();
-    x.draws.clear();
-    x.draws.extend((0..n).map(|_| s.wander_rng.random_range(-1.0f32..=1.0)));
     x.wishes.clear();
     x.wishes.resize(n, Vec2::ZERO);
     let (view, grid) = (&x.view, &s.grid);

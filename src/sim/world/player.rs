@@ -7,7 +7,6 @@
 use super::World;
 use crate::grid::{Cell, DIRECTIONS, Tile, in_view};
 use crate::search::{Fallback, Planner};
-use crate::sim::Kind;
 use crate::sim::errand::{Errand, ErrandKind, PlayerSearch, Route, Task, nearest_unseen};
 use crate::sim::events::Event;
 use crate::sim::pace::{Act, ORTHOGONAL_STEP, step_duration};
@@ -95,9 +94,9 @@ impl World {
         let radius = crate::sim::memory::sight_radius(s.settings.detection_radius);
         s.memory.look(&s.grid, s.player.cell, radius, &s.hidden);
         let (grid, eye) = (&s.grid, s.player.cell);
-        let monsters = s.creatures.iter().enumerate().filter(|(_, c)| c.kind == Kind::Monster);
+        let monsters = s.monsters.iter(&s.creatures).map(|(i, c)| (i, c.cell()));
         let sees = |c: Cell| in_view(grid, eye, c, radius);
-        s.sightings.update(s.tick, monsters.map(|(i, c)| (i, c.cell())), sees);
+        s.sightings.update(s.tick, monsters, sees);
     }
 
     /// Whether the player sees `cell` now (see [`crate::grid::in_view`]).
@@ -107,16 +106,8 @@ impl World {
 
     /// The ordinal (from 1) of the first monster in the player's view.
     fn monster_in_view(&self) -> Option<usize> {
-        let mut ordinal = 0;
-        for c in &self.state.creatures {
-            if c.kind == Kind::Monster {
-                ordinal += 1;
-                if self.sees(c.cell()) {
-                    return Some(ordinal);
-                }
-            }
-        }
-        None
+        let s = &self.state;
+        (s.monsters.iter(&s.creatures).map(|(_, c)| c.cell())).position(|cell| self.sees(cell)).map(|k| k + 1)
     }
 
     /// Whether the level's goal is in the player's view.
@@ -212,7 +203,7 @@ impl World {
         if to == skipped {
             return;
         }
-        let monster = 1 + s.creatures[..seen.creature].iter().filter(|c| c.kind == Kind::Monster).count();
+        let monster = s.monsters.ordinal(seen.creature);
         let event = Event::Wary { monster, seen: seen.cell, ticks_ago: s.tick - seen.tick, skipped, to };
         self.event(event);
     }

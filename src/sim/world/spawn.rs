@@ -83,6 +83,9 @@ impl World {
             let sp = Species::of(kind);
             c.body.vel = Vec2::new(libm::cosf(angle), libm::sinf(angle)) * (sp.max_speed * 0.5);
         }
+        if kind == Kind::Monster {
+            s.monsters.push(s.creatures.len());
+        }
         s.creatures.push(c);
     }
 }

@@ -14,6 +14,7 @@ use crate::sim::doors::Doors;
 use crate::sim::foresight::Foresight;
 use crate::sim::hunt::Hunter;
 use crate::sim::memory::{Memory, hidden_cells};
+use crate::sim::monsters::Monsters;
 use crate::sim::pace::Walk;
 use crate::sim::rng::{Pcg32, Stream, stream};
 use crate::sim::rules::{Grace, Outcome, Rules};
@@ -56,6 +57,8 @@ pub(super) struct State {
     /// Where the player last saw each monster it remembers.
     pub(super) sightings: Sightings,
     pub(super) creatures: Vec<Creature>,
+    /// Which creatures are monsters, for the systems that visit only them.
+    pub(super) monsters: Monsters,
     /// The repath queue, the budget, and the searches and field the repath
     /// policies keep between ticks.
     pub(super) hunter: Hunter,
@@ -107,6 +110,7 @@ impl State {
             memory: Memory::new(&level.grid),
             sightings: Sightings::default(),
             creatures: Vec::new(),
+            monsters: Monsters::default(),
             hunter: Hunter::default(),
             foresight: Foresight::default(),
             doors: level.doors.map(|cycle| Doors::new(cycle, &level.grid)),
@@ -135,6 +139,8 @@ impl StateHash for State {
             memory,
             sightings,
             creatures,
+            // A function of the creatures' kinds.
+            monsters: _,
             hunter,
             foresight,
             doors,

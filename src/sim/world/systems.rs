@@ -58,7 +58,7 @@ pub(super) fn perceive(w: &mut World) -> ControlFlow<()> {
     let p = s.player.cell;
     hearing.update(&s.grid, p, moving);
     let (mut dropped, mut ordinal) = (false, 0);
-    for c in &mut s.creatures {
+    for (_, c) in s.monsters.iter_mut(&mut s.creatures) {
         let Some(hunt) = c.hunt.as_mut() else { continue };
         ordinal += 1;
         let sense = if sees(&s.grid, &mut c.alarm, c.body.pos, p) {
@@ -102,7 +102,7 @@ macro_rules! scene {
 /// Monsters heading somewhere queue their requests for a plan.
 pub(super) fn request(w: &mut World) -> ControlFlow<()> {
     let scene = scene!(w);
-    w.state.hunter.request(&mut w.state.creatures, &scene);
+    w.state.hunter.request(&mut w.state.creatures, &w.state.monsters, &scene);
     ControlFlow::Continue(())
 }
 
@@ -110,7 +110,7 @@ pub(super) fn request(w: &mut World) -> ControlFlow<()> {
 /// the tick's budget of expansions lasts.
 pub(super) fn serve(w: &mut World) -> ControlFlow<()> {
     let scene = scene!(w);
-    w.state.hunter.serve(&mut w.state.creatures, &scene, &mut w.session.stats);
+    w.state.hunter.serve(&mut w.state.creatures, &w.state.monsters, &scene, &mut w.session.stats);
     ControlFlow::Continue(())
 }
 
@@ -132,7 +132,7 @@ pub(super) fn catch(w: &mut World) -> ControlFlow<()> {
     let catches = |c: &Creature| {
         c.hunt.as_ref().is_some_and(|h| tick >= h.mind.calm_until) && c.body.pos.distance(player) < CATCH_RADIUS
     };
-    let Some(i) = creatures.iter().position(catches) else {
+    let Some(i) = w.state.monsters.iter(creatures).find(|(_, c)| catches(c)).map(|(i, _)| i) else {
         return ControlFlow::Continue(());
     };
     w.session.stats.record_catch();

@@ -5,6 +5,7 @@
 use super::{PLAYER_SPEED, World};
 use crate::level::Goal;
 use crate::sim::MonsterState;
+use crate::sim::creature::Creature;
 use crate::sim::stats::SearchReport;
 use crate::sim::tactics::Lost;
 use std::ops::ControlFlow;
@@ -14,15 +15,16 @@ use std::ops::ControlFlow;
 pub(super) fn tactics(w: &mut World) -> ControlFlow<()> {
     let heading = w.player_heading();
     let s = &mut w.state;
-    crate::sim::pack::form(&mut s.creatures);
+    let monsters = &s.monsters;
+    crate::sim::pack::form(&mut s.creatures, monsters);
     let tick = s.tick;
     let perceives = |m: &crate::sim::mind::Mind| m.state == MonsterState::Hunting && m.last_perceived == tick;
-    if s.creatures.iter().any(|c| c.hunt.as_ref().is_some_and(|h| perceives(&h.mind))) {
+    let perceiving = |c: &Creature| c.hunt.as_ref().is_some_and(|h| perceives(&h.mind));
+    if monsters.iter(&s.creatures).any(|(_, c)| perceiving(c)) {
         // The player is heading for its `G` when the rules ask it to.
         let goal = s.goal_cell.filter(|_| s.rules.goal == Goal::Reach);
         // The map reaches as far as the hunters that read it.
-        let hunters = s.creatures.iter().filter(|c| c.hunt.as_ref().is_some_and(|h| perceives(&h.mind)));
-        let hunters = hunters.map(|c| c.cell());
+        let hunters = monsters.iter(&s.creatures).filter(|(_, c)| perceiving(c)).map(|(_, c)| c.cell());
         let work = s.foresight.update(&s.grid, &s.settings, s.player.cell, heading, goal, PLAYER_SPEED, hunters);
         if work.expanded > 0 {
             // A search in the counters (its work, its time) but no path.
@@ -31,7 +33,7 @@ pub(super) fn tactics(w: &mut World) -> ControlFlow<()> {
             let report = SearchReport { tick, found: false, stats: work, ..SearchReport::default() };
             w.session.stats.record_search(&report);
         }
-        for c in &mut s.creatures {
+        for (_, c) in monsters.iter_mut(&mut s.creatures) {
             let cell = c.cell();
             if let Some(h) = c.hunt.as_mut().filter(|h| perceives(&h.mind)) {
                 h.mind.aim = s.foresight.aim(&s.grid, cell, s.player.cell);
@@ -40,7 +42,7 @@ pub(super) fn tactics(w: &mut World) -> ControlFlow<()> {
     }
     let (grid, sight) = (&s.grid, s.settings.detection_radius);
     let sweeping = s.settings.lost == Lost::Sweep;
-    for c in &mut s.creatures {
+    for (_, c) in monsters.iter_mut(&mut s.creatures) {
         let cell = c.cell();
         let Some(h) = c.hunt.as_mut() else { continue };
         let mind = &mut h.mind;

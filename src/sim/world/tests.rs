@@ -304,3 +304,19 @@ fn the_docs_list_the_systems_in_their_order() {
     }
     assert!(docs[at..].contains("tally"), "docs/world.md ends the list with the tally");
 }
+
+/// The monsters' index, which the monsters' systems visit them through,
+/// names exactly the monsters, in creature order, after markers and spawns
+/// of every kind in turn.
+#[test]
+fn the_monsters_index_names_every_monster_and_no_other() {
+    let mut w = world();
+    for kind in [Kind::Boid, Kind::Monster, Kind::Fleeing, Kind::Monster, Kind::Wanderer] {
+        w.apply(Command::Spawn { kind, count: 2 });
+    }
+    let s = &w.state;
+    let indexed: Vec<usize> = s.monsters.indices().collect();
+    let monsters: Vec<usize> = (0..s.creatures.len()).filter(|&i| s.creatures[i].kind == Kind::Monster).collect();
+    assert_eq!((indexed.len(), s.creatures.len()), (5, 12));
+    assert_eq!(indexed, monsters);
+}
