@@ -35,6 +35,7 @@ mod orca;
 mod spatial;
 mod vec2;
 mod walls;
+pub(crate) mod wide;
 
 pub use behaviours::{Circle, Wander, arrive, avoid_obstacle, evade, flee, pursue, seek};
 pub use body::Body;

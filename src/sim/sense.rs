@@ -23,6 +23,7 @@ use super::Kind;
 use super::creature::Creature;
 use super::species::{BODY_RADIUS, FLOCK_RADIUS, ORCA, SEPARATION_RADIUS, Species, alarm};
 use crate::grid::{Cell, Grid};
+use crate::steer::wide::{self, Build, Pass};
 use crate::steer::{
     Body, FlockLanes, FlockSums, FlockWeights, LANES, SpatialHash, Vec2, WallDistance, avoid_walls_near, cell_center,
     decides, lane_mask, time_to_collision,
@@ -218,13 +219,7 @@ impl View {
         let figures: Vec<CrowdFigures> = sensed
             .par_chunks_mut(CHUNK)
             .enumerate()
-            .map(|(c, out)| {
-                let mut figures = CrowdFigures::default();
-                for (k, o) in (c * CHUNK..).zip(out) {
-                    *o = look.sense(k, &mut figures);
-                }
-                figures
-            })
+            .map(|(c, out)| wide::run(SenseChunk { look: &look, first: c * CHUNK, out }))
             .collect();
         figures.into_iter().fold(CrowdFigures::default(), CrowdFigures::merge)
     }
@@ -246,9 +241,31 @@ struct Look<'a> {
     around: &'a Surroundings<'a>,
 }
 
+/// One chunk of [`View::sense`]: the senses of the slots from `first`
+/// into `out`, and the crowd's figures among them.
+struct SenseChunk<'a> {
+    look: &'a Look<'a>,
+    first: usize,
+    out: &'a mut [Sensed],
+}
+
+impl Pass for SenseChunk<'_> {
+    type Output = CrowdFigures;
+
+    #[inline(always)]
+    fn run<B: Build>(self) -> CrowdFigures {
+        let mut figures = CrowdFigures::default();
+        for (k, o) in (self.first..).zip(self.out) {
+            *o = self.look.sense(k, &mut figures);
+        }
+        figures
+    }
+}
+
 impl Look<'_> {
     /// What the creature in slot `k` senses; a crowd member counts its
     /// pairs with the members after it (by creature index) in `figures`.
+    #[inline]
     fn sense(&self, k: usize, figures: &mut CrowdFigures) -> Sensed {
         let Member { body, kind, role } = self.members[k];
         let around = self.around;
@@ -272,6 +289,7 @@ impl Look<'_> {
 
     /// The flocking force of the boid in slot `k` among the boids within
     /// the flocking radius, summed a block of slots at a time.
+    #[inline]
     fn flock(&self, k: usize, body: &Body) -> Vec2 {
         let mut lanes = FlockLanes::default();
         self.hash.visit_blocks(body.pos, FLOCK_RADIUS, |b| {

@@ -12,6 +12,7 @@
 //! order and the lanes are merged in lane order.
 
 use super::spatial::{Block, LANES, SpatialHash, keep, lane_mask};
+use super::wide::{self, Build, Pass};
 use super::{Body, Vec2};
 
 /// How much each of the three urges counts in [`flock`].
@@ -154,7 +155,7 @@ impl FlockLanes {
     /// [`Block::hit`]'s kind) says are neighbours, moving at `vx`, `vy`
     /// (the block's lanes of the velocities by slot, see [`Block::of`]),
     /// as [`FlockSums::add`] would one by one.
-    #[inline]
+    #[inline(always)]
     pub fn add(
         &mut self,
         block: &Block,
@@ -171,17 +172,19 @@ impl FlockLanes {
             let inv = 1.0 / d2;
             self.push_x[lane] -= keep(dx * inv, push);
             self.push_y[lane] -= keep(dy * inv, push);
-            self.pushes[lane] += push & 1;
+            // A mask is all ones, -1: taking it away counts one.
+            self.pushes[lane] = self.pushes[lane].wrapping_sub(push);
             self.offset_x[lane] += keep(dx, t);
             self.offset_y[lane] += keep(dy, t);
             self.vel_x[lane] += keep(vx[lane], t);
             self.vel_y[lane] += keep(vy[lane], t);
-            self.count[lane] += t & 1;
+            self.count[lane] = self.count[lane].wrapping_sub(t);
         }
     }
 
     /// The sums of every lane, merged in lane order.
-    pub fn sums(&self) -> FlockSums {
+    #[inline]
+    pub fn sums(self) -> FlockSums {
         let mut sums = FlockSums::default();
         for lane in 0..LANES {
             sums.merge(&FlockSums {
@@ -286,19 +289,48 @@ impl Flocker {
         self.vy.clear();
         self.vy.extend(self.sorted.iter().map(|b| b.vel.y).chain([0.0; LANES]));
         self.by_slot.clear();
-        let (vx, vy) = (&self.vx, &self.vy);
-        let (by_slot, sorted) = (&mut self.by_slot, &self.sorted);
-        let (radius, separation_radius, weights) = (self.neighbor_radius, self.separation_radius, self.weights);
+        wide::run(FlockPass {
+            hash,
+            sorted: &self.sorted,
+            vx: &self.vx,
+            vy: &self.vy,
+            radius: self.neighbor_radius,
+            separation_radius: self.separation_radius,
+            weights: self.weights,
+            out: &mut self.by_slot,
+        });
+        self.forces.clear();
+        self.forces.extend(hash.slots().iter().map(|&k| self.by_slot[k as usize]));
+        &self.forces
+    }
+}
+
+/// [`Flocker::forces`]' neighbour loop: each body's flock force, in slot
+/// order, into `out`.
+struct FlockPass<'a> {
+    hash: &'a SpatialHash,
+    sorted: &'a [Body],
+    vx: &'a [f32],
+    vy: &'a [f32],
+    radius: f32,
+    separation_radius: f32,
+    weights: FlockWeights,
+    out: &'a mut Vec<Vec2>,
+}
+
+impl Pass for FlockPass<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<B: Build>(self) {
+        let FlockPass { hash, sorted, vx, vy, radius, separation_radius, weights, out } = self;
         for (k, body) in sorted.iter().enumerate() {
             let mut lanes = FlockLanes::default();
             hash.visit_blocks(body.pos, radius, |b| {
                 lanes.add(b, &b.hit_except(k), b.of(vx), b.of(vy), separation_radius);
             });
-            by_slot.push(lanes.sums().force(body, weights));
+            out.push(lanes.sums().force(body, weights));
         }
-        self.forces.clear();
-        self.forces.extend(hash.slots().iter().map(|&k| self.by_slot[k as usize]));
-        &self.forces
     }
 }
 
@@ -312,6 +344,38 @@ mod tests {
 
     fn moving(x: f32, y: f32, vx: f32, vy: f32) -> Body {
         Body { vel: Vec2::new(vx, vy), ..at(x, y) }
+    }
+
+    /// The pass's AVX2 build (where the processor has it) and its baseline
+    /// build give the same forces to the bit.
+    #[test]
+    fn both_builds_of_the_pass_agree() {
+        let bodies: Vec<Body> = (0..3000)
+            .map(|i| {
+                let t = i as f32;
+                moving((t * 7.31) % 60.0, (t * 3.17) % 40.0, (t * 1.3) % 3.0 - 1.5, (t * 0.7) % 3.0 - 1.5)
+            })
+            .chain([at(5.0, 5.0), at(5.0, 5.0)])
+            .collect();
+        let w = FlockWeights { separation: 1.5, alignment: 1.0, cohesion: 0.5 };
+        let mut flocker = Flocker::new(3.0, 1.0, w);
+        flocker.forces(&bodies);
+        let chosen = flocker.by_slot.clone();
+        let mut baseline = Vec::new();
+        FlockPass {
+            hash: &flocker.hash,
+            sorted: &flocker.sorted,
+            vx: &flocker.vx,
+            vy: &flocker.vy,
+            radius: 3.0,
+            separation_radius: 1.0,
+            weights: w,
+            out: &mut baseline,
+        }
+        .run::<wide::Baseline>();
+        assert!(chosen.iter().filter(|f| **f != Vec2::ZERO).count() > 2000);
+        let bits = |v: &[Vec2]| v.iter().map(|f| (f.x.to_bits(), f.y.to_bits())).collect::<Vec<_>>();
+        assert_eq!(bits(&chosen), bits(&baseline));
     }
 
     #[test]

@@ -94,6 +94,16 @@ const ALL_BUT: [[u32; LANES]; LANES + 1] = {
     t
 };
 
+/// The [`LANES`] values of `by_slot` from `at` on, with one bounds check.
+///
+/// # Panics
+/// When `by_slot` has fewer than `at + LANES` values (per-slot arrays are
+/// padded with a block: see [`Block::of`]).
+#[inline]
+fn lanes_at<T>(by_slot: &[T], at: usize) -> &[T; LANES] {
+    by_slot[at..at + LANES].try_into().expect("a slice of LANES values")
+}
+
 /// All ones if `b`, else zero: a lane mask of [`Block::hit`]'s kind.
 #[inline]
 pub const fn lane_mask(b: bool) -> u32 {
@@ -114,7 +124,7 @@ impl Block {
     /// When `by_slot` is shorter than that.
     #[inline]
     pub fn of<'a, T>(&self, by_slot: &'a [T]) -> &'a [T; LANES] {
-        by_slot[self.at..].first_chunk().expect("per-slot arrays are padded with a block")
+        lanes_at(by_slot, self.at)
     }
 
     /// [`Block::hit`] less the lane of `slot` (a query's own point), by a
@@ -310,14 +320,18 @@ impl SpatialHash {
         self.rows = rows;
     }
 
-    /// The column of world x, clamped to the grid (saturating casts send
-    /// NaN and everything left of the origin to column 0).
+    /// The column of world x, clamped to the grid (the saturating cast
+    /// sends NaN to 0, and the clamp everything left of the origin). Cast
+    /// to `i64`, which x86_64 converts in one instruction, where `usize`
+    /// takes a dozen.
+    #[inline]
     fn col(&self, x: f32) -> usize {
-        (((x - self.origin.x) * self.inv_cell) as usize).min(self.cols - 1)
+        clamp_bin((x - self.origin.x) * self.inv_cell, self.cols)
     }
 
+    #[inline]
     fn row(&self, y: f32) -> usize {
-        (((y - self.origin.y) * self.inv_cell) as usize).min(self.rows - 1)
+        clamp_bin((y - self.origin.y) * self.inv_cell, self.rows)
     }
 
     /// Points held.
@@ -364,11 +378,13 @@ impl SpatialHash {
     /// point that passes [`within_radius`] is in one of them; the others
     /// in them are candidates the caller tests and skips. A negative or NaN
     /// radius counts as 0.
+    #[inline]
     pub fn runs(&self, pos: Vec2, radius: f32) -> impl Iterator<Item = Range<usize>> + '_ {
         let reach = radius.max(0.0) * (1.0 + REACH_SLACK);
         let (x0, x1) = (self.col(pos.x - reach), self.col(pos.x + reach));
         let (y0, y1) = (self.row(pos.y - reach), self.row(pos.y + reach));
-        (y0..=y1).map(move |row| {
+        // `y0..=y1` would test a flag of its own at every step.
+        (y0..y1 + 1).map(move |row| {
             // The bins x0..=x1 of a row are contiguous in the arrays.
             self.starts[row * self.cols + x0] as usize..self.starts[row * self.cols + x1 + 1] as usize
         })
@@ -416,7 +432,7 @@ impl SpatialHash {
     /// slot in one lane for every query but tested about a third more
     /// lanes, the run's ends padded out to whole blocks.) A negative or
     /// NaN radius counts as 0.
-    #[inline]
+    #[inline(always)]
     pub fn visit_blocks(&self, pos: Vec2, radius: f32, mut f: impl FnMut(&Block)) {
         let r = radius.max(0.0);
         let wide = r > F32_RADIUS;
@@ -426,21 +442,21 @@ impl SpatialHash {
             while at < run.end {
                 // The arrays end in LANES slots of infinity, which no test
                 // passes: a block may run past the last point.
-                let (Some(xs), Some(ys)) = (self.xs[at..].first_chunk::<LANES>(), self.ys[at..].first_chunk::<LANES>())
-                else {
-                    break;
-                };
+                let (xs, ys) = (lanes_at(&self.xs, at), lanes_at(&self.ys, at));
                 let in_run = &FIRST[(run.end - at).min(LANES)];
-                let mut b = Block { at, dx: [0.0; LANES], dy: [0.0; LANES], d2: [0.0; LANES], hit: [0; LANES] };
-                for lane in 0..LANES {
-                    let (dx, dy) = (xs[lane] - pos.x, ys[lane] - pos.y);
-                    let d2 = dx * dx + dy * dy;
-                    (b.dx[lane], b.dy[lane], b.d2[lane]) = (dx, dy, d2);
-                    b.hit[lane] = lane_mask(d2 <= r2) & in_run[lane];
-                }
+                // Lane by lane, one operation at a time over all lanes, and
+                // the block put together at the end: the shape the
+                // compiler turns into one vector instruction an operation,
+                // the block in registers.
+                let dx: [f32; LANES] = std::array::from_fn(|lane| xs[lane] - pos.x);
+                let dy: [f32; LANES] = std::array::from_fn(|lane| ys[lane] - pos.y);
+                let d2: [f32; LANES] = std::array::from_fn(|lane| dx[lane] * dx[lane] + dy[lane] * dy[lane]);
+                let mut hit: [u32; LANES] = std::array::from_fn(|lane| lane_mask(d2[lane] <= r2) & in_run[lane]);
                 if wide {
-                    wide_hits(&mut b, xs, ys, pos, r);
+                    let within = wide_hits(xs, ys, pos, r);
+                    hit = std::array::from_fn(|lane| hit[lane] & within[lane]);
                 }
+                let b = Block { at, dx, dy, d2, hit };
                 f(&b);
                 at += LANES;
             }
@@ -455,6 +471,13 @@ impl SpatialHash {
         out.clear();
         self.visit(pos, radius, |k, _, _, _| out.push(self.ids[k]));
     }
+}
+
+/// Bin `t` (a coordinate in cells from the origin) of `count`, clamped to
+/// `0..count`; NaN goes to bin 0.
+#[inline]
+fn clamp_bin(t: f32, count: usize) -> usize {
+    ((t as i64).max(0) as usize).min(count - 1)
 }
 
 /// The neighbour test both the hash and the brute force use, so their
@@ -474,13 +497,13 @@ pub fn within_radius(a: Vec2, b: Vec2, radius: f32) -> bool {
     }
 }
 
-/// A block's hits for a radius above [`F32_RADIUS`], tested in `f64`
-/// (the lanes outside the query's runs stay misses).
+/// Which lanes of a block are within a radius above [`F32_RADIUS`],
+/// tested in `f64`: a mask for the block's `hit`. It takes only the
+/// positions (a block passed in would be kept in memory rather than in
+/// registers).
 #[cold]
-fn wide_hits(b: &mut Block, xs: &[f32; LANES], ys: &[f32; LANES], pos: Vec2, r: f32) {
-    for lane in 0..LANES {
-        b.hit[lane] &= lane_mask(within_wide(xs[lane], ys[lane], pos, r));
-    }
+fn wide_hits(xs: &[f32; LANES], ys: &[f32; LANES], pos: Vec2, r: f32) -> [u32; LANES] {
+    std::array::from_fn(|lane| lane_mask(within_wide(xs[lane], ys[lane], pos, r)))
 }
 
 /// [`within_radius`] for a radius above [`F32_RADIUS`], in `f64`.
