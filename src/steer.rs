@@ -46,4 +46,7 @@ pub use jitter::{Hysteresis, Smoother};
 pub use orca::{Agent, Orca, Params as OrcaParams, Segment, Walls, crowd_check, time_to_collision};
 pub use spatial::{Block, LANES, SpatialHash, keep, lane_mask, neighbors_brute_force, within_radius};
 pub use vec2::{MIN_LENGTH, Vec2};
-pub use walls::{WallDistance, avoid_walls, avoid_walls_near, cell_at, cell_center, move_body, resolve_walls};
+pub use walls::{
+    WallDistance, avoid_walls, avoid_walls_near, avoid_walls_within, cell_at, cell_center, move_body, move_body_within,
+    resolve_walls,
+};

@@ -10,7 +10,7 @@
 
 use super::Kind;
 use super::creature::Creature;
-use super::sense::Sensed;
+use super::sense::{Sensed, Threat};
 use super::species::Species;
 use crate::grid::Cell;
 use crate::steer::{Body, PathFollower, Vec2, arrive, cell_center, combine_priority, combine_weighted, evade};
@@ -23,8 +23,9 @@ pub struct PlayerSeen {
 }
 
 /// The raw steering force of creature `c` (before smoothing), from what it
-/// sensed. `r` is this tick's uniform draw in [−1, 1] for its wander.
-pub fn force(c: &mut Creature, sensed: &Sensed, r: f32, player: PlayerSeen) -> Vec2 {
+/// sensed. `r` is this tick's uniform draw in [−1, 1] for its wander;
+/// `threat` finds a fleeing creature's nearest threat (asked only of one).
+pub fn force(c: &mut Creature, sensed: &Sensed, r: f32, player: PlayerSeen, threat: impl FnOnce() -> Threat) -> Vec2 {
     let sp = Species::of(c.kind);
     let body = c.body;
     let walls = sensed.walls;
@@ -42,7 +43,7 @@ pub fn force(c: &mut Creature, sensed: &Sensed, r: f32, player: PlayerSeen) -> V
         }
         Kind::Wanderer => roam(c, &body, sensed, r),
         Kind::Fleeing => {
-            let threat = sensed.threat;
+            let threat = threat();
             let wander = c.wander.force(&body, r);
             if c.alarm.update(threat.dist) {
                 let run = evade(&body, threat.pos, threat.vel);

@@ -25,8 +25,8 @@ use super::species::{BODY_RADIUS, FLOCK_RADIUS, ORCA, SEPARATION_RADIUS, Species
 use crate::grid::{Cell, Grid};
 use crate::steer::wide::{self, Build, Pass};
 use crate::steer::{
-    Body, FlockLanes, FlockSums, FlockWeights, LANES, SpatialHash, Vec2, WallDistance, avoid_walls_near, cell_center,
-    decides, lane_mask, time_to_collision,
+    Body, FlockLanes, FlockSums, FlockWeights, LANES, SpatialHash, Vec2, WallDistance, avoid_walls_within, cell_at,
+    cell_center, decides, lane_mask, time_to_collision,
 };
 use rayon::prelude::*;
 
@@ -88,7 +88,10 @@ pub struct Threat {
     pub dist: f32,
 }
 
-/// What one creature sensed this tick.
+/// What one creature sensed this tick: 20 bytes, read once per creature
+/// in creature order as it steers. A fleeing creature's nearest threat is
+/// not in it: it is looked for only as that creature steers
+/// ([`View::threat`]), so that the crowd of boids does not carry it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Sensed {
     /// Its wall avoidance (zero in open floor).
@@ -96,8 +99,10 @@ pub struct Sensed {
     /// A boid's flocking force; a monster's or wanderer's separation
     /// (zero under ORCA, and where the walls decide).
     pub near: Vec2,
-    /// A fleeing creature's nearest threat.
-    pub threat: Threat,
+    /// How many cells away the nearest wall is from its cell
+    /// ([`WallDistance::cells_to_wall`]): what lets its step skip the
+    /// grid ([`crate::steer::move_body_within`]).
+    pub clearance: u8,
 }
 
 /// The crowd as the tick begins: pairs of monsters and wanderers closer
@@ -138,8 +143,6 @@ pub struct Surroundings<'a> {
     pub grid: &'a Grid,
     /// The grid's wall distance field.
     pub walls: &'a WallDistance,
-    pub player: Cell,
-    pub player_vel: Vec2,
     /// Monsters and wanderers avoid each other with ORCA after steering,
     /// so their steering leaves separation out.
     pub orca: bool,
@@ -164,8 +167,12 @@ pub struct View {
     /// By slot: all ones for a boid, zero for the rest (a lane mask, see
     /// [`crate::steer::Block::hit`]): whom a boid flocks with.
     boids: Vec<u32>,
-    /// By slot: what each sensed.
+    /// By slot: what each sensed, as the parallel pass leaves it.
     sensed: Vec<Sensed>,
+    /// The same by creature: gathered in one pass of its own, whose reads
+    /// all overlap, so that the steps after it (in creature order) read
+    /// it in order instead of waiting on one scattered read each.
+    by_creature: Vec<Sensed>,
 }
 
 impl Default for View {
@@ -180,6 +187,7 @@ impl Default for View {
             kinds: Vec::new(),
             boids: Vec::new(),
             sensed: Vec::new(),
+            by_creature: Vec::new(),
         }
     }
 }
@@ -188,11 +196,10 @@ impl View {
     /// Takes the snapshot of `creatures` as they stand on `grid` (whose
     /// extent the bins cover: bodies stay on the map).
     ///
-    /// The copies run in parallel, in order (the counting sort before
-    /// them does not).
+    /// The counting sort and the copies run in parallel, in order.
     pub fn update(&mut self, creatures: &[Creature], grid: &Grid) {
         let extent = Vec2::new(grid.width() as f32, grid.height() as f32);
-        self.hash.rebuild_within(creatures.iter().map(|c| c.body.pos), Vec2::ZERO, extent);
+        self.hash.rebuild_within(creatures.par_iter().map(|c| c.body.pos), Vec2::ZERO, extent);
         self.members.clear();
         self.members.par_extend(self.hash.ids().par_iter().map(|&i| Member::of(&creatures[i as usize])));
         let members = &self.members;
@@ -213,7 +220,7 @@ impl View {
     /// Every creature's senses of the snapshot, and the crowd's figures:
     /// in parallel over fixed chunks of slots, on the current rayon pool.
     pub fn sense(&mut self, around: &Surroundings) -> CrowdFigures {
-        let View { hash, members, vx, vy, kinds, boids, sensed, .. } = self;
+        let View { hash, members, vx, vy, kinds, boids, sensed, by_creature } = self;
         sensed.resize(members.len(), Sensed::default());
         let look = Look { hash, members, vx, vy, kinds, boids, around };
         let figures: Vec<CrowdFigures> = sensed
@@ -221,12 +228,43 @@ impl View {
             .enumerate()
             .map(|(c, out)| wide::run(SenseChunk { look: &look, first: c * CHUNK, out }))
             .collect();
+        by_creature.clear();
+        by_creature.par_extend(hash.slots().par_iter().map(|&k| sensed[k as usize]));
         figures.into_iter().fold(CrowdFigures::default(), CrowdFigures::merge)
     }
 
     /// What creature `i` sensed at the last [`View::sense`].
     pub fn sensed(&self, i: usize) -> &Sensed {
-        &self.sensed[self.hash.slots()[i] as usize]
+        &self.by_creature[i]
+    }
+
+    /// The nearest threat to creature `i` in the snapshot of the last
+    /// [`View::update`], with the player at `player` moving at
+    /// `player_vel`: the player, or a monster nearer (ties go to the
+    /// player, then to the monster first in creature order). Monsters
+    /// farther than the player or than the panic-off distance are not
+    /// looked for: they could not change the decision. What a fleeing
+    /// creature reads as it steers: a function of the snapshot, so the
+    /// same whenever it is asked.
+    pub fn threat(&self, i: usize, player: Cell, player_vel: Vec2) -> Threat {
+        let k = self.hash.slots()[i] as usize;
+        let body = &self.members[k].body;
+        let player = cell_center(player);
+        let mut best = Threat { pos: player, vel: player_vel, dist: body.pos.distance(player) };
+        let mut best_id = None;
+        let reach = alarm(Kind::Fleeing, 0.0).1.min(best.dist);
+        self.hash.visit(body.pos, reach, |j, _, _, d2| {
+            if j == k || self.kinds[j] != Kind::Monster {
+                return;
+            }
+            let (d, id) = (d2.sqrt(), self.hash.ids()[j]);
+            if d < best.dist || (d == best.dist && best_id.is_some_and(|b| id < b)) {
+                let m = &self.members[j].body;
+                best = Threat { pos: m.pos, vel: m.vel, dist: d };
+                best_id = Some(id);
+            }
+        });
+        best
     }
 }
 
@@ -269,14 +307,15 @@ impl Look<'_> {
     fn sense(&self, k: usize, figures: &mut CrowdFigures) -> Sensed {
         let Member { body, kind, role } = self.members[k];
         let around = self.around;
-        let walls = avoid_walls_near(&body, around.grid, around.walls, Species::of(kind).feeler);
-        let mut sensed = Sensed { walls, ..Sensed::default() };
+        let clearance = around.walls.cells_to_wall(cell_at(body.pos));
+        let walls = avoid_walls_within(&body, around.grid, clearance, Species::of(kind).feeler);
+        let mut sensed = Sensed { walls, near: Vec2::ZERO, clearance };
         match role {
             // Walls first in a boid's priority blend: when they decide, its
             // flock is never read.
             Role::Boid if !decides(walls) => sensed.near = self.flock(k, &body),
-            Role::Boid => {}
-            Role::Fleeing => sensed.threat = self.nearest_threat(k, &body),
+            // Its threat is looked for as it steers (`View::threat`).
+            Role::Boid | Role::Fleeing => {}
             Role::Roaming | Role::Following => {
                 // A roaming creature's separation is after the walls in
                 // its priority blend; a follower's is weighed beside them.
@@ -326,30 +365,6 @@ impl Look<'_> {
         });
         sums.separation()
     }
-
-    /// The nearest threat to the fleeing creature in slot `k`: the player,
-    /// or a monster nearer (ties go to the player, then to the monster
-    /// first in creature order). Monsters farther than the player or than
-    /// the panic-off distance are not looked for: they could not change
-    /// the decision.
-    fn nearest_threat(&self, k: usize, body: &Body) -> Threat {
-        let player = cell_center(self.around.player);
-        let mut best = Threat { pos: player, vel: self.around.player_vel, dist: body.pos.distance(player) };
-        let mut best_id = None;
-        let reach = alarm(Kind::Fleeing, 0.0).1.min(best.dist);
-        self.hash.visit(body.pos, reach, |j, _, _, d2| {
-            if j == k || self.kinds[j] != Kind::Monster {
-                return;
-            }
-            let (d, id) = (d2.sqrt(), self.hash.ids()[j]);
-            if d < best.dist || (d == best.dist && best_id.is_some_and(|b| id < b)) {
-                let m = &self.members[j].body;
-                best = Threat { pos: m.pos, vel: m.vel, dist: d };
-                best_id = Some(id);
-            }
-        });
-        best
-    }
 }
 
 #[cfg(test)]
@@ -391,8 +406,7 @@ mod tests {
     fn sensed(grid: &Grid, creatures: &[Creature], orca: bool) -> (View, CrowdFigures) {
         let walls = WallDistance::build(grid);
         let flock = FLOCK_WEIGHTS;
-        let around =
-            Surroundings { grid, walls: &walls, player: Cell::new(20, 15), player_vel: Vec2::ZERO, orca, flock };
+        let around = Surroundings { grid, walls: &walls, orca, flock };
         let mut view = View::default();
         view.update(creatures, grid);
         let figures = view.sense(&around);

@@ -4,8 +4,11 @@
 //! It is rebuilt from scratch every tick by a counting sort into flat
 //! arrays in *bin order* (bins row by row, each bin's points by ascending
 //! id): the bin starts, the ids, and the positions as one array per
-//! coordinate. No per-bin `Vec`, no `HashMap`, no allocation once the
-//! buffers have grown. The bins a query touches on one row of bins are
+//! coordinate. No per-bin `Vec`, no `HashMap`, and once the buffers have
+//! grown, no allocation but two short lists of the sort's jobs. The sort
+//! runs on the current rayon pool over fixed jobs (points by id, then
+//! bands of bin rows), and its result is the serial counting sort's slot
+//! for slot, whatever the number of threads. The bins a query touches on one row of bins are
 //! contiguous in those arrays, so a query reads a few runs of consecutive
 //! slots ([`SpatialHash::runs`], [`SpatialHash::visit`]) instead of
 //! gathering ids from all over memory; a caller that lays out its own
@@ -20,6 +23,7 @@
 //! points.
 
 use super::Vec2;
+use rayon::prelude::*;
 use std::ops::Range;
 
 /// Bins allowed per point (plus [`MIN_BINS`]) before cells are enlarged: a
@@ -39,6 +43,15 @@ const REACH_SLACK: f32 = 1e-5;
 /// overflows belongs to a point farther than the radius. Above it the test
 /// is made in `f64`, where no `f32` coordinate or radius overflows.
 const F32_RADIUS: f32 = 1e18;
+
+/// Points per job of a rebuild's counting sort: fixed, so that how the
+/// work is cut never depends on the number of threads.
+const SORT_CHUNK: usize = 8192;
+
+/// Rows of bins per band of the sort: the points are sorted by band first
+/// (each job counting and placing its own points), then each band's
+/// points into its bins, every band on its own.
+const BAND_ROWS: usize = 4;
 
 /// Candidates a query tests at a time ([`Block`]).
 pub const LANES: usize = 8;
@@ -156,10 +169,7 @@ pub struct SpatialHash {
     /// The cell size asked for; the one in use may be larger (see the module
     /// documentation).
     cell_size: f32,
-    origin: Vec2,
-    inv_cell: f32,
-    cols: usize,
-    rows: usize,
+    bins: Bins,
     /// `starts[b]..starts[b + 1]` is bin `b`'s range of slots; bins are
     /// numbered row by row.
     starts: Vec<u32>,
@@ -171,9 +181,51 @@ pub struct SpatialHash {
     /// memory sequentially.
     xs: Vec<f32>,
     ys: Vec<f32>,
-    /// Scratch for a rebuild: the input positions and each one's bin.
+    /// Scratch for a rebuild: the input positions; the point ids sorted
+    /// by band, then each one's slot (see [`SpatialHash::sort`]); where
+    /// each band begins among them; and for each job and band, where the
+    /// job's points of the band go.
     input: Vec<Vec2>,
-    bin_of: Vec<u32>,
+    staged: Vec<u32>,
+    band_starts: Vec<u32>,
+    offsets: Vec<u32>,
+}
+
+/// Where the bins lie: the bin of a position.
+#[derive(Clone, Copy, Debug)]
+struct Bins {
+    origin: Vec2,
+    inv_cell: f32,
+    cols: usize,
+    rows: usize,
+}
+
+impl Bins {
+    /// The column of world x, clamped to the grid (the saturating cast
+    /// sends NaN to 0, and the clamp everything left of the origin). Cast
+    /// to `i64`, which x86_64 converts in one instruction, where `usize`
+    /// takes a dozen.
+    #[inline]
+    fn col(&self, x: f32) -> usize {
+        clamp_bin((x - self.origin.x) * self.inv_cell, self.cols)
+    }
+
+    #[inline]
+    fn row(&self, y: f32) -> usize {
+        clamp_bin((y - self.origin.y) * self.inv_cell, self.rows)
+    }
+
+    /// The bin of `p`: bins are numbered row by row.
+    #[inline]
+    fn of(&self, p: Vec2) -> usize {
+        self.row(p.y) * self.cols + self.col(p.x)
+    }
+
+    /// The band of `p`'s bin ([`BAND_ROWS`] rows of bins a band).
+    #[inline]
+    fn band_of(&self, p: Vec2) -> usize {
+        self.row(p.y) / BAND_ROWS
+    }
 }
 
 impl SpatialHash {
@@ -191,17 +243,16 @@ impl SpatialHash {
         );
         SpatialHash {
             cell_size,
-            origin: Vec2::ZERO,
-            inv_cell: 1.0 / cell_size,
-            cols: 1,
-            rows: 1,
+            bins: Bins { origin: Vec2::ZERO, inv_cell: 1.0 / cell_size, cols: 1, rows: 1 },
             starts: vec![0, 0],
             ids: Vec::new(),
             slots: Vec::new(),
             xs: vec![f32::INFINITY; LANES],
             ys: vec![f32::INFINITY; LANES],
             input: Vec::new(),
-            bin_of: Vec::new(),
+            staged: Vec::new(),
+            band_starts: Vec::new(),
+            offsets: Vec::new(),
         }
     }
 
@@ -222,58 +273,146 @@ impl SpatialHash {
     /// (a map's extent, say) instead of the positions' bounding box, which
     /// spares a pass over them. Positions outside the box are kept, in the
     /// edge bins, and every query still finds them; it is only slower if
-    /// many lie outside.
+    /// many lie outside. The positions are taken in parallel, in order (a
+    /// crowd's are read out of its creatures on every thread).
     ///
     /// # Panics
     /// With more than `u32::MAX` positions.
-    pub fn rebuild_within(&mut self, positions: impl IntoIterator<Item = Vec2>, lo: Vec2, hi: Vec2) {
+    pub fn rebuild_within(&mut self, positions: impl IndexedParallelIterator<Item = Vec2>, lo: Vec2, hi: Vec2) {
         self.input.clear();
-        self.input.extend(positions);
+        self.input.par_extend(positions);
         let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
         let (lo, hi) = (Vec2::new(finite(lo.x), finite(lo.y)), Vec2::new(finite(hi.x), finite(hi.y)));
         self.sort(lo, Vec2::new(hi.x.max(lo.x), hi.y.max(lo.y)));
     }
 
-    /// Counting-sorts the input into bins covering `lo` to `hi`.
+    /// Counting-sorts the input into bins covering `lo` to `hi`, in
+    /// parallel over fixed jobs, to the serial sort's result: the bins in
+    /// order, each bin's points by ascending id.
+    ///
+    /// 1. Each job of [`SORT_CHUNK`] points counts its points per band
+    ///    ([`BAND_ROWS`] rows of bins).
+    /// 2. A prefix sum over the counts, band by band and the jobs in order
+    ///    within a band, gives where each job's points of each band go
+    ///    among the points sorted by band (`staged`), so that each band's
+    ///    ids stay ascending.
+    /// 3. Each job writes its ids there, into pieces of its own.
+    /// 4. Each band sorts its ids into its bins (the bins' starts, the
+    ///    slots' ids and positions, all within the band's own ranges), and
+    ///    leaves each point's slot where its id was.
+    /// 5. Each job reads its points' slots back from there, in id order.
     fn sort(&mut self, lo: Vec2, hi: Vec2) {
         let n = self.input.len();
         assert!(u32::try_from(n).is_ok(), "too many points for u32 ids");
         self.fit_bins(lo, hi);
+        let bins = self.bins;
+        let (count, bands, band_bins) = (bins.cols * bins.rows, bins.rows.div_ceil(BAND_ROWS), BAND_ROWS * bins.cols);
+        let jobs = n.div_ceil(SORT_CHUNK);
+        let SpatialHash { input, starts, ids, slots, xs, ys, staged, band_starts, offsets, .. } = self;
+        let input = &input[..];
 
-        let bins = self.cols * self.rows;
-        self.starts.clear();
-        self.starts.resize(bins + 1, 0);
-        self.bin_of.clear();
-        for &p in &self.input {
-            let bin = self.row(p.y) * self.cols + self.col(p.x);
-            self.bin_of.push(bin as u32);
-            self.starts[bin] += 1;
+        // 1. Each job's count of points per band.
+        offsets.clear();
+        offsets.resize(jobs * bands, 0);
+        offsets.par_chunks_mut(bands).zip(input.par_chunks(SORT_CHUNK)).for_each(|(counts, points)| {
+            for &p in points {
+                counts[bins.band_of(p)] += 1;
+            }
+        });
+        // 2. The counts become offsets, band by band, job by job.
+        band_starts.clear();
+        let mut at = 0;
+        for band in 0..bands {
+            band_starts.push(at);
+            for job in 0..jobs {
+                let k = job * bands + band;
+                (offsets[k], at) = (at, at + offsets[k]);
+            }
         }
-        // Inclusive prefix sums: starts[b] is now the end of bin b. Filling
-        // each bin backwards from its end, in descending id order, leaves
-        // starts[b] at the bin's start and the ids ascending within it.
-        let mut end = 0;
-        for s in &mut self.starts[..bins] {
-            end += *s;
-            *s = end;
+        band_starts.push(at);
+
+        // 3. Each job's ids into its pieces of `staged`, one per band.
+        staged.clear();
+        staged.resize(n, 0);
+        let mut pieces: Vec<&mut [u32]> = (0..jobs * bands).map(|_| <&mut [u32]>::default()).collect();
+        let mut rest = &mut staged[..];
+        for band in 0..bands {
+            for job in 0..jobs {
+                let k = job * bands + band;
+                let end = if job + 1 < jobs { offsets[k + bands] } else { band_starts[band + 1] };
+                (pieces[k], rest) = std::mem::take(&mut rest).split_at_mut((end - offsets[k]) as usize);
+            }
         }
-        self.starts[bins] = n as u32;
-        self.ids.resize(n, 0);
-        self.slots.resize(n, 0);
-        // The positions end in LANES slots of infinity (see `visit`).
-        self.xs.clear();
-        self.xs.resize(n + LANES, f32::INFINITY);
-        self.ys.clear();
-        self.ys.resize(n + LANES, f32::INFINITY);
-        for (i, (&bin, &p)) in self.bin_of.iter().zip(&self.input).enumerate().rev() {
-            let slot = &mut self.starts[bin as usize];
-            *slot -= 1;
-            let k = *slot as usize;
-            self.ids[k] = i as u32;
-            self.slots[i] = k as u32;
-            self.xs[k] = p.x;
-            self.ys[k] = p.y;
+        pieces.par_chunks_mut(bands).zip(input.par_chunks(SORT_CHUNK)).enumerate().for_each(
+            |(job, (pieces, points))| {
+                for (i, &p) in (job * SORT_CHUNK..).zip(points) {
+                    let piece = &mut pieces[bins.band_of(p)];
+                    let (first, tail) = std::mem::take(piece).split_first_mut().expect("a place counted for it");
+                    (*first, *piece) = (i as u32, tail);
+                }
+            },
+        );
+
+        // 4. Each band's ids into its bins. The positions end in LANES
+        // slots of infinity (see `visit`).
+        starts.clear();
+        starts.resize(count + 1, 0);
+        starts[count] = n as u32;
+        ids.resize(n, 0);
+        xs.clear();
+        xs.resize(n + LANES, f32::INFINITY);
+        ys.clear();
+        ys.resize(n + LANES, f32::INFINITY);
+        let mut work = Vec::with_capacity(bands);
+        let mut rest = (&mut starts[..count], &mut staged[..], &mut ids[..], &mut xs[..n], &mut ys[..n]);
+        for band in 0..bands {
+            let len = (band_starts[band + 1] - band_starts[band]) as usize;
+            let (starts, staged, ids, xs, ys) = std::mem::take(&mut rest);
+            let (band_starts_of, starts) = starts.split_at_mut(band_bins.min(starts.len()));
+            let (band_staged, staged) = staged.split_at_mut(len);
+            let (band_ids, ids) = ids.split_at_mut(len);
+            let (band_xs, xs) = xs.split_at_mut(len);
+            let (band_ys, ys) = ys.split_at_mut(len);
+            rest = (starts, staged, ids, xs, ys);
+            work.push((band, band_starts_of, band_staged, band_ids, band_xs, band_ys));
         }
+        let band_starts = &band_starts[..];
+        work.into_par_iter().for_each(|(band, starts, staged, ids, xs, ys)| {
+            let (first_bin, base) = (band * band_bins, band_starts[band]);
+            for &i in staged.iter() {
+                starts[bins.of(input[i as usize]) - first_bin] += 1;
+            }
+            // Inclusive prefix sums: starts[b] is now the end of bin b.
+            // Filling each bin backwards from its end, in descending id
+            // order, leaves starts[b] at the bin's start and the ids
+            // ascending within it.
+            let mut end = base;
+            for s in starts.iter_mut() {
+                end += *s;
+                *s = end;
+            }
+            for staged in staged.iter_mut().rev() {
+                let (i, p) = (*staged, input[*staged as usize]);
+                let start = &mut starts[bins.of(p) - first_bin];
+                *start -= 1;
+                let k = (*start - base) as usize;
+                (ids[k], xs[k], ys[k]) = (i, p.x, p.y);
+                *staged = *start;
+            }
+        });
+
+        // 5. Each point's slot, job by job in id order.
+        let staged = &staged[..];
+        slots.clear();
+        slots.resize(n, 0);
+        (slots.par_chunks_mut(SORT_CHUNK).zip(input.par_chunks(SORT_CHUNK)).zip(offsets.par_chunks_mut(bands)))
+            .for_each(|((slots, points), next)| {
+                for (slot, &p) in slots.iter_mut().zip(points) {
+                    let at = &mut next[bins.band_of(p)];
+                    *slot = staged[*at as usize];
+                    *at += 1;
+                }
+            });
     }
 
     /// The bounding box of the finite input coordinates (0 on an axis
@@ -314,24 +453,7 @@ impl SpatialHash {
             }
             cell *= 2.0;
         };
-        self.origin = lo;
-        self.inv_cell = (1.0 / cell) as f32;
-        self.cols = cols;
-        self.rows = rows;
-    }
-
-    /// The column of world x, clamped to the grid (the saturating cast
-    /// sends NaN to 0, and the clamp everything left of the origin). Cast
-    /// to `i64`, which x86_64 converts in one instruction, where `usize`
-    /// takes a dozen.
-    #[inline]
-    fn col(&self, x: f32) -> usize {
-        clamp_bin((x - self.origin.x) * self.inv_cell, self.cols)
-    }
-
-    #[inline]
-    fn row(&self, y: f32) -> usize {
-        clamp_bin((y - self.origin.y) * self.inv_cell, self.rows)
+        self.bins = Bins { origin: lo, inv_cell: (1.0 / cell) as f32, cols, rows };
     }
 
     /// Points held.
@@ -381,12 +503,13 @@ impl SpatialHash {
     #[inline]
     pub fn runs(&self, pos: Vec2, radius: f32) -> impl Iterator<Item = Range<usize>> + '_ {
         let reach = radius.max(0.0) * (1.0 + REACH_SLACK);
-        let (x0, x1) = (self.col(pos.x - reach), self.col(pos.x + reach));
-        let (y0, y1) = (self.row(pos.y - reach), self.row(pos.y + reach));
+        let b = &self.bins;
+        let (x0, x1) = (b.col(pos.x - reach), b.col(pos.x + reach));
+        let (y0, y1) = (b.row(pos.y - reach), b.row(pos.y + reach));
         // `y0..=y1` would test a flag of its own at every step.
         (y0..y1 + 1).map(move |row| {
             // The bins x0..=x1 of a row are contiguous in the arrays.
-            self.starts[row * self.cols + x0] as usize..self.starts[row * self.cols + x1 + 1] as usize
+            self.starts[row * b.cols + x0] as usize..self.starts[row * b.cols + x1 + 1] as usize
         })
     }
 
@@ -582,7 +705,7 @@ mod tests {
         let pts = [Vec2::new(-f32::MAX, 0.0), Vec2::new(f32::MAX, f32::MAX), Vec2::new(1.0, 1.0), Vec2::new(1.5, 1.0)];
         let mut h = SpatialHash::new(0.001);
         h.rebuild(pts);
-        assert!(h.cols * h.rows <= 4 * pts.len() + 16);
+        assert!(h.bins.cols * h.bins.rows <= 4 * pts.len() + 16);
         assert_eq!(query(&h, Vec2::new(1.0, 1.0), 0.75), vec![2, 3]);
         assert_eq!(query(&h, Vec2::new(f32::MAX, f32::MAX), 1.0), vec![1]);
     }
@@ -618,7 +741,7 @@ mod tests {
             .collect();
         let (mut boxed, mut fitted) = (SpatialHash::new(1.25), SpatialHash::new(1.25));
         // A box smaller than the points' spread: the outliers sit in edge bins.
-        boxed.rebuild_within(pts.iter().copied(), Vec2::ZERO, Vec2::new(15.0, 10.0));
+        boxed.rebuild_within(pts.par_iter().copied(), Vec2::ZERO, Vec2::new(15.0, 10.0));
         fitted.rebuild(pts.iter().copied());
         let (mut a, mut b) = (Vec::new(), Vec::new());
         for q in pts.iter().copied().chain([Vec2::new(-10.0, 40.0), Vec2::new(1e9, -1e9)]) {
@@ -629,6 +752,48 @@ mod tests {
                 b.sort_unstable();
                 assert_eq!(a, b, "{q:?} {r}");
             }
+        }
+    }
+
+    /// The sort over jobs and bands is the counting sort: bins in order,
+    /// each bin's ids ascending, `slots` the inverse of `ids`, the starts
+    /// each bin's first slot; and the same, slot for slot, on any number
+    /// of threads. Enough points for several jobs and bands, some
+    /// outside the box and not finite.
+    #[test]
+    fn the_parallel_sort_is_the_counting_sort_on_any_pool() {
+        let pts: Vec<Vec2> = (0..3 * SORT_CHUNK + 77)
+            .map(|i| {
+                let t = i as f32;
+                Vec2::new((t * 7.31) % 97.0 - 1.0, (t * 3.17) % 83.0 - 1.0)
+            })
+            .chain([Vec2::new(f32::NAN, 5.0), Vec2::new(1e9, -1e9), Vec2::new(40.0, f32::INFINITY)])
+            .collect();
+        let build = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| {
+                let mut h = SpatialHash::new(1.5);
+                h.rebuild_within(pts.par_iter().copied(), Vec2::ZERO, Vec2::new(95.0, 80.0));
+                h
+            })
+        };
+        let h = build(1);
+        assert!(h.bins.rows.div_ceil(BAND_ROWS) > 4, "several bands: {} rows", h.bins.rows);
+        let key = |k: usize| (h.bins.of(pts[h.ids[k] as usize]), h.ids[k]);
+        assert!((1..pts.len()).all(|k| key(k - 1) < key(k)), "bins in order, ids ascending in each");
+        for (k, &i) in h.ids.iter().enumerate() {
+            assert_eq!(h.slots[i as usize] as usize, k);
+            let bin = h.bins.of(pts[i as usize]);
+            assert!((h.starts[bin] as usize..h.starts[bin + 1] as usize).contains(&k));
+            assert_eq!(
+                (h.xs[k].to_bits(), h.ys[k].to_bits()),
+                (pts[i as usize].x.to_bits(), pts[i as usize].y.to_bits())
+            );
+        }
+        for threads in [2, 3, 8] {
+            let o = build(threads);
+            assert_eq!((&o.starts, &o.ids, &o.slots), (&h.starts, &h.ids, &h.slots), "{threads} threads");
+            assert!(o.xs.iter().zip(&h.xs).all(|(a, b)| a.to_bits() == b.to_bits()));
         }
     }
 
