@@ -29,8 +29,8 @@ pub(super) fn steer(w: &mut World) -> ControlFlow<()> {
     // One draw per creature per tick, used or not, so that a creature
     // changing behaviour never shifts another's randomness. The draws are
     // one stream in creature order, serial work that needs nothing of the
-    // snapshot: they run beside its counting sort (serial too), on another
-    // thread when there is one.
+    // snapshot: they run beside its update (whose counting sort and copies
+    // are parallel themselves), on another thread when there is one.
     let n = s.creatures.len();
     let (view, draws, rng) = (&mut x.view, &mut x.draws, &mut s.wander_rng);
     rayon::join(
