@@ -174,7 +174,7 @@ impl<'a> Panel<'a> {
             None => "-".to_string(),
         };
         // No time to show before a search in the window.
-        let micros = if w.searches == 0 { "-".to_string() } else { format!("{:.1}", self.micros_per_search) };
+        let micros = if w.searches == 0 { "-".to_string() } else { micros_text(self.micros_per_search) };
         // Under timer+threshold a repath needs both the monster's timer
         // tick and the player K cells away: one alone does nothing.
         let both = if self.world.settings().repath == RepathPolicy::TimerThreshold { "  needs both" } else { "" };
@@ -183,7 +183,13 @@ impl<'a> Panel<'a> {
             vec![
                 match w.searches {
                     0 => format!("{:<10} {:>4}  0 found", "Searches/s", 0),
-                    _ => format!("{:<10} {:>4}  {} found, {micros}µs", "Searches/s", short(w.searches), num(w.found)),
+                    _ => format!(
+                        "{:<10} {:>4}  {} found, {}",
+                        "Searches/s",
+                        short(w.searches),
+                        num(w.found),
+                        search_time(self.micros_per_search)
+                    ),
                 },
                 format!(
                     "{:<10} {:>4}  stale {}, upd {}",
@@ -492,6 +498,26 @@ fn short(n: u64) -> String {
     }
 }
 
+/// Microseconds for the six-column `µs/search` field: one decimal while
+/// it fits (`12.5`, `9999.9`), whole microseconds up to `999999` beyond,
+/// so that a slow machine never pushes the row past the panel's border.
+fn micros_text(micros: f64) -> String {
+    if micros < 9999.95 { format!("{micros:.1}") } else { format!("{:.0}", micros.min(999_999.0)) }
+}
+
+/// A search's time with its unit in at most six columns, for the packed
+/// row that has no room for more: `12.3µs`, `456µs`, `12ms`, `9999ms`.
+/// The unit stays whole whatever the machine, so that tests can find it.
+fn search_time(micros: f64) -> String {
+    if micros < 99.95 {
+        format!("{micros:.1}µs")
+    } else if micros < 9999.5 {
+        format!("{micros:.0}µs")
+    } else {
+        format!("{:.0}ms", (micros / 1000.0).min(9999.0))
+    }
+}
+
 /// A count in at most six columns: `12,345`, `123k`, `12M`.
 pub fn num(n: u64) -> String {
     match n {
@@ -704,6 +730,16 @@ mod tests {
         let world = played(300);
         let got = render(&world, &Clock::default(), 37);
         insta::assert_snapshot!(got.join("\n"));
+    }
+
+    #[test]
+    fn search_times_keep_to_their_columns() {
+        let times = [0.0, 12.34, 99.94, 99.96, 9999.4, 9999.96, 1e6, 1e12];
+        let field: Vec<String> = times.map(micros_text).to_vec();
+        assert_eq!(field, ["0.0", "12.3", "99.9", "100.0", "9999.4", "10000", "999999", "999999"]);
+        let packed: Vec<String> = times.map(search_time).to_vec();
+        assert_eq!(packed, ["0.0µs", "12.3µs", "99.9µs", "100µs", "9999µs", "10ms", "1000ms", "9999ms"]);
+        assert!(field.iter().chain(&packed).all(|t| t.chars().count() <= 6));
     }
 
     #[test]

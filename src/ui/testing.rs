@@ -51,9 +51,10 @@ pub fn game_won() -> World {
 
 /// The buffer with its machine-dependent timings blanked to `~` in the
 /// plain style, so that a snapshot of a whole screen does not depend on how
-/// fast the tests run: a figure just before `µs` up to the next border, the
-/// six-column field after a `µs/search` label, and the panel's line of what
-/// a tick costs (`Tick 2.5 cpu 4.8 ms: ...`) after its `Tick`.
+/// fast the tests run: a figure just before `µs` or `ms`, with the spaces
+/// before it, up to the next border, the six-column field after a
+/// `µs/search` label, and the panel's line of what a tick costs
+/// (`Tick 2.5 cpu 4.8 ms: ...`) after its `Tick`.
 pub fn mask_timing(buf: &mut Buffer) {
     use ratatui::style::Style;
     let area = buf.area;
@@ -69,21 +70,35 @@ pub fn mask_timing(buf: &mut Buffer) {
             buf[(area.left() + x as u16, y)].set_symbol("~").set_style(Style::reset());
         }
     }
-    let digit = |s: &str| s.chars().all(|c| c.is_ascii_digit() || c == '.');
+    let digit = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.');
     for y in area.top()..area.bottom() {
-        let mus: Vec<u16> = (area.left() + 1..area.right()).filter(|&x| buf[(x, y)].symbol() == "µ").collect();
-        for mu in mus {
-            let (start, end) = if digit(buf[(mu - 1, y)].symbol()) {
-                let mut start = mu - 1;
-                while start > area.left() && digit(buf[(start - 1, y)].symbol()) {
-                    start -= 1;
-                }
-                (start, (mu..area.right()).find(|&x| buf[(x, y)].symbol() == "│").unwrap_or(area.right()))
-            } else if buf[(mu + 1, y)].symbol() == "s" && buf[(mu + 2, y)].symbol() == "/" {
-                ((mu + 11).min(area.right()), (mu + 17).min(area.right()))
-            } else {
-                continue;
-            };
+        let symbol = |x: u16| buf[(x, y)].symbol();
+        // A unit is `µ`, or `m` then `s` right after a digit (`12ms`).
+        let ms = |x: u16| symbol(x) == "m" && x + 1 < area.right() && symbol(x + 1) == "s" && digit(symbol(x - 1));
+        let units: Vec<u16> = (area.left() + 1..area.right()).filter(|&x| symbol(x) == "µ" || ms(x)).collect();
+        let spans: Vec<(u16, u16)> = units
+            .into_iter()
+            .filter_map(|unit| {
+                Some(if digit(symbol(unit - 1)) {
+                    // Back over the figure and the padding before it, which a
+                    // right-aligned field widens or narrows with the figure.
+                    let mut start = unit - 1;
+                    while start > area.left() && (digit(symbol(start - 1)) || symbol(start - 1) == " ") {
+                        start -= 1;
+                    }
+                    (start, (unit..area.right()).find(|&x| symbol(x) == "│").unwrap_or(area.right()))
+                } else if symbol(unit) == "µ"
+                    && unit + 2 < area.right()
+                    && symbol(unit + 1) == "s"
+                    && symbol(unit + 2) == "/"
+                {
+                    ((unit + 11).min(area.right()), (unit + 17).min(area.right()))
+                } else {
+                    return None;
+                })
+            })
+            .collect();
+        for (start, end) in spans {
             for x in start..end {
                 buf[(x, y)].set_symbol("~").set_style(Style::reset());
             }
@@ -131,4 +146,31 @@ pub fn styled(buf: &Buffer) -> String {
         format!("{letter}: {}", parts.join(", "))
     });
     format!("{}\n\nstyles:\n{}\n\n{}", lines(buf).join("\n"), rows.join("\n"), key.collect::<Vec<_>>().join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::layout::Rect;
+
+    /// A row written on a fast and on a slow machine masks to one text.
+    fn masked(row: &str) -> String {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 34, 1));
+        buf.set_string(0, 0, format!("│{row:<32}│"), ratatui::style::Style::default());
+        mask_timing(&mut buf);
+        lines(&buf).concat()
+    }
+
+    #[test]
+    fn timings_mask_alike_whatever_their_width() {
+        let fast = masked("Searches/s    4  2 found, 12.3µs");
+        for slow in ["Searches/s    4  2 found, 456µs", "Searches/s    4  2 found, 12ms"] {
+            assert_eq!(masked(slow), fast, "{slow}");
+        }
+        assert_eq!(fast, "│Searches/s    4  2 found,~~~~~~~│");
+        let overlaps = masked("Overlaps   3/s ttc 0.0s     4µs");
+        assert_eq!(masked("Overlaps   3/s ttc 0.0s  1234µs"), overlaps);
+        // Text without a unit after a figure is left alone.
+        assert_eq!(masked("Monsters 12 ms"), "│Monsters 12 ms                  │");
+    }
 }
