@@ -28,7 +28,8 @@ pub(crate) fn split_mut<T>(items: &mut [T], chunk: usize) -> Vec<(usize, &mut [T
     let mut rest = items;
     bounds(rest.len().div_ceil(chunk), rayon::current_num_threads())
         .map(|r| {
-            let (share, tail) = std::mem::take(&mut rest).split_at_mut((r.len() * chunk).min(rest.len()));
+            let len = (r.len() * chunk).min(rest.len());
+            let (share, tail) = std::mem::take(&mut rest).split_at_mut(len);
             rest = tail;
             (r.start * chunk, share)
         })
