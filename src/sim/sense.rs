@@ -31,9 +31,9 @@ use crate::steer::{
 };
 use rayon::prelude::*;
 
-/// Creatures handled per parallel job: fixed, so that how the work is cut
-/// never depends on the number of threads (the answers do not either:
-/// each creature's is its own).
+/// The grain the parallel passes over creatures or slots are cut at into
+/// one share per thread (`sim::shares`); the answers never depend on the
+/// cut: each creature's is its own.
 pub const CHUNK: usize = 512;
 
 /// How far a monster or wanderer looks at its neighbours: the crowd's
@@ -206,7 +206,7 @@ impl View {
     ///
     /// The counting sort runs in parallel in order; the copies into slots,
     /// one pass that fills every array, in fixed shares of the slots, one
-    /// per thread ([`crate::sim::shares`]).
+    /// per thread (`sim::shares`).
     pub fn update(&mut self, creatures: &[Creature], grid: &Grid) {
         let extent = Vec2::new(grid.width() as f32, grid.height() as f32);
         self.hash.rebuild_within(creatures.par_iter().map(|c| c.body.pos), Vec2::ZERO, extent);
@@ -240,7 +240,8 @@ impl View {
     }
 
     /// Every creature's senses of the snapshot, and the crowd's figures:
-    /// in parallel over fixed chunks of slots, on the current rayon pool.
+    /// in parallel on the current rayon pool, in fixed shares of the
+    /// slots, one per thread (`sim::shares`).
     pub fn sense(&mut self, around: &Surroundings) -> CrowdFigures {
         let View { hash, members, vx, vy, kinds, boids, sensed, by_creature } = self;
         sensed.resize(members.len(), Sensed::default());
