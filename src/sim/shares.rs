@@ -25,13 +25,15 @@ fn bounds(chunks: usize, threads: usize) -> impl Iterator<Item = Range<usize>> {
 /// `items` cut at whole chunks of `chunk` into one share for each thread
 /// of the current pool ([`bounds`]), each with the index of its first item.
 pub(crate) fn split_mut<T>(items: &mut [T], chunk: usize) -> Vec<(usize, &mut [T])> {
-    let mut rest = items;
+    let (mut rest, mut first) = (items, 0);
     bounds(rest.len().div_ceil(chunk), rayon::current_num_threads())
         .map(|r| {
+            // With more threads than chunks the last shares are empty.
             let len = (r.len() * chunk).min(rest.len());
             let (share, tail) = std::mem::take(&mut rest).split_at_mut(len);
             rest = tail;
-            (r.start * chunk, share)
+            first += len;
+            (first - len, share)
         })
         .collect()
 }
@@ -75,9 +77,9 @@ mod tests {
     /// in share order.
     #[test]
     fn every_thread_runs_its_share() {
-        for threads in [1, 2, 3, 8] {
+        for (threads, n) in [(1, 1000), (2, 1000), (3, 1000), (8, 1000), (8, 100), (2, 0)] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
-            let mut items = vec![0usize; 1000];
+            let mut items = vec![0usize; n];
             let firsts = pool.install(|| {
                 let shares = split_mut(&mut items, 64);
                 on_each_thread(shares, |(first, share)| {
@@ -87,8 +89,9 @@ mod tests {
                     (first, rayon::current_thread_index())
                 })
             });
-            assert!(items.iter().enumerate().all(|(i, &x)| x == i + 1), "{threads} threads");
-            assert!(firsts.windows(2).all(|w| w[0].0 <= w[1].0 && w[0].0 % 64 == 0), "{firsts:?}");
+            assert!(items.iter().enumerate().all(|(i, &x)| x == i + 1), "{threads} threads, {n} items");
+            assert!(firsts.iter().all(|f| f.0 % 64 == 0 || f.0 == n), "{firsts:?}");
+            assert!(firsts.windows(2).all(|w| w[0].0 <= w[1].0), "{firsts:?}");
             assert_eq!(firsts.iter().map(|f| f.1).collect::<Vec<_>>(), (0..threads).map(Some).collect::<Vec<_>>());
         }
     }
