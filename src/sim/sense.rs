@@ -246,9 +246,8 @@ impl View {
         let View { hash, members, vx, vy, kinds, boids, sensed, by_creature } = self;
         sensed.resize(members.len(), Sensed::default());
         let look = Look { hash, members, vx, vy, kinds, boids, around };
-        let figures = on_each_thread(split_mut(sensed, CHUNK), |(first, out)| {
-            wide::run(SenseChunk { look: &look, first, out })
-        });
+        let figures =
+            on_each_thread(split_mut(sensed, CHUNK), |(first, out)| wide::run(SenseChunk { look: &look, first, out }));
         by_creature.clear();
         by_creature.par_extend(hash.slots().par_iter().map(|&k| sensed[k as usize]));
         figures.into_iter().fold(CrowdFigures::default(), CrowdFigures::merge)
