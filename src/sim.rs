@@ -31,6 +31,7 @@ mod rules;
 mod run;
 mod sense;
 mod settings;
+mod shares;
 mod sightings;
 mod species;
 mod stats;

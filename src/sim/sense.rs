@@ -21,6 +21,7 @@
 
 use super::Kind;
 use super::creature::Creature;
+use super::shares::{on_each_thread, split_mut};
 use super::species::{BODY_RADIUS, FLOCK_RADIUS, ORCA, SEPARATION_RADIUS, Species, alarm};
 use crate::grid::{Cell, Grid};
 use crate::steer::wide::{self, Build, Pass};
@@ -30,9 +31,9 @@ use crate::steer::{
 };
 use rayon::prelude::*;
 
-/// Creatures handled per parallel job: fixed, so that how the work is cut
-/// never depends on the number of threads (the answers do not either:
-/// each creature's is its own).
+/// The grain the parallel passes over creatures or slots are cut at into
+/// one share per thread (`sim::shares`); the answers never depend on the
+/// cut: each creature's is its own.
 pub const CHUNK: usize = 512;
 
 /// How far a monster or wanderer looks at its neighbours: the crowd's
@@ -69,6 +70,13 @@ struct Member {
 }
 
 impl Member {
+    /// What a slot holds before the pass fills it.
+    const NONE: Member = Member {
+        body: Body { pos: Vec2::ZERO, vel: Vec2::ZERO, max_speed: 0.0, max_force: 0.0 },
+        kind: Kind::Boid,
+        role: Role::Boid,
+    };
+
     fn of(c: &Creature) -> Member {
         let role = match c.kind {
             Kind::Boid => Role::Boid,
@@ -196,38 +204,50 @@ impl View {
     /// Takes the snapshot of `creatures` as they stand on `grid` (whose
     /// extent the bins cover: bodies stay on the map).
     ///
-    /// The counting sort and the copies run in parallel, in order.
+    /// The counting sort runs in parallel in order; the copies into slots,
+    /// one pass that fills every array, in fixed shares of the slots, one
+    /// per thread (`sim::shares`).
     pub fn update(&mut self, creatures: &[Creature], grid: &Grid) {
         let extent = Vec2::new(grid.width() as f32, grid.height() as f32);
         self.hash.rebuild_within(creatures.par_iter().map(|c| c.body.pos), Vec2::ZERO, extent);
-        self.members.clear();
-        self.members.par_extend(self.hash.ids().par_iter().map(|&i| Member::of(&creatures[i as usize])));
-        let members = &self.members;
-        self.vx.clear();
-        self.vx.par_extend(members.par_iter().map(|m| m.body.vel.x));
-        self.vx.extend([0.0; LANES]);
-        self.vy.clear();
-        self.vy.par_extend(members.par_iter().map(|m| m.body.vel.y));
-        self.vy.extend([0.0; LANES]);
-        self.kinds.clear();
-        self.kinds.par_extend(members.par_iter().map(|m| m.kind));
-        self.kinds.extend([Kind::Monster; LANES]);
-        self.boids.clear();
-        self.boids.par_extend(members.par_iter().map(|m| lane_mask(m.kind == Kind::Boid)));
-        self.boids.extend([0; LANES]);
+        let n = creatures.len();
+        // Sized once (grown as creatures are added) and every slot written
+        // below, so that no serial fill runs each tick; only the padding is.
+        self.members.resize(n, Member::NONE);
+        for padded in [&mut self.vx, &mut self.vy] {
+            padded.resize(n + LANES, 0.0);
+            padded[n..].fill(0.0);
+        }
+        self.kinds.resize(n + LANES, Kind::Monster);
+        self.kinds[n..].fill(Kind::Monster);
+        self.boids.resize(n + LANES, 0);
+        self.boids[n..].fill(0);
+        let ids = self.hash.ids();
+        let shares = (split_mut(&mut self.members, CHUNK).into_iter())
+            .zip(split_mut(&mut self.vx[..n], CHUNK))
+            .zip(split_mut(&mut self.vy[..n], CHUNK))
+            .zip(split_mut(&mut self.kinds[..n], CHUNK))
+            .zip(split_mut(&mut self.boids[..n], CHUNK))
+            .map(|(((((first, m), (_, vx)), (_, vy)), (_, kinds)), (_, boids))| (first, m, vx, vy, kinds, boids))
+            .collect();
+        on_each_thread(shares, |(first, members, vx, vy, kinds, boids)| {
+            for (j, &i) in ids[first..first + members.len()].iter().enumerate() {
+                let m = Member::of(&creatures[i as usize]);
+                (members[j], vx[j], vy[j], kinds[j], boids[j]) =
+                    (m, m.body.vel.x, m.body.vel.y, m.kind, lane_mask(m.kind == Kind::Boid));
+            }
+        });
     }
 
     /// Every creature's senses of the snapshot, and the crowd's figures:
-    /// in parallel over fixed chunks of slots, on the current rayon pool.
+    /// in parallel on the current rayon pool, in fixed shares of the
+    /// slots, one per thread (`sim::shares`).
     pub fn sense(&mut self, around: &Surroundings) -> CrowdFigures {
         let View { hash, members, vx, vy, kinds, boids, sensed, by_creature } = self;
         sensed.resize(members.len(), Sensed::default());
         let look = Look { hash, members, vx, vy, kinds, boids, around };
-        let figures: Vec<CrowdFigures> = sensed
-            .par_chunks_mut(CHUNK)
-            .enumerate()
-            .map(|(c, out)| wide::run(SenseChunk { look: &look, first: c * CHUNK, out }))
-            .collect();
+        let figures =
+            on_each_thread(split_mut(sensed, CHUNK), |(first, out)| wide::run(SenseChunk { look: &look, first, out }));
         by_creature.clear();
         by_creature.par_extend(hash.slots().par_iter().map(|&k| sensed[k as usize]));
         figures.into_iter().fold(CrowdFigures::default(), CrowdFigures::merge)

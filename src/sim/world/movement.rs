@@ -5,10 +5,10 @@ use crate::sim::behave::{self, PlayerSeen};
 use crate::sim::creature::Creature;
 use crate::sim::sense::{CHUNK, Surroundings, in_crowd};
 use crate::sim::settings::Avoidance;
+use crate::sim::shares::{on_each_thread, split_mut};
 use crate::sim::species::{AVOID_RADIUS, KEEP_RIGHT, Species};
 use crate::steer::{Agent, Vec2, move_body_within, resolve_walls};
 use rand::RngExt;
-use rayon::prelude::*;
 use std::ops::ControlFlow;
 
 /// Every creature's steering force from what it senses as the system
@@ -17,10 +17,11 @@ use std::ops::ControlFlow;
 /// wanderers, turned into the preferred velocity `avoid` starts from.
 /// The crowd's figures come out of the same look at the neighbours.
 ///
-/// Sensing and steering run in parallel over fixed chunks of creatures on
-/// the current rayon pool: each creature reads the snapshot and changes
-/// only itself, and its wander draw is taken beforehand in creature order,
-/// so any number of threads makes the same world.
+/// Sensing and steering run in parallel on the current rayon pool, the
+/// steps in fixed shares of the creatures, one per thread: each creature
+/// reads the snapshot and changes only itself, and its wander draw is
+/// taken beforehand in creature order, so any number of threads makes the
+/// same world.
 pub(super) fn steer(w: &mut World) -> ControlFlow<()> {
     let player = PlayerSeen { cell: w.state.player.cell, vel: w.player_velocity() };
     let (s, x) = (&mut w.state, &mut w.scratch);
@@ -60,26 +61,24 @@ pub(super) fn steer(w: &mut World) -> ControlFlow<()> {
             None
         }
     };
-    let chunks = s.creatures.par_chunks_mut(CHUNK).zip(x.draws.par_chunks(CHUNK)).enumerate();
+    // Fixed shares of the creatures, one per thread (`sim::shares`); without
+    // ORCA no wishes are kept (0.8 MB a tick at 100,000 creatures).
     x.wishes.clear();
-    if orca {
+    let creatures = split_mut(&mut s.creatures, CHUNK);
+    let wishes: Vec<&mut [Vec2]> = if orca {
         x.wishes.resize(n, Vec2::ZERO);
-        chunks.zip(x.wishes.par_chunks_mut(CHUNK)).for_each(|((chunk, (creatures, draws)), wishes)| {
-            for (i, ((c, &r), wish)) in (chunk * CHUNK..).zip(creatures.iter_mut().zip(draws).zip(wishes)) {
-                if let Some(v) = step(i, c, r) {
-                    *wish = v;
-                }
-            }
-        });
+        split_mut(&mut x.wishes, CHUNK).into_iter().map(|(_, w)| w).collect()
     } else {
-        // Without ORCA no wishes are kept (0.8 MB a tick at 100,000
-        // creatures).
-        chunks.for_each(|(chunk, (creatures, draws))| {
-            for (i, (c, &r)) in (chunk * CHUNK..).zip(creatures.iter_mut().zip(draws)) {
-                step(i, c, r);
+        creatures.iter().map(|_| <&mut [Vec2]>::default()).collect()
+    };
+    let draws = &x.draws;
+    on_each_thread(creatures.into_iter().zip(wishes).collect(), |((first, creatures), wishes)| {
+        for (j, c) in creatures.iter_mut().enumerate() {
+            if let Some(v) = step(first + j, c, draws[first + j]) {
+                wishes[j] = v;
             }
-        });
-    }
+        }
+    });
     let crowd = &mut x.crowd;
     crowd.agents.clear();
     crowd.creature_of.clear();
