@@ -214,14 +214,50 @@ fn guards(canvas: &Canvas, route: &[usize], dist: &[f64], safe: f64, wanted: usi
             .count()
     };
     let wanted = wanted.min(open.len());
+    let (goal, player) = (route[0], route[route.len() - 1]);
     let posts: Vec<usize> = (0..wanted)
         .filter_map(|k| {
             let stretch = &open[k * open.len() / wanted..(k + 1) * open.len() / wanted];
-            stretch.iter().copied().min_by_key(|&i| width(i))
+            let mut by_width: Vec<usize> = stretch.to_vec();
+            by_width.sort_by_key(|&i| width(i));
+            by_width.iter().take(DETOUR_TRIES).copied().find(|&i| detours(canvas, i, player, goal)).or(by_width.first().copied())
         })
         .collect();
     take(posts, taken)
 }
+
+/// Whether `to` can be walked to from `from` with every cell within
+/// [`DETOUR_CLEARANCE`] cells (Chebyshev) of `post` walled.
+fn detours(canvas: &Canvas, post: usize, from: usize, to: usize) -> bool {
+    let (px, py) = canvas.xy(post);
+    let near = |i: usize| {
+        let (x, y) = canvas.xy(i);
+        x.abs_diff(px) <= DETOUR_CLEARANCE && y.abs_diff(py) <= DETOUR_CLEARANCE
+    };
+    if near(from) || near(to) {
+        return false;
+    }
+    let mut seen = vec![false; canvas.tiles.len()];
+    let mut queue = vec![from];
+    seen[from] = true;
+    while let Some(i) = queue.pop() {
+        if i == to {
+            return true;
+        }
+        for j in canvas.around(i) {
+            if !seen[j] && canvas.walkable(j) && !near(j) {
+                seen[j] = true;
+                queue.push(j);
+            }
+        }
+    }
+    false
+}
+
+/// How many of a stretch's narrowest cells are tried for a detour.
+const DETOUR_TRIES: usize = 16;
+/// How far round a guard's post a detour keeps.
+const DETOUR_CLEARANCE: usize = 2;
 
 /// Marks `cells` taken and hands them back.
 fn take(cells: Vec<usize>, taken: &mut [bool]) -> Vec<usize> {
