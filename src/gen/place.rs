@@ -248,7 +248,12 @@ fn guards(
             let stretch = &open[k * open.len() / wanted..(k + 1) * open.len() / wanted];
             let mut by_width: Vec<usize> = stretch.to_vec();
             by_width.sort_by_key(|&i| width(i));
-            by_width.iter().take(DETOUR_TRIES).copied().find(|&i| detours(canvas, i, player, goal)).or(by_width.first().copied())
+            by_width
+                .iter()
+                .take(DETOUR_TRIES)
+                .copied()
+                .find(|&i| detours(canvas, i, player, goal))
+                .or(by_width.first().copied())
         })
         .collect();
     take(posts, taken)
