@@ -14,15 +14,17 @@ const LEVEL_OFF: u32 = 10;
 /// monsters and faster doors cost an evading player as much as one who
 /// walks straight at `G` (generated depth 10 at 1 monster per 109 cells,
 /// a safe distance of 10 and doors toggling every 95 ticks: the evading
-/// bot won 0 of 20 seeds; at depth 5's 1 per 200, 20 and 170, 14 of 20).
+/// bot won 0 of 20 seeds; at depth 5's 1 per 200, 20 and 170, 12).
 const CROWD_LEVEL_OFF: u32 = 5;
 /// The depth up to which levels are as large as depth 3's: a shallower
 /// level's walk from `@` to `G` was too short (about 10 s at 48×24) for
 /// its guards to catch a player who heads straight for `G` three times.
 const SIZE_FROM: u32 = 3;
-/// Guards posted on a shallow level, and the deepest depth that has as
-/// many; deeper levels have [`DEEP_GUARDS`].
-const SHALLOW_GUARDS: (usize, u32) = (4, 3);
+/// Guards posted on a shallow level, down to [`SHALLOW_TO`].
+const SHALLOW_GUARDS: usize = 4;
+/// The deepest depth with [`SHALLOW_GUARDS`]; deeper levels have
+/// [`DEEP_GUARDS`].
+const SHALLOW_TO: u32 = 3;
 /// Guards posted on a deeper level, where the roaming monsters are many
 /// enough to catch a player who heads straight for `G` by themselves: a
 /// fourth guard there cost the evading bot more than it cost that player
@@ -74,10 +76,9 @@ impl Difficulty {
     /// take, they punish exactly that; a player who waits for them to
     /// wander off, or goes round, passes. Three lives need three catches:
     /// with 3 guards a player walking straight at `G` still won 13 to 14
-    /// of 20 depth-1 seeds, with 4, 7.
+    /// of 20 depth-1 seeds (64×32), with 4, 7.
     pub fn guards(self) -> usize {
-        let (shallow, to) = SHALLOW_GUARDS;
-        if self.depth <= to { shallow } else { DEEP_GUARDS }
+        if self.depth <= SHALLOW_TO { SHALLOW_GUARDS } else { DEEP_GUARDS }
     }
 
     /// The walking distance from the player inside which no monster but a
