@@ -50,16 +50,18 @@
 //! # Difficulty by depth
 //!
 //! Depth runs from 1 to [`MAX_DEPTH`]; the difficulty grows down to depth
-//! 10 and stays there. With `D = min(depth, 10)` and `n` the walkable
+//! 10 and stays there: the crowding (the monsters' density, the safe
+//! distance, the door cycle) down to depth 5, the levels' length beyond.
+//! With `D = min(depth, 10)`, `C = min(depth, 5)` and `n` the walkable
 //! cells of the map ([`Difficulty`]):
 //!
 //! | what | rule | depth 1 | depth 5 | depth 10+ |
 //! |---|---|---|---|---|
-//! | default size | (40 + 8D) × (20 + 4D) | 48×24 | 80×40 | 120×60 |
-//! | monsters | max(1, n·(D + 1) / 1200) | 1 per 600 cells | 1 per 200 | 1 per 109 |
-//! | guards, besides the monsters | min(3, 2(D − 1)), on the walk from `@` to `G` | none | 3 | 3 |
-//! | safe distance | min(30 − 2D, half the walk from `@` to the farthest cell) | 28 | 20 | 10 |
-//! | door cycle (rooms, mixed) | from depth 3, every 200 − 15(D − 3) ticks | none | 170 | 95 |
+//! | default size | (40 + 8S) × (20 + 4S), S = max(D, 3) | 64×32 | 80×40 | 120×60 |
+//! | monsters | max(1, n·(C + 1) / 1200), C = min(D, 5) | 1 per 600 cells | 1 per 200 | 1 per 200 |
+//! | guards, besides the monsters | 4 down to depth 3, then 3, at the narrows of the walk from `@` to `G` | 4 | 3 | 3 |
+//! | safe distance (not for guards) | min(30 − 2C, half the walk from `@` to the farthest cell) | 28 | 20 | 20 |
+//! | door cycle (rooms, mixed) | from depth 3, every 200 − 15(C − 3) ticks | none | 170 | 170 |
 //! | maze braid factor | max(15, 65 − 5D) % of the dead ends | 60 % | 40 % | 15 % |
 //! | wanderers, prey | max(1, n / 1500) each | | | |
 //! | flocks | max(1, n / 3000) flocks of 6 + D/2 boids, where a 5×5 open area is | 6 boids | 8 | 11 |

@@ -130,9 +130,14 @@ fn check(style: Style, seed: u64) {
     let safe = difficulty.safe_distance().min(farthest / 2.0);
     assert!(!level.monsters.is_empty(), "{at}: no monster");
     assert!(level.monsters.len() <= difficulty.guards() + difficulty.monsters(walkable), "{at}");
+    // The guards may stand nearer, from 12 cells out (docs/gen.md); the
+    // other monsters keep the safe distance.
+    let reach = safe.min(12.0);
     for m in &level.monsters {
-        assert!(dist[m] >= safe - 1e-6, "{at}: monster {m} at {} < {safe}", dist[m]);
+        assert!(dist[m] >= reach - 1e-6, "{at}: monster {m} at {} < {reach}", dist[m]);
     }
+    let nearer = level.monsters.iter().filter(|m| dist[m] < safe - 1e-6).count();
+    assert!(nearer <= difficulty.guards(), "{at}: {nearer} monsters nearer than {safe}, more than the guards");
     let open_cells = plain.iter().filter(|&&c| open(grid, c, 1)).count();
     for (kind, list) in [("wanderer", &level.wanderers), ("prey", &level.fleeing)] {
         assert_eq!(list.len(), difficulty.wanderers(walkable), "{at}: {kind}s");
@@ -212,18 +217,18 @@ fn fnv1a(text: &str) -> u64 {
 #[test]
 fn golden_checksums() {
     let golden: [(Style, u64, u32, &str, u64); 12] = [
-        (Style::Rooms, 1, 1, "48x24", 0x3e1fc48b73eeeed1),
-        (Style::Rooms, 2, 3, "60x30", 0x81b2a969573092e3),
-        (Style::Rooms, 3, 10, "80x40", 0x8c34d85dbc800872),
-        (Style::Caves, 1, 1, "48x24", 0x5e30a5c7815630c1),
-        (Style::Caves, 2, 3, "60x30", 0x9ed70f135ec58200),
-        (Style::Caves, 3, 10, "80x40", 0xb3891a1f1e194fb0),
-        (Style::Maze, 1, 1, "48x24", 0x83e1516758e6ded2),
-        (Style::Maze, 2, 3, "61x31", 0xcf37821d009ab3ef),
-        (Style::Maze, 3, 10, "81x41", 0x63ff755bff2fafa3),
-        (Style::Mixed, 1, 1, "48x24", 0xc97dc0191b255f15),
-        (Style::Mixed, 2, 3, "60x30", 0xdb4a829da8b6d3c9),
-        (Style::Mixed, 3, 10, "80x40", 0x6f4bd2d7c4614c70),
+        (Style::Rooms, 1, 1, "48x24", 0x372c9e6baa07d230),
+        (Style::Rooms, 2, 3, "60x30", 0x567e81c6d6da2f6f),
+        (Style::Rooms, 3, 10, "80x40", 0x8361b6f4d1f09c69),
+        (Style::Caves, 1, 1, "48x24", 0x5e2b535ac0f28970),
+        (Style::Caves, 2, 3, "60x30", 0xcaa4a731e95d7f24),
+        (Style::Caves, 3, 10, "80x40", 0x411a9312acdb7d23),
+        (Style::Maze, 1, 1, "48x24", 0x4838e25313f231db),
+        (Style::Maze, 2, 3, "61x31", 0x7daf86d858a171fb),
+        (Style::Maze, 3, 10, "81x41", 0x19b942f862123a71),
+        (Style::Mixed, 1, 1, "48x24", 0xfa6b45ddaf73122c),
+        (Style::Mixed, 2, 3, "60x30", 0x1b36a1a0840d7bcd),
+        (Style::Mixed, 3, 10, "80x40", 0xee5793929dbb8814),
     ];
     let mut actual = Vec::new();
     for (style, seed, depth, size, _) in golden {

@@ -23,7 +23,7 @@ pub struct GenArgs {
     /// Seed: the same style, seed, depth and size give the same level, byte for byte
     #[arg(long, default_value_t = 1, value_parser = whole_number::<u64>(0, u64::MAX), allow_negative_numbers = true)]
     pub seed: u64,
-    /// Map size WxH, up to 2048x2048 (default: the depth's, 48x24 at depth 1 growing to 120x60 at
+    /// Map size WxH, up to 2048x2048 (default: the depth's, 64x32 at depth 1 growing to 120x60 at
     /// depth 10, or the style's minimum if larger)
     #[arg(long, value_name = "WxH")]
     pub size: Option<Size>,

@@ -8,6 +8,29 @@ pub const MAX_DEPTH: u32 = 99;
 
 /// The depth from which the difficulty stops growing.
 const LEVEL_OFF: u32 = 10;
+/// The depth from which the crowding stops growing: the monsters' density,
+/// the safe distance and the door cycle. Deeper, the levels only grow
+/// longer, which a player who keeps out of sight can answer; denser
+/// monsters and faster doors cost an evading player as much as one who
+/// walks straight at `G` (generated depth 10 at 1 monster per 109 cells,
+/// a safe distance of 10 and doors toggling every 95 ticks: the evading
+/// bot won 0 of 20 seeds; at depth 5's 1 per 200, 20 and 170, 12).
+const CROWD_LEVEL_OFF: u32 = 5;
+/// The depth up to which levels are as large as depth 3's: a shallower
+/// level's walk from `@` to `G` was too short (about 10 s at 48×24) for
+/// its guards to catch a player who heads straight for `G` three times.
+const SIZE_FROM: u32 = 3;
+/// Guards posted on a shallow level, down to [`SHALLOW_TO`].
+const SHALLOW_GUARDS: usize = 4;
+/// The deepest depth with [`SHALLOW_GUARDS`]; deeper levels have
+/// [`DEEP_GUARDS`].
+const SHALLOW_TO: u32 = 3;
+/// Guards posted on a deeper level, where the roaming monsters are many
+/// enough to catch a player who heads straight for `G` by themselves: a
+/// fourth guard there cost the evading bot more than it cost that player
+/// (depth 10, seeds 1..20: the evading bot won 7 with 4 guards, 12 with
+/// 3; the beeline 1 either way).
+const DEEP_GUARDS: usize = 3;
 
 /// The styles of a descent's depths, in the order they come round.
 const DESCENT_ORDER: [Style; 4] = [Style::Rooms, Style::Caves, Style::Mixed, Style::Maze];
@@ -25,40 +48,49 @@ impl Difficulty {
         Difficulty { depth }
     }
 
-    /// `D` of the table: the depth, levelled off at 10.
+    /// `D` of the table: the depth, levelled off at [`LEVEL_OFF`].
     fn d(self) -> usize {
         self.depth.clamp(1, LEVEL_OFF) as usize
     }
 
-    /// The map's size when the recipe gives none: (40 + 8D) × (20 + 4D).
-    pub fn default_size(self) -> Size {
-        Size { width: 40 + 8 * self.d(), height: 20 + 4 * self.d() }
+    /// `C` of the table: the depth, levelled off at [`CROWD_LEVEL_OFF`].
+    fn crowd(self) -> usize {
+        self.depth.clamp(1, CROWD_LEVEL_OFF) as usize
     }
 
-    /// Monsters on a map of `walkable` cells: max(1, n·(D + 1) / 1200).
+    /// The map's size when the recipe gives none: (40 + 8S) × (20 + 4S),
+    /// with S = max(D, 3).
+    pub fn default_size(self) -> Size {
+        let s = self.d().max(SIZE_FROM as usize);
+        Size { width: 40 + 8 * s, height: 20 + 4 * s }
+    }
+
+    /// Monsters on a map of `walkable` cells: max(1, n·(C + 1) / 1200).
     pub fn monsters(self, walkable: usize) -> usize {
-        (walkable * (self.d() + 1) / 1200).max(1)
+        (walkable * (self.crowd() + 1) / 1200).max(1)
     }
 
     /// Guards posted on the shortest walk from the player to the goal,
-    /// besides [`Difficulty::monsters`]: min(3, 2(D − 1)), none at depth 1
-    /// (a newcomer's level). Posted across the walk a player who heads
-    /// straight for `G` must take, they punish exactly that; a player who
-    /// waits for them to wander off, or goes round, passes.
+    /// besides [`Difficulty::monsters`]: 4 down to depth 3, then 3.
+    /// Posted across the walk a player who heads straight for `G` must
+    /// take, they punish exactly that; a player who waits for them to
+    /// wander off, or goes round, passes. Three lives need three catches:
+    /// with 3 guards a player walking straight at `G` still won 13 to 14
+    /// of 20 depth-1 seeds (64×32), with 4, 7.
     pub fn guards(self) -> usize {
-        (2 * (self.d() - 1)).min(3)
+        if self.depth <= SHALLOW_TO { SHALLOW_GUARDS } else { DEEP_GUARDS }
     }
 
-    /// The walking distance from the player inside which no monster
-    /// starts, before it is capped by half the level's extent from the
-    /// player: 30 − 2D cells.
+    /// The walking distance from the player inside which no monster but a
+    /// guard starts, before it is capped by half the level's extent from
+    /// the player: 30 − 2C cells.
     pub fn safe_distance(self) -> f64 {
-        (30 - 2 * self.d()) as f64
+        (30 - 2 * self.crowd()) as f64
     }
 
-    /// Ticks between two toggles of every door, from depth 3: 200 − 15(D − 3).
+    /// Ticks between two toggles of every door, from depth 3: 200 − 15(C − 3).
     pub fn door_cycle(self) -> Option<u32> {
-        (self.depth >= 3).then(|| 200 - 15 * (self.d() as u32 - 3))
+        (self.depth >= 3).then(|| 200 - 15 * (self.crowd() as u32 - 3))
     }
 
     /// The share of a maze's dead ends that get a wall knocked out, in
@@ -96,19 +128,20 @@ impl Difficulty {
 mod tests {
     use super::*;
 
-    /// The rows of the table in the docs, at depths 1, 5 and 10.
+    /// The rows of the table in the docs, at depths 1, 3, 5 and 10.
     #[test]
     fn the_documented_table() {
         let at = |depth| Difficulty::new(depth);
         let sizes: Vec<String> = [1, 5, 10, 50].map(|d| at(d).default_size().to_string()).to_vec();
-        assert_eq!(sizes, ["48x24", "80x40", "120x60", "120x60"]);
-        assert_eq!([1, 5, 10].map(|d| at(d).monsters(1200)), [2, 6, 11]);
+        assert_eq!(sizes, ["64x32", "80x40", "120x60", "120x60"]);
+        assert_eq!(at(3).default_size(), at(1).default_size(), "as large as depth 3's above it");
+        assert_eq!([1, 3, 5, 10].map(|d| at(d).monsters(1200)), [2, 4, 6, 6]);
         assert_eq!(at(1).monsters(100), 1, "at least one");
-        assert_eq!([1, 2, 3, 5, 10, 99].map(|d| at(d).guards()), [0, 2, 3, 3, 3, 3]);
-        assert_eq!([1, 5, 10, 99].map(|d| at(d).safe_distance()), [28.0, 20.0, 10.0, 10.0]);
+        assert_eq!([1, 2, 3, 4, 5, 10, 99].map(|d| at(d).guards()), [4, 4, 4, 3, 3, 3, 3]);
+        assert_eq!([1, 3, 5, 10, 99].map(|d| at(d).safe_distance()), [28.0, 24.0, 20.0, 20.0, 20.0]);
         assert_eq!(
             [1, 2, 3, 5, 10, 99].map(|d| at(d).door_cycle()),
-            [None, None, Some(200), Some(170), Some(95), Some(95)]
+            [None, None, Some(200), Some(170), Some(170), Some(170)]
         );
         assert_eq!([1, 5, 10].map(|d| at(d).braid_percent()), [60, 40, 15]);
         assert_eq!([1, 5, 10].map(|d| at(d).flock_size()), [6, 8, 11]);

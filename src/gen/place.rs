@@ -15,10 +15,12 @@
 //!   same rule; `S` (the start of `delve path`'s default query) beside the
 //!   player, so that `delve path` on the level walks from `@` to `G`.
 //! - Guards ([`Difficulty::guards`]): posted on the shortest walk from the
-//!   player to the goal, beyond the safe distance, one in each of as many
-//!   equal stretches of it, at the stretch's narrowest cell (a doorway, a
-//!   corridor's mouth, a bridge): level design that punishes walking
-//!   straight at `G`, as a player who waits or goes round does not.
+//!   player to the goal, from [`GUARD_REACH`] cells out (or the safe
+//!   distance, when shorter) and out of the player's sight, one in each of
+//!   as many equal stretches of it, at a narrow cell of the stretch (a
+//!   doorway, a corridor) with a detour round it: level design that
+//!   punishes walking straight at `G`, as a player who waits or goes round
+//!   does not.
 //! - Monsters: at a walking distance from the player of at least the safe
 //!   distance, `min(Difficulty::safe_distance, half the farthest cell's)`.
 //! - Wanderers and prey: on open ground, cells whose 3×3 block is all plain
@@ -32,7 +34,7 @@ use super::Recipe;
 use super::canvas::{Canvas, box_counts};
 use super::dice::Dice;
 use super::difficulty::Difficulty;
-use crate::grid::{Cell, Grid, Neighbors};
+use crate::grid::{Cell, Grid, Neighbors, line_of_sight};
 use crate::level::{DoorCycle, Goal, Level};
 use crate::search::{FlowField, GridGraph, Heuristic};
 
@@ -44,6 +46,12 @@ pub(super) const FAR: f64 = 0.9;
 pub(super) const FLOCK_SPACING: usize = 10;
 /// How many cells of the route short of the goal the guards' posts begin.
 pub(super) const GUARD_GAP: usize = 4;
+/// The walking distance from the player at which the guards' posts end,
+/// unless the safe distance is shorter: nearer than the other monsters, so
+/// that the guards spread over most of the walk (posted beyond depth 1's
+/// safe distance of 28, four guards left a player heading straight for
+/// `G` 11 wins of 20 seeds; from 12 cells, 7).
+pub(super) const GUARD_REACH: f64 = 12.0;
 
 /// What stands where, as canvas indices, and one walk from the player to
 /// the goal.
@@ -181,7 +189,8 @@ pub(super) fn place(canvas: &Canvas, dice: &mut Dice, difficulty: &Difficulty) -
     }
     let walkable = canvas.walkable_count();
     let safe = safe_distance(difficulty, &floor, &dist);
-    let mut monsters = guards(canvas, &route, &dist, safe, difficulty.guards(), &mut taken);
+    let reach = safe.min(GUARD_REACH);
+    let mut monsters = guards(canvas, &walk.grid, &route, &dist, reach, difficulty.guards(), &mut taken);
     let mut beyond: Vec<usize> = floor.iter().copied().filter(|&i| !taken[i] && dist[i] >= safe).collect();
     monsters.extend(take(dice.sample(&mut beyond, difficulty.monsters(walkable)), &mut taken));
     let open1 = open(canvas, 1);
@@ -193,14 +202,34 @@ pub(super) fn place(canvas: &Canvas, dice: &mut Dice, difficulty: &Difficulty) -
 }
 
 /// The guards' posts: `wanted` cells of `route` (goal first) at least
-/// `safe` from the player, one in each of as many equal stretches of it,
-/// the narrowest cell of its stretch (the fewest walkable cells in its
-/// 5×5 block: a doorway, a corridor), nearest the goal among equals; the
-/// first stretch starts [`GUARD_GAP`] cells short of the goal. A cell that
-/// is not free plain floor is passed over.
-fn guards(canvas: &Canvas, route: &[usize], dist: &[f64], safe: f64, wanted: usize, taken: &mut [bool]) -> Vec<usize> {
-    let open: Vec<usize> =
-        route.iter().copied().skip(GUARD_GAP).filter(|&i| dist[i] >= safe && canvas.plain(i) && !taken[i]).collect();
+/// `reach` from the player and out of its line of sight (on `grid`, doors
+/// open) when the route has such cells, one in each of as many equal
+/// stretches of them; in each, the narrowest cell (the fewest walkable
+/// cells in its 5×5 block: a doorway, a corridor) round which a detour
+/// leads from the player to the goal, among the [`DETOUR_TRIES`]
+/// narrowest, else the narrowest, nearest the goal among equals. The first
+/// stretch starts [`GUARD_GAP`] cells short of the goal. A cell that is
+/// not free plain floor is passed over. A guard in sight of the start
+/// would hunt the player from the first tick; one at a narrows with a way
+/// round it can be gone round, by a player who looks.
+fn guards(
+    canvas: &Canvas,
+    grid: &Grid,
+    route: &[usize],
+    dist: &[f64],
+    reach: f64,
+    wanted: usize,
+    taken: &mut [bool],
+) -> Vec<usize> {
+    let cell = |i: usize| {
+        let (x, y) = canvas.xy(i);
+        Cell::new(x as i32, y as i32)
+    };
+    let (goal, player) = (route[0], route[route.len() - 1]);
+    let free: Vec<usize> =
+        route.iter().copied().skip(GUARD_GAP).filter(|&i| dist[i] >= reach && canvas.plain(i) && !taken[i]).collect();
+    let hidden: Vec<usize> = free.iter().copied().filter(|&i| !line_of_sight(grid, cell(player), cell(i))).collect();
+    let open = if hidden.is_empty() { free } else { hidden };
     if wanted == 0 || open.is_empty() {
         return Vec::new();
     }
@@ -217,11 +246,51 @@ fn guards(canvas: &Canvas, route: &[usize], dist: &[f64], safe: f64, wanted: usi
     let posts: Vec<usize> = (0..wanted)
         .filter_map(|k| {
             let stretch = &open[k * open.len() / wanted..(k + 1) * open.len() / wanted];
-            stretch.iter().copied().min_by_key(|&i| width(i))
+            let mut by_width: Vec<usize> = stretch.to_vec();
+            by_width.sort_by_key(|&i| width(i));
+            by_width
+                .iter()
+                .take(DETOUR_TRIES)
+                .copied()
+                .find(|&i| detours(canvas, i, player, goal))
+                .or(by_width.first().copied())
         })
         .collect();
     take(posts, taken)
 }
+
+/// Whether `to` can be walked to from `from` with every cell within
+/// [`DETOUR_CLEARANCE`] cells (Chebyshev) of `post` walled.
+fn detours(canvas: &Canvas, post: usize, from: usize, to: usize) -> bool {
+    let (px, py) = canvas.xy(post);
+    let near = |i: usize| {
+        let (x, y) = canvas.xy(i);
+        x.abs_diff(px) <= DETOUR_CLEARANCE && y.abs_diff(py) <= DETOUR_CLEARANCE
+    };
+    if near(from) || near(to) {
+        return false;
+    }
+    let mut seen = vec![false; canvas.tiles.len()];
+    let mut queue = vec![from];
+    seen[from] = true;
+    while let Some(i) = queue.pop() {
+        if i == to {
+            return true;
+        }
+        for j in canvas.around(i) {
+            if !seen[j] && canvas.walkable(j) && !near(j) {
+                seen[j] = true;
+                queue.push(j);
+            }
+        }
+    }
+    false
+}
+
+/// How many of a stretch's narrowest cells are tried for a detour.
+const DETOUR_TRIES: usize = 16;
+/// How far round a guard's post a detour keeps.
+const DETOUR_CLEARANCE: usize = 2;
 
 /// Marks `cells` taken and hands them back.
 fn take(cells: Vec<usize>, taken: &mut [bool]) -> Vec<usize> {
@@ -360,34 +429,59 @@ mod tests {
         assert_eq!(open_cells, [(2, 2), (3, 2), (4, 2), (5, 2), (2, 3), (3, 3), (2, 4), (3, 4)]);
     }
 
-    /// A corridor's narrowest cells on the route get the guards, one per
-    /// stretch, beyond the safe distance and short of the goal.
-    #[test]
-    fn guards_stand_at_the_narrows_of_the_route() {
-        // Two rooms joined by a one-wide corridor that bulges round a
-        // pillar at 19,2: the route runs from the west room to the east.
-        let c = Canvas::drawn(&[
+    /// Two rooms joined by a one-wide corridor that bulges round a pillar
+    /// at 19,2; with `looped`, a longer corridor along the bottom joins
+    /// them too.
+    fn two_rooms(looped: bool) -> Canvas {
+        let mut rows = vec![
             "##################################",
             "#......#####################.....#",
             "#..................#.............#",
             "#......##########.....######.....#",
-            "##################################",
-        ]);
+        ];
+        if looped {
+            rows.extend(["#......#########################.#", "#................................#"]);
+        }
+        rows.push("##################################");
+        Canvas::drawn(&rows)
+    }
+
+    /// The guards stand at the narrows of the route, out of the player's
+    /// sight, one per stretch, beyond the reach and short of the goal.
+    #[test]
+    fn guards_stand_at_the_narrows_of_the_route_out_of_sight() {
+        let c = two_rooms(false);
         let mut walk = Walk::new(&c);
         let player = c.at(1, 2);
         let dist = walk.from(&c, player);
         let goal = c.at(32, 2);
         let route = walk.route(&c, goal);
         let mut taken = vec![false; c.tiles.len()];
-        let posts = guards(&c, &route, &dist, 10.0, 2, &mut taken);
+        let posts = guards(&c, &walk.grid, &route, &dist, 10.0, 2, &mut taken);
         let xy: Vec<(usize, usize)> = posts.iter().map(|&i| c.xy(i)).collect();
-        // The route's cells from 4 short of the goal back to 10 from the
-        // player, halved: in each half the nearest cell to the goal whose
-        // 5×5 block holds only the corridor (5 cells), clear of the rooms'
-        // mouths and the bulge.
-        assert_eq!(xy, [(25, 2), (14, 2)]);
-        assert!(posts.iter().all(|&i| taken[i] && dist[i] >= 10.0));
-        assert!(guards(&c, &route, &dist, 10.0, 0, &mut taken).is_empty());
+        // The player sees along row 2 up to the pillar: the posts are on
+        // the route beyond it, from 4 short of the goal back, halved, each
+        // half's nearest cell to the goal whose 5×5 block holds only the
+        // corridor (5 cells), clear of the east room's mouth and the bulge.
+        assert_eq!(xy, [(25, 2), (23, 2)]);
+        let p = Cell::new(1, 2);
+        assert!(posts.iter().all(|&i| {
+            let (x, y) = c.xy(i);
+            taken[i] && dist[i] >= 10.0 && !line_of_sight(&walk.grid, p, Cell::new(x as i32, y as i32))
+        }));
+        assert!(guards(&c, &walk.grid, &route, &dist, 10.0, 0, &mut taken).is_empty());
+    }
+
+    /// A detour keeps two cells clear of the post all the way: the looped
+    /// level has one round the corridor, the other none.
+    #[test]
+    fn detours_go_round_the_post() {
+        for (looped, expected) in [(true, true), (false, false)] {
+            let c = two_rooms(looped);
+            assert_eq!(detours(&c, c.at(12, 2), c.at(1, 2), c.at(32, 2)), expected, "looped {looped}");
+        }
+        let c = two_rooms(true);
+        assert!(!detours(&c, c.at(3, 2), c.at(1, 2), c.at(32, 2)), "the player stands within the clearance");
     }
 
     #[test]
@@ -403,9 +497,11 @@ mod tests {
         let dist = walk.from(&c, p.player);
         let floor: Vec<usize> = (0..c.tiles.len()).filter(|&i| c.plain(i)).collect();
         let safe = safe_distance(&difficulty, &floor, &dist);
-        assert_eq!(safe, 10.0);
+        assert_eq!(safe, 20.0);
         assert_eq!(p.monsters.len(), difficulty.guards() + difficulty.monsters(58 * 28));
-        assert!(p.monsters.iter().all(|&m| dist[m] >= safe));
+        let (posted, roaming) = p.monsters.split_at(difficulty.guards());
+        assert!(posted.iter().all(|&m| dist[m] >= GUARD_REACH), "the guards nearer, from their reach");
+        assert!(roaming.iter().all(|&m| dist[m] >= safe));
         assert!(far_cells(&floor, &dist).contains(&p.goal));
         assert_eq!(p.flocks, 1);
         assert_eq!(p.boids.len(), difficulty.flock_size());
