@@ -361,7 +361,12 @@ fn walk(mine: &FlowField, root: Option<Cell>, open: &Grid, n: NodeId) -> Option<
 /// The bot's moves from `here` toward `to`: the player's moves over
 /// `open` (doors open), each cell surcharged by the sum of `surcharges`
 /// (its risks, sound and bias) at its node.
-fn moves<'a>(open: &'a Grid, surcharges: [&'a [f64]; 4], here: Cell, to: Cell) -> Surcharged<'a, impl Fn(NodeId) -> f64 + 'a> {
+fn moves<'a>(
+    open: &'a Grid,
+    surcharges: [&'a [f64]; 4],
+    here: Cell,
+    to: Cell,
+) -> Surcharged<'a, impl Fn(NodeId) -> f64 + 'a> {
     Surcharged {
         moves: GridGraph::new(open, Neighbors::Eight, Heuristic::Octile, here, to),
         stride: open.stride(),

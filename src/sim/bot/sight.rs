@@ -48,9 +48,8 @@ fn look(grid: &Grid, open: &Grid, eye: Cell, radius: f32) -> Vec<NodeId> {
     let centre = cell_center(eye);
     let r = radius.ceil() as i32;
     let square = (eye.y - r..=eye.y + r).flat_map(|y| (eye.x - r..=eye.x + r).map(move |x| Cell::new(x, y)));
-    let seen = square.filter(|&c| {
-        open.is_walkable(c) && centre.distance(cell_center(c)) <= radius && line_of_sight(grid, eye, c)
-    });
+    let seen = square
+        .filter(|&c| open.is_walkable(c) && centre.distance(cell_center(c)) <= radius && line_of_sight(grid, eye, c));
     seen.map(|c| grid.node(c)).collect()
 }
 
