@@ -4,6 +4,8 @@
 //! monsters ([`evade`]); one that stands still.
 
 mod evade;
+mod maps;
+mod sight;
 
 use super::Command;
 use super::World;

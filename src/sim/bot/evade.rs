@@ -24,7 +24,7 @@
 //!   (a line of sight within the detection radius) costs [`SEEN`], one it
 //!   hears a step in (within the hearing steps) [`HEARD`];
 //! - *touch*: a cell within [`CLOSE`] steps of any monster costs
-//!   [`UNSAFE`] (bumping into a roaming monster is a catch too).
+//!   [`UNSAFE`] (bumping into a roaming monster is a catch too);
 //!
 //! **Then it acts.** The next cell of the plan is a closed door: it opens
 //! it. It stands where no monster sees it or reaches it and the next cell
@@ -33,12 +33,13 @@
 //! It just stepped out of a doorway with a monster within [`DOOR_REACH`]
 //! of the door: it closes the door behind it. Otherwise it steps.
 
-use crate::grid::{Cell, DIRECTIONS, Grid, Neighbors, Tile, line_of_sight};
-use crate::search::{FlowField, GridGraph, Heuristic, Query, Searcher};
+use super::maps::Maps;
+use super::sight::Views;
+use crate::grid::{Cell, DIRECTIONS, Grid, Neighbors, Tile};
+use crate::search::{FlowField, GridGraph, Heuristic, NodeId, Query, Searcher};
 use crate::sim::perceive::HEARING_CELLS;
 use crate::sim::surcharge::Surcharged;
 use crate::sim::{Command, Kind, MonsterState, Species, World};
-use crate::steer::cell_center;
 use std::collections::VecDeque;
 
 /// Cells a hunter must be later than the bot at a cell for it to be safe.
@@ -72,7 +73,6 @@ pub const REOPEN: f64 = 10.0 * UNSAFE;
 pub const DOOR_MEMORY: u64 = 200;
 /// How far the monsters' maps reach, in route cost.
 const REACH: f64 = 48.0;
-
 /// The evading bot's memory and buffers.
 #[derive(Debug, Default)]
 pub struct Evader {
@@ -81,9 +81,20 @@ pub struct Evader {
     hunters: FlowField,
     monsters: FlowField,
     unaware: FlowField,
+    /// The bot's own route costs, as far as the cells a hunter reaches
+    /// (all `reach` reads), or everywhere once [`Evader::walk_everywhere`]
+    /// made it so (all `nearest` reads): a whole-map field at every step
+    /// was a fifth of the bot's work on `big`.
     mine: FlowField,
+    /// Whether `mine` covers every cell the bot can reach.
+    mine_everywhere: bool,
     /// Where the bot stood when `mine` was made: its root.
     root: Option<Cell>,
+    /// The grids of its moves and the monsters', made again when the grid
+    /// changes.
+    maps: Maps,
+    /// What monsters see from the cells they stood in.
+    views: Views,
     /// Per node, this step: the risk of a hunter getting there first or of
     /// touching a monster, of being seen there, the sound of a step into it
     /// (heard), and the bot's own bias (its trail, doors it closed).
@@ -121,10 +132,10 @@ impl Evader {
         let grid = world.grid();
         let here = world.player().cell;
         let goal = world.goal_cell()?;
-        let open = with_doors_open(grid);
+        self.maps.update(grid);
         let tick = world.ticks();
-        self.weigh(world, &open, here);
-        self.plan(&open, here, goal);
+        self.weigh(world, here);
+        self.plan(here, goal);
         let node = |c: Cell| grid.node(c) as usize;
         let cut = self.path.iter().skip(1).any(|&c| self.reach[node(c)] > 0.0);
         // Safe where no hunter gets first and no monster sees it.
@@ -138,8 +149,11 @@ impl Evader {
                 if self.wait(tick) {
                     return None;
                 }
-            } else if let Some(hide) = self.nearest(grid, goal, |c| safe(self, c)) {
-                self.plan(&open, here, hide);
+            } else {
+                self.walk_everywhere();
+                if let Some(hide) = self.nearest(grid, goal, |c| safe(self, c)) {
+                    self.plan(here, hide);
+                }
             }
         }
         let &next = self.path.get(1)?;
@@ -188,30 +202,36 @@ impl Evader {
         let score = |n: u32| {
             let c = grid.cell_of(n);
             let to_goal = Heuristic::Octile.distance(f64::from((c.x - goal.x).abs()), f64::from((c.y - goal.y).abs()));
-            Some(self.walk(grid, n)? + 0.5 * to_goal).filter(|_| wanted(c))
+            Some(self.walk(n)? + 0.5 * to_goal).filter(|_| wanted(c))
         };
         let scored = (0..grid.node_count() as u32).filter_map(|n| Some((score(n)?, n)));
         scored.min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, n)| grid.cell_of(n))
     }
 
     /// The bot's walking time from where it stands to node `n`, doors
-    /// open, if it can get there. Its field holds the cost of the way
-    /// back (each cell's cost paid on entering it, so the field counts
-    /// the bot's own cell and not `n`'s); the way out pays `n`'s and not
-    /// its own, which matters when `n` is water or mud. Exact for a last
-    /// step taken straight; a diagonal one is off by at most (√2 - 1)
-    /// times the difference of the two cells' costs.
-    fn walk(&self, open: &Grid, n: u32) -> Option<f64> {
-        let cost = |c: Cell| f64::from(open.entry_cost(c).unwrap_or(1));
-        let d = self.mine.distance(n)?;
-        let here = self.root.unwrap_or(open.cell_of(n));
-        Some(if d == 0.0 { 0.0 } else { d + cost(open.cell_of(n)) - cost(here) })
+    /// open, if it can get there and its field reaches it (see [`walk`]).
+    fn walk(&self, n: NodeId) -> Option<f64> {
+        walk(&self.mine, self.root, &self.maps.open, n)
+    }
+
+    /// Makes the bot's own field cover every cell it can reach, from
+    /// where it stood at the last [`Evader::weigh`].
+    fn walk_everywhere(&mut self) {
+        if self.mine_everywhere {
+            return;
+        }
+        let (open, here) = (&self.maps.open, self.root.expect("the bot weighed its cells first"));
+        let moves = GridGraph::new(open, Neighbors::Eight, Heuristic::Zero, here, here);
+        self.mine.start_from(open.node_count(), &[(open.node(here), 0.0)], f64::INFINITY);
+        self.mine.advance(&moves, u64::MAX);
+        self.mine_everywhere = true;
     }
 
     /// Fills the risks, sounds and biases of this step (see the module
-    /// docs); `open` is the grid with its doors open.
-    fn weigh(&mut self, world: &World, open: &Grid, here: Cell) {
+    /// docs), on the maps made for the world's grid.
+    fn weigh(&mut self, world: &World, here: Cell) {
         let grid = world.grid();
+        let open = &self.maps.open;
         let monsters = monsters(world);
         let ratio = f64::from(Species::of(Kind::Monster).max_speed) / PLAYER_SPEED;
         let nodes = grid.node_count();
@@ -220,8 +240,7 @@ impl Evader {
         // and mud but are not slowed in it): their maps count cells walked,
         // so that their times, cells over their speed, stand beside the
         // bot's own, whose route costs are its walking times.
-        let flat = walked(grid);
-        let moves = GridGraph::new(&flat, neighbors, Heuristic::Zero, here, here);
+        let moves = GridGraph::new(&self.maps.walked, neighbors, Heuristic::Zero, here, here);
         let from = |keep: fn(&Seen) -> bool| -> Vec<(u32, f64)> {
             let cells = monsters.iter().filter(|m| keep(m) && grid.is_walkable(m.cell));
             cells.map(|m| (grid.node(m.cell), 0.0)).collect()
@@ -232,9 +251,14 @@ impl Evader {
         self.monsters.advance(&moves, u64::MAX);
         self.unaware.start_from(nodes, &from(|m| !m.hunting), f64::from(HEARING_CELLS));
         self.unaware.advance(&moves, u64::MAX);
+        // The bot's own times, as far as the hunters reach (no farther
+        // when none hunts).
+        let reached: Vec<NodeId> = (0..nodes as NodeId).filter(|&n| self.hunters.distance(n).is_some()).collect();
         let mine = GridGraph::new(open, neighbors, Heuristic::Zero, here, here);
-        self.mine.start_from(nodes, &[(open.node(here), 0.0)], f64::INFINITY);
-        self.mine.advance(&mine, u64::MAX);
+        let limit = if reached.is_empty() { 0.0 } else { f64::INFINITY };
+        self.mine.start_from(nodes, &[(open.node(here), 0.0)], limit);
+        self.mine.advance_covering(&mine, u64::MAX, &reached);
+        self.mine_everywhere = false;
         self.root = Some(here);
         for v in [&mut self.reach, &mut self.seen, &mut self.sound, &mut self.bias] {
             v.clear();
@@ -243,7 +267,7 @@ impl Evader {
         for n in 0..nodes as u32 {
             let i = n as usize;
             if let Some(h) = self.hunters.distance(n) {
-                let bot = self.walk(open, n).unwrap_or(f64::INFINITY);
+                let bot = walk(&self.mine, self.root, open, n).unwrap_or(f64::INFINITY);
                 let lead = bot + MARGIN - h / ratio;
                 if lead > 0.0 {
                     self.reach[i] += UNSAFE * (1.0 + lead);
@@ -258,16 +282,9 @@ impl Evader {
         }
         // What monsters see: unaware ones would notice, hunters keep up.
         let sight = world.settings().detection_radius;
-        let r = sight.ceil() as i32;
         for m in &monsters {
-            let eye = cell_center(m.cell);
-            for y in m.cell.y - r..=m.cell.y + r {
-                for x in m.cell.x - r..=m.cell.x + r {
-                    let c = Cell::new(x, y);
-                    if open.is_walkable(c) && eye.distance(cell_center(c)) <= sight && line_of_sight(grid, m.cell, c) {
-                        self.seen[grid.node(c) as usize] += SEEN;
-                    }
-                }
+            for &n in self.views.of(grid, open, m.cell, sight) {
+                self.seen[n as usize] += SEEN;
             }
         }
         // A cell is seen and heard for as long as the bot takes to cross
@@ -287,24 +304,14 @@ impl Evader {
         }
     }
 
-    /// A* from `here` to `to` over the player's moves, doors open, each
-    /// cell surcharged by its risks, sound and bias; the path is left in
-    /// `self.path` (empty: none).
-    fn plan(&mut self, open: &Grid, here: Cell, to: Cell) {
-        let (reach, seen, sound, bias) = (&self.reach, &self.seen, &self.sound, &self.bias);
-        let graph = Surcharged {
-            moves: GridGraph::new(open, Neighbors::Eight, Heuristic::Octile, here, to),
-            stride: open.stride(),
-            surcharge: |n: u32| {
-                let i = n as usize;
-                reach[i] + seen[i] + sound[i] + bias[i]
-            },
-        };
-        let outcome = self.searcher.search(&graph, open.node(here), open.node(to), &Query::default());
-        self.path.clear();
-        if outcome.found {
-            self.path.extend(self.searcher.path().iter().map(|&n| open.cell_of(n)));
-        }
+    /// A* from `here` to `to` over the bot's moves ([`moves`]); the path
+    /// is left in `self.path` (empty: none).
+    fn plan(&mut self, here: Cell, to: Cell) {
+        let open = &self.maps.open;
+        let surcharges = [&self.reach[..], &self.seen, &self.sound, &self.bias];
+        let graph = moves(open, surcharges, here, to);
+        let found = self.searcher.search(&graph, open.node(here), open.node(to), &Query::default()).found;
+        keep_path(&self.searcher, open, found, &mut self.path);
     }
 
     /// The door behind the bot to close (unless its plan goes back through
@@ -337,27 +344,43 @@ fn monsters(world: &World) -> Vec<Seen> {
         .collect()
 }
 
-/// `grid` with every walkable ground of entry cost 1: the monsters' moves
-/// by the cells they walk (their speed is the same on any ground).
-fn walked(grid: &Grid) -> Grid {
-    let mut flat = grid.clone();
-    for c in grid.cells() {
-        if matches!(grid.tile(c), Tile::Water | Tile::Floor(2..)) {
-            flat.set_tile(c, Tile::Floor(1));
-        }
-    }
-    flat
+/// The bot's walking time from its cell `root` to node `n` by its field
+/// `mine`, doors open (`open`), if it can get there. The field holds the
+/// cost of the way back (each cell's cost paid on entering it, so the
+/// field counts the bot's own cell and not `n`'s); the way out pays `n`'s
+/// and not its own, which matters when `n` is water or mud. Exact for a
+/// last step taken straight; a diagonal one is off by at most (√2 - 1)
+/// times the difference of the two cells' costs.
+fn walk(mine: &FlowField, root: Option<Cell>, open: &Grid, n: NodeId) -> Option<f64> {
+    let cost = |c: Cell| f64::from(open.entry_cost(c).unwrap_or(1));
+    let d = mine.distance(n)?;
+    let here = root.unwrap_or(open.cell_of(n));
+    Some(if d == 0.0 { 0.0 } else { d + cost(open.cell_of(n)) - cost(here) })
 }
 
-/// `grid` with its closed doors open: the bot's own moves.
-fn with_doors_open(grid: &Grid) -> Grid {
-    let mut open = grid.clone();
-    for c in grid.cells() {
-        if grid.tile(c) == Tile::DoorClosed {
-            open.set_tile(c, Tile::DoorOpen);
-        }
+/// The bot's moves from `here` toward `to`: the player's moves over
+/// `open` (doors open), each cell surcharged by the sum of `surcharges`
+/// (its risks, sound and bias) at its node.
+fn moves<'a>(
+    open: &'a Grid,
+    surcharges: [&'a [f64]; 4],
+    here: Cell,
+    to: Cell,
+) -> Surcharged<'a, impl Fn(NodeId) -> f64 + 'a> {
+    Surcharged {
+        moves: GridGraph::new(open, Neighbors::Eight, Heuristic::Octile, here, to),
+        stride: open.stride(),
+        surcharge: move |n: NodeId| surcharges.iter().map(|s| s[n as usize]).sum(),
     }
-    open
+}
+
+/// Copies the path `searcher` found (if `found`) into `path`, as cells of
+/// `open`; empties it otherwise.
+fn keep_path(searcher: &Searcher, open: &Grid, found: bool, path: &mut Vec<Cell>) {
+    path.clear();
+    if found {
+        path.extend(searcher.path().iter().map(|&n| open.cell_of(n)));
+    }
 }
 
 /// The door the `e` command toggles for a player in `here`: the first in
@@ -375,6 +398,15 @@ mod tests {
     use crate::level::Level;
     use crate::sim::Settings;
 
+    /// A fresh bot that weighed the cells of `world` as it stands.
+    fn weighed(world: &World) -> Evader {
+        let here = world.player().cell;
+        let mut bot = Evader::default();
+        bot.maps.update(world.grid());
+        bot.weigh(world, here);
+        bot
+    }
+
     /// A hunter across a pool is as near as the cells it walks: water
     /// slows the player, not the monster. So the pool's second cell, two
     /// plain steps and two wades of the bot's and four cells of the
@@ -388,9 +420,8 @@ mod tests {
             assert!(world.ticks() < 40, "the monster sees the player across the pool");
             world.tick();
         }
-        let (here, grid) = (world.player().cell, world.grid().clone());
-        let mut bot = Evader::default();
-        bot.weigh(&world, &with_doors_open(&grid), here);
+        let grid = world.grid().clone();
+        let bot = weighed(&world);
         let wade = grid.node(Cell::new(5, 1)) as usize;
         assert!(bot.reach[wade] > 0.0, "the pool reads as safe");
         assert_eq!(bot.reach[grid.node(Cell::new(1, 2)) as usize], 0.0, "the bot's own corner is safe");
@@ -417,13 +448,13 @@ mod tests {
         let level = Level::parse("name: pool\n##########\n#@..~~~~.#\n##########\n", "pool.txt").unwrap();
         let world = World::new(&level, 1, Settings::default()).unwrap();
         let (here, grid) = (world.player().cell, world.grid().clone());
-        let open = with_doors_open(&grid);
-        let mut bot = Evader::default();
-        bot.weigh(&world, &open, here);
+        let mut bot = weighed(&world);
         let pool = grid.node(Cell::new(4, 1));
+        assert_eq!(bot.walk(pool), None, "no hunter: the field reaches no farther than the bot");
+        bot.walk_everywhere();
         assert_eq!(bot.mine.distance(pool), Some(3.0), "the field holds the way back");
-        assert_eq!(bot.walk(&open, pool), Some(7.0), "two steps and a wade");
-        assert_eq!(bot.walk(&open, grid.node(here)), Some(0.0), "standing still costs nothing");
-        assert_eq!(bot.walk(&open, grid.node(Cell::new(2, 1))), Some(1.0));
+        assert_eq!(bot.walk(pool), Some(7.0), "two steps and a wade");
+        assert_eq!(bot.walk(grid.node(here)), Some(0.0), "standing still costs nothing");
+        assert_eq!(bot.walk(grid.node(Cell::new(2, 1))), Some(1.0));
     }
 }
