@@ -104,6 +104,11 @@ mod tests {
                 })
             });
             assert!(items.iter().enumerate().all(|(i, &x)| x == i + 1), "{threads} threads, {n} items");
+            let shared: Vec<_> =
+                pool.install(|| split(&items, 64).into_iter().map(|(first, s)| (first, s.len())).collect());
+            let mutable: Vec<(usize, usize)> =
+                pool.install(|| split_mut(&mut items, 64).into_iter().map(|(f, s)| (f, s.len())).collect());
+            assert_eq!(shared, mutable, "the same shares, shared or mutable");
             assert!(firsts.iter().all(|f| f.0 % 64 == 0 || f.0 == n), "{firsts:?}");
             assert!(firsts.windows(2).all(|w| w[0].0 <= w[1].0), "{firsts:?}");
             assert_eq!(firsts.iter().map(|f| f.1).collect::<Vec<_>>(), (0..threads).map(Some).collect::<Vec<_>>());
