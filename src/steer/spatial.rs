@@ -339,7 +339,9 @@ impl SpatialHash {
         band_starts.push(at);
 
         // 3. Each job's ids into its pieces of `staged`, one per band.
-        staged.clear();
+        // Every slot of `staged` is written below (and then `slots`', and the
+        // bins' starts, ids and positions), so that the buffers are only
+        // sized here, not filled on this thread.
         staged.resize(n, 0);
         let mut pieces: Vec<&mut [u32]> = (0..jobs * bands).map(|_| <&mut [u32]>::default()).collect();
         let mut rest = &mut staged[..];
@@ -365,14 +367,13 @@ impl SpatialHash {
 
         // 4. Each band's ids into its bins. The positions end in LANES
         // slots of infinity (see `visit`).
-        starts.clear();
         starts.resize(count + 1, 0);
         starts[count] = n as u32;
         ids.resize(n, 0);
-        xs.clear();
-        xs.resize(n + LANES, f32::INFINITY);
-        ys.clear();
-        ys.resize(n + LANES, f32::INFINITY);
+        for padded in [&mut *xs, &mut *ys] {
+            padded.resize(n + LANES, f32::INFINITY);
+            padded[n..].fill(f32::INFINITY);
+        }
         let mut work = Vec::with_capacity(bands);
         let mut rest = (&mut starts[..count], &mut staged[..], &mut ids[..], &mut xs[..n], &mut ys[..n]);
         for band in 0..bands {
@@ -390,6 +391,7 @@ impl SpatialHash {
         on_each_thread(split_mut(&mut work, 1), |(_, bands)| {
             for (band, starts, staged, ids, xs, ys) in bands.iter_mut() {
                 let (first_bin, base) = (*band * band_bins, band_starts[*band]);
+                starts.fill(0);
                 for &i in staged.iter() {
                     starts[bins.of(input[i as usize]) - first_bin] += 1;
                 }
@@ -415,7 +417,6 @@ impl SpatialHash {
 
         // 5. Each point's slot, job by job in id order.
         let staged = &staged[..];
-        slots.clear();
         slots.resize(n, 0);
         let shares = (split_mut(slots, SORT_CHUNK).into_iter().zip(split(input, SORT_CHUNK)))
             .zip(split_mut(offsets, bands))
