@@ -216,5 +216,6 @@ pub mod picture;
 pub mod replay;
 pub mod rng;
 pub mod search;
+mod shares;
 pub mod sim;
 pub mod steer;

@@ -31,7 +31,6 @@ mod rules;
 mod run;
 mod sense;
 mod settings;
-mod shares;
 mod sightings;
 mod species;
 mod stats;

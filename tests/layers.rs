@@ -25,8 +25,9 @@ const LIBRARY: &[&[&str]] = &[
     // syntax; output files written whole or not at all.
     &["hash", "number", "atomic"],
     // Utilities: bounded reading of input files; the names of settings;
-    // the random number generator.
-    &["input", "named", "rng"],
+    // the random number generator; fixed shares of a parallel pass, one
+    // per pool thread (steering's counting sort and the world's passes).
+    &["input", "named", "rng", "shares"],
     &["grid"],
     &["level"],
     &["search"],

@@ -21,9 +21,9 @@
 
 use super::Kind;
 use super::creature::Creature;
-use super::shares::{on_each_thread, split_mut};
 use super::species::{BODY_RADIUS, FLOCK_RADIUS, ORCA, SEPARATION_RADIUS, Species, alarm};
 use crate::grid::{Cell, Grid};
+use crate::shares::{on_each_thread, split_mut};
 use crate::steer::wide::{self, Build, Pass};
 use crate::steer::{
     Body, FlockLanes, FlockSums, FlockWeights, LANES, SpatialHash, Vec2, WallDistance, avoid_walls_within, cell_at,
@@ -32,7 +32,7 @@ use crate::steer::{
 use rayon::prelude::*;
 
 /// The grain the parallel passes over creatures or slots are cut at into
-/// one share per thread (`sim::shares`); the answers never depend on the
+/// one share per thread (`crate::shares`); the answers never depend on the
 /// cut: each creature's is its own.
 pub const CHUNK: usize = 512;
 
@@ -206,7 +206,7 @@ impl View {
     ///
     /// The counting sort runs in parallel in order; the copies into slots,
     /// one pass that fills every array, in fixed shares of the slots, one
-    /// per thread (`sim::shares`).
+    /// per thread (`crate::shares`).
     pub fn update(&mut self, creatures: &[Creature], grid: &Grid) {
         let extent = Vec2::new(grid.width() as f32, grid.height() as f32);
         self.hash.rebuild_within(creatures.par_iter().map(|c| c.body.pos), Vec2::ZERO, extent);
@@ -241,7 +241,7 @@ impl View {
 
     /// Every creature's senses of the snapshot, and the crowd's figures:
     /// in parallel on the current rayon pool, in fixed shares of the
-    /// slots, one per thread (`sim::shares`).
+    /// slots, one per thread (`crate::shares`).
     pub fn sense(&mut self, around: &Surroundings) -> CrowdFigures {
         let View { hash, members, vx, vy, kinds, boids, sensed, by_creature } = self;
         sensed.resize(members.len(), Sensed::default());

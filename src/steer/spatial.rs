@@ -7,7 +7,9 @@
 //! coordinate. No per-bin `Vec`, no `HashMap`, and once the buffers have
 //! grown, no allocation but two short lists of the sort's jobs. The sort
 //! runs on the current rayon pool over fixed jobs (points by id, then
-//! bands of bin rows), and its result is the serial counting sort's slot
+//! bands of bin rows), each pass's jobs cut into one share per pool
+//! thread (`crate::shares`, so that a loaded machine does not leave them
+//! all to the thread that asked first), and its result is the serial counting sort's slot
 //! for slot, whatever the number of threads. The bins a query touches on one row of bins are
 //! contiguous in those arrays, so a query reads a few runs of consecutive
 //! slots ([`SpatialHash::runs`], [`SpatialHash::visit`]) instead of
@@ -23,6 +25,7 @@
 //! points.
 
 use super::Vec2;
+use crate::shares::{on_each_thread, split, split_mut};
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -287,7 +290,8 @@ impl SpatialHash {
     }
 
     /// Counting-sorts the input into bins covering `lo` to `hi`, in
-    /// parallel over fixed jobs, to the serial sort's result: the bins in
+    /// parallel over fixed jobs in fixed shares, one per pool thread
+    /// (`crate::shares`), to the serial sort's result: the bins in
     /// order, each bin's points by ascending id.
     ///
     /// 1. Each job of [`SORT_CHUNK`] points counts its points per band
@@ -314,9 +318,12 @@ impl SpatialHash {
         // 1. Each job's count of points per band.
         offsets.clear();
         offsets.resize(jobs * bands, 0);
-        offsets.par_chunks_mut(bands).zip(input.par_chunks(SORT_CHUNK)).for_each(|(counts, points)| {
-            for &p in points {
-                counts[bins.band_of(p)] += 1;
+        let shares = split_mut(offsets, bands).into_iter().zip(split(input, SORT_CHUNK)).collect();
+        on_each_thread(shares, |((_, counts), (_, points))| {
+            for (counts, points) in counts.chunks_mut(bands).zip(points.chunks(SORT_CHUNK)) {
+                for &p in points {
+                    counts[bins.band_of(p)] += 1;
+                }
             }
         });
         // 2. The counts become offsets, band by band, job by job.
@@ -332,7 +339,9 @@ impl SpatialHash {
         band_starts.push(at);
 
         // 3. Each job's ids into its pieces of `staged`, one per band.
-        staged.clear();
+        // Every slot of `staged` is written below (and then `slots`', and the
+        // bins' starts, ids and positions), so that the buffers are only
+        // sized here, not filled on this thread.
         staged.resize(n, 0);
         let mut pieces: Vec<&mut [u32]> = (0..jobs * bands).map(|_| <&mut [u32]>::default()).collect();
         let mut rest = &mut staged[..];
@@ -343,26 +352,28 @@ impl SpatialHash {
                 (pieces[k], rest) = std::mem::take(&mut rest).split_at_mut((end - offsets[k]) as usize);
             }
         }
-        pieces.par_chunks_mut(bands).zip(input.par_chunks(SORT_CHUNK)).enumerate().for_each(
-            |(job, (pieces, points))| {
-                for (i, &p) in (job * SORT_CHUNK..).zip(points) {
+        let shares = split_mut(&mut pieces, bands).into_iter().zip(split(input, SORT_CHUNK)).collect();
+        on_each_thread(shares, |((_, pieces), (from, points))| {
+            for (pieces, (job_first, points)) in
+                pieces.chunks_mut(bands).zip((from..).step_by(SORT_CHUNK).zip(points.chunks(SORT_CHUNK)))
+            {
+                for (i, &p) in (job_first..).zip(points) {
                     let piece = &mut pieces[bins.band_of(p)];
                     let (first, tail) = std::mem::take(piece).split_first_mut().expect("a place counted for it");
                     (*first, *piece) = (i as u32, tail);
                 }
-            },
-        );
+            }
+        });
 
         // 4. Each band's ids into its bins. The positions end in LANES
         // slots of infinity (see `visit`).
-        starts.clear();
         starts.resize(count + 1, 0);
         starts[count] = n as u32;
         ids.resize(n, 0);
-        xs.clear();
-        xs.resize(n + LANES, f32::INFINITY);
-        ys.clear();
-        ys.resize(n + LANES, f32::INFINITY);
+        for padded in [&mut *xs, &mut *ys] {
+            padded.resize(n + LANES, f32::INFINITY);
+            padded[n..].fill(f32::INFINITY);
+        }
         let mut work = Vec::with_capacity(bands);
         let mut rest = (&mut starts[..count], &mut staged[..], &mut ids[..], &mut xs[..n], &mut ys[..n]);
         for band in 0..bands {
@@ -377,42 +388,50 @@ impl SpatialHash {
             work.push((band, band_starts_of, band_staged, band_ids, band_xs, band_ys));
         }
         let band_starts = &band_starts[..];
-        work.into_par_iter().for_each(|(band, starts, staged, ids, xs, ys)| {
-            let (first_bin, base) = (band * band_bins, band_starts[band]);
-            for &i in staged.iter() {
-                starts[bins.of(input[i as usize]) - first_bin] += 1;
-            }
-            // Inclusive prefix sums: starts[b] is now the end of bin b.
-            // Filling each bin backwards from its end, in descending id
-            // order, leaves starts[b] at the bin's start and the ids
-            // ascending within it.
-            let mut end = base;
-            for s in starts.iter_mut() {
-                end += *s;
-                *s = end;
-            }
-            for staged in staged.iter_mut().rev() {
-                let (i, p) = (*staged, input[*staged as usize]);
-                let start = &mut starts[bins.of(p) - first_bin];
-                *start -= 1;
-                let k = (*start - base) as usize;
-                (ids[k], xs[k], ys[k]) = (i, p.x, p.y);
-                *staged = *start;
+        on_each_thread(split_mut(&mut work, 1), |(_, bands)| {
+            for (band, starts, staged, ids, xs, ys) in bands.iter_mut() {
+                let (first_bin, base) = (*band * band_bins, band_starts[*band]);
+                starts.fill(0);
+                for &i in staged.iter() {
+                    starts[bins.of(input[i as usize]) - first_bin] += 1;
+                }
+                // Inclusive prefix sums: starts[b] is now the end of bin b.
+                // Filling each bin backwards from its end, in descending id
+                // order, leaves starts[b] at the bin's start and the ids
+                // ascending within it.
+                let mut end = base;
+                for s in starts.iter_mut() {
+                    end += *s;
+                    *s = end;
+                }
+                for staged in staged.iter_mut().rev() {
+                    let (i, p) = (*staged, input[*staged as usize]);
+                    let start = &mut starts[bins.of(p) - first_bin];
+                    *start -= 1;
+                    let k = (*start - base) as usize;
+                    (ids[k], xs[k], ys[k]) = (i, p.x, p.y);
+                    *staged = *start;
+                }
             }
         });
 
         // 5. Each point's slot, job by job in id order.
         let staged = &staged[..];
-        slots.clear();
         slots.resize(n, 0);
-        (slots.par_chunks_mut(SORT_CHUNK).zip(input.par_chunks(SORT_CHUNK)).zip(offsets.par_chunks_mut(bands)))
-            .for_each(|((slots, points), next)| {
+        let shares = (split_mut(slots, SORT_CHUNK).into_iter().zip(split(input, SORT_CHUNK)))
+            .zip(split_mut(offsets, bands))
+            .collect();
+        on_each_thread(shares, |(((_, slots), (_, points)), (_, next))| {
+            for ((slots, points), next) in
+                slots.chunks_mut(SORT_CHUNK).zip(points.chunks(SORT_CHUNK)).zip(next.chunks_mut(bands))
+            {
                 for (slot, &p) in slots.iter_mut().zip(points) {
                     let at = &mut next[bins.band_of(p)];
                     *slot = staged[*at as usize];
                     *at += 1;
                 }
-            });
+            }
+        });
     }
 
     /// The bounding box of the finite input coordinates (0 on an axis

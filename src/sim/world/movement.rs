@@ -1,11 +1,11 @@
 //! How creatures move: the `steer` and `avoid` systems.
 
 use super::{DT, World};
+use crate::shares::{on_each_thread, split_mut};
 use crate::sim::behave::{self, PlayerSeen};
 use crate::sim::creature::Creature;
 use crate::sim::sense::{CHUNK, Surroundings, in_crowd};
 use crate::sim::settings::Avoidance;
-use crate::sim::shares::{on_each_thread, split_mut};
 use crate::sim::species::{AVOID_RADIUS, KEEP_RIGHT, Species};
 use crate::steer::{Agent, Vec2, move_body_within, resolve_walls};
 use rand::RngExt;
@@ -61,7 +61,7 @@ pub(super) fn steer(w: &mut World) -> ControlFlow<()> {
             None
         }
     };
-    // Fixed shares of the creatures, one per thread (`sim::shares`); without
+    // Fixed shares of the creatures, one per thread (`crate::shares`); without
     // ORCA no wishes are kept (0.8 MB a tick at 100,000 creatures).
     x.wishes.clear();
     let creatures = split_mut(&mut s.creatures, CHUNK);

@@ -1,4 +1,6 @@
-//! Fixed shares of the crowd's passes, one per thread of the pool.
+//! Fixed shares of a parallel pass, one per thread of the pool: the
+//! counting sort of steering's spatial hash and the world's snapshot,
+//! sensing and steps run so.
 //!
 //! Rayon's parallel iterators hand their pieces to whichever thread asks
 //! first. On a machine whose cores are busy with other processes, the
@@ -7,7 +9,7 @@
 //! not what a tick costs. Here every thread of the pool takes one share of
 //! a pass, the same for any load: the passes' chunks cut into as many
 //! shares as there are threads, in order. The answers never depend on it
-//! (each creature's is its own); only who computes them does.
+//! (each chunk's is its own); only who computes them does.
 
 use std::ops::Range;
 use std::sync::Mutex;
@@ -22,18 +24,30 @@ fn bounds(chunks: usize, threads: usize) -> impl Iterator<Item = Range<usize>> {
     })
 }
 
-/// `items` cut at whole chunks of `chunk` into one share for each thread
-/// of the current pool ([`bounds`]), each with the index of its first item.
+/// The items `0..len` cut at whole chunks of `chunk` into one share for
+/// each thread of the current pool ([`bounds`]), in order; with more
+/// threads than chunks the last shares are empty and begin at `len`.
+fn ranges(len: usize, chunk: usize) -> impl Iterator<Item = Range<usize>> {
+    bounds(len.div_ceil(chunk), rayon::current_num_threads())
+        .map(move |r| (r.start * chunk).min(len)..(r.end * chunk).min(len))
+}
+
+/// `items` cut into one share for each thread of the current pool
+/// ([`ranges`]), each with the index of its first item.
+pub(crate) fn split<T>(items: &[T], chunk: usize) -> Vec<(usize, &[T])> {
+    ranges(items.len(), chunk).map(|r| (r.start, &items[r])).collect()
+}
+
+/// `items` cut into one share for each thread of the current pool
+/// ([`ranges`]), each with the index of its first item: the shares of
+/// [`split`], mutable.
 pub(crate) fn split_mut<T>(items: &mut [T], chunk: usize) -> Vec<(usize, &mut [T])> {
-    let (mut rest, mut first) = (items, 0);
-    bounds(rest.len().div_ceil(chunk), rayon::current_num_threads())
+    let mut rest = items;
+    ranges(rest.len(), chunk)
         .map(|r| {
-            // With more threads than chunks the last shares are empty.
-            let len = (r.len() * chunk).min(rest.len());
-            let (share, tail) = std::mem::take(&mut rest).split_at_mut(len);
+            let (share, tail) = std::mem::take(&mut rest).split_at_mut(r.len());
             rest = tail;
-            first += len;
-            (first - len, share)
+            (r.start, share)
         })
         .collect()
 }
@@ -90,6 +104,11 @@ mod tests {
                 })
             });
             assert!(items.iter().enumerate().all(|(i, &x)| x == i + 1), "{threads} threads, {n} items");
+            let shared: Vec<_> =
+                pool.install(|| split(&items, 64).into_iter().map(|(first, s)| (first, s.len())).collect());
+            let mutable: Vec<(usize, usize)> =
+                pool.install(|| split_mut(&mut items, 64).into_iter().map(|(f, s)| (f, s.len())).collect());
+            assert_eq!(shared, mutable, "the same shares, shared or mutable");
             assert!(firsts.iter().all(|f| f.0 % 64 == 0 || f.0 == n), "{firsts:?}");
             assert!(firsts.windows(2).all(|w| w[0].0 <= w[1].0), "{firsts:?}");
             assert_eq!(firsts.iter().map(|f| f.1).collect::<Vec<_>>(), (0..threads).map(Some).collect::<Vec<_>>());
