@@ -54,7 +54,7 @@ fn walked(grid: &Grid) -> Grid {
 }
 
 /// `grid` with its closed doors open.
-pub fn with_doors_open(grid: &Grid) -> Grid {
+fn with_doors_open(grid: &Grid) -> Grid {
     let mut open = grid.clone();
     for c in grid.cells() {
         if grid.tile(c) == Tile::DoorClosed {
