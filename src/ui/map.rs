@@ -177,6 +177,11 @@ impl Widget for MapView<'_> {
             .map(|(c, pos)| (Kind::ALL.len() - 1 - c.kind as usize, c, pos))
             .collect();
         shown.sort_by_key(|&(layer, _, _)| layer);
+        // A monster on the player's own cell would hide under `@`: the
+        // player's cell then wears the monsters' colour, as in the grace
+        // after a catch, for as long as it stands there.
+        let player = world.player().cell;
+        let shared = shown.iter().any(|&(_, c, _)| c.kind == Kind::Monster && c.cell() == player);
         for (_, c, pos) in shown {
             buf[pos].set_char(glyph(c)).set_style(Style::new().fg(p.creature(c.kind)).add_modifier(Modifier::BOLD));
         }
@@ -188,7 +193,7 @@ impl Widget for MapView<'_> {
         if let Some(pos) = camera.screen(world.player().cell) {
             // After a catch the player's cell flashes while the grace lasts.
             let flash = world.grace_ticks_left() > 0 && (world.ticks() / FLASH_TICKS).is_multiple_of(2);
-            let style = if flash {
+            let style = if flash || shared {
                 p.highlight(p.player, p.monster)
             } else {
                 Style::new().fg(p.player).add_modifier(Modifier::BOLD)
@@ -251,6 +256,7 @@ mod tests {
     use crate::sim::Settings;
     use crate::steer::Vec2;
     use crate::ui::testing::lines;
+    use ratatui::style::Color;
 
     fn grid(w: usize, h: usize) -> Grid {
         Grid::filled(w, h, Tile::Floor(1))
@@ -331,6 +337,24 @@ mod tests {
         assert_eq!(lines(&buf), [" ##### ", " #@.M# ", " #~+'# ", " ##### "]);
         assert_eq!(buf[(4, 1)].fg, Palette::NAMED.monster);
         assert_eq!(buf[(3, 1)].fg, Palette::NAMED.floor);
+    }
+
+    #[test]
+    fn a_monster_on_the_players_cell_colours_it() {
+        let level = Level::parse("#######\n#@...M#\n#######\n", "t").unwrap();
+        let mut world = World::new(&level, 1, Settings::default()).unwrap();
+        let p = Palette::NAMED;
+        let player_cell = |world: &World| {
+            let buf = view(world, &level, None);
+            (buf[(1, 1)].symbol().to_string(), buf[(1, 1)].bg)
+        };
+        assert_eq!(player_cell(&world), ("@".to_string(), Color::Reset), "alone: plain");
+        // In the sandbox a hunter walks onto the player and stays there.
+        while world.creatures()[0].cell() != world.player().cell && world.ticks() < 400 {
+            world.tick();
+        }
+        assert_eq!(world.creatures()[0].cell(), world.player().cell, "the hunter never reached the player");
+        assert_eq!(player_cell(&world), ("@".to_string(), p.monster), "the monster shows round the player");
     }
 
     #[test]
