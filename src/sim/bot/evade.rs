@@ -24,7 +24,7 @@
 //!   (a line of sight within the detection radius) costs [`SEEN`], one it
 //!   hears a step in (within the hearing steps) [`HEARD`];
 //! - *touch*: a cell within [`CLOSE`] steps of any monster costs
-//!   [`UNSAFE`] (bumping into a roaming monster is a catch too);
+//!   [`UNSAFE`] (bumping into a roaming monster is a catch too).
 //!
 //! **Then it acts.** The next cell of the plan is a closed door: it opens
 //! it. It stands where no monster sees it or reaches it and the next cell
@@ -73,6 +73,7 @@ pub const REOPEN: f64 = 10.0 * UNSAFE;
 pub const DOOR_MEMORY: u64 = 200;
 /// How far the monsters' maps reach, in route cost.
 const REACH: f64 = 48.0;
+
 /// The evading bot's memory and buffers.
 #[derive(Debug, Default)]
 pub struct Evader {
@@ -88,6 +89,8 @@ pub struct Evader {
     mine: FlowField,
     /// Whether `mine` covers every cell the bot can reach.
     mine_everywhere: bool,
+    /// The nodes a hunter reaches, this step: where `mine` must reach.
+    reached: Vec<NodeId>,
     /// Where the bot stood when `mine` was made: its root.
     root: Option<Cell>,
     /// The grids of its moves and the monsters', made again when the grid
@@ -253,11 +256,13 @@ impl Evader {
         self.unaware.advance(&moves, u64::MAX);
         // The bot's own times, as far as the hunters reach (no farther
         // when none hunts).
-        let reached: Vec<NodeId> = (0..nodes as NodeId).filter(|&n| self.hunters.distance(n).is_some()).collect();
+        let hunters = &self.hunters;
+        self.reached.clear();
+        self.reached.extend((0..nodes as NodeId).filter(|&n| hunters.distance(n).is_some()));
         let mine = GridGraph::new(open, neighbors, Heuristic::Zero, here, here);
-        let limit = if reached.is_empty() { 0.0 } else { f64::INFINITY };
+        let limit = if self.reached.is_empty() { 0.0 } else { f64::INFINITY };
         self.mine.start_from(nodes, &[(open.node(here), 0.0)], limit);
-        self.mine.advance_covering(&mine, u64::MAX, &reached);
+        self.mine.advance_covering(&mine, u64::MAX, &self.reached);
         self.mine_everywhere = false;
         self.root = Some(here);
         for v in [&mut self.reach, &mut self.seen, &mut self.sound, &mut self.bias] {
@@ -304,14 +309,24 @@ impl Evader {
         }
     }
 
-    /// A* from `here` to `to` over the bot's moves ([`moves`]); the path
-    /// is left in `self.path` (empty: none).
+    /// A* from `here` to `to` over the player's moves, doors open, each
+    /// cell surcharged by its risks, sound and bias; the path is left in
+    /// `self.path` (empty: none).
     fn plan(&mut self, here: Cell, to: Cell) {
-        let open = &self.maps.open;
-        let surcharges = [&self.reach[..], &self.seen, &self.sound, &self.bias];
-        let graph = moves(open, surcharges, here, to);
-        let found = self.searcher.search(&graph, open.node(here), open.node(to), &Query::default()).found;
-        keep_path(&self.searcher, open, found, &mut self.path);
+        let (open, reach, seen, sound, bias) = (&self.maps.open, &self.reach, &self.seen, &self.sound, &self.bias);
+        let graph = Surcharged {
+            moves: GridGraph::new(open, Neighbors::Eight, Heuristic::Octile, here, to),
+            stride: open.stride(),
+            surcharge: |n: NodeId| {
+                let i = n as usize;
+                reach[i] + seen[i] + sound[i] + bias[i]
+            },
+        };
+        let outcome = self.searcher.search(&graph, open.node(here), open.node(to), &Query::default());
+        self.path.clear();
+        if outcome.found {
+            self.path.extend(self.searcher.path().iter().map(|&n| open.cell_of(n)));
+        }
     }
 
     /// The door behind the bot to close (unless its plan goes back through
@@ -356,31 +371,6 @@ fn walk(mine: &FlowField, root: Option<Cell>, open: &Grid, n: NodeId) -> Option<
     let d = mine.distance(n)?;
     let here = root.unwrap_or(open.cell_of(n));
     Some(if d == 0.0 { 0.0 } else { d + cost(open.cell_of(n)) - cost(here) })
-}
-
-/// The bot's moves from `here` toward `to`: the player's moves over
-/// `open` (doors open), each cell surcharged by the sum of `surcharges`
-/// (its risks, sound and bias) at its node.
-fn moves<'a>(
-    open: &'a Grid,
-    surcharges: [&'a [f64]; 4],
-    here: Cell,
-    to: Cell,
-) -> Surcharged<'a, impl Fn(NodeId) -> f64 + 'a> {
-    Surcharged {
-        moves: GridGraph::new(open, Neighbors::Eight, Heuristic::Octile, here, to),
-        stride: open.stride(),
-        surcharge: move |n: NodeId| surcharges.iter().map(|s| s[n as usize]).sum(),
-    }
-}
-
-/// Copies the path `searcher` found (if `found`) into `path`, as cells of
-/// `open`; empties it otherwise.
-fn keep_path(searcher: &Searcher, open: &Grid, found: bool, path: &mut Vec<Cell>) {
-    path.clear();
-    if found {
-        path.extend(searcher.path().iter().map(|&n| open.cell_of(n)));
-    }
 }
 
 /// The door the `e` command toggles for a player in `here`: the first in
