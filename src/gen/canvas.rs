@@ -7,7 +7,7 @@
 //! no bounds check.
 
 use super::Size;
-use crate::grid::{Grid, Tile};
+use crate::grid::{Cell, Grid, Tile};
 
 /// The map being generated.
 #[derive(Clone, Debug)]
@@ -36,6 +36,13 @@ impl Canvas {
     /// The column and row of index `i`.
     pub fn xy(&self, i: usize) -> (usize, usize) {
         (i % self.width, i / self.width)
+    }
+
+    /// The grid cell of index `i` (a canvas and the grids made from it
+    /// share their coordinates).
+    pub fn cell(&self, i: usize) -> Cell {
+        let (x, y) = self.xy(i);
+        Cell::new(x as i32, y as i32)
     }
 
     /// Whether `i` is off the outer ring, where carving may happen.

@@ -96,25 +96,20 @@ impl Walk {
     /// The walking distance from `root` of every cell of the canvas
     /// (infinite where no walk reaches).
     pub fn from(&mut self, canvas: &Canvas, root: usize) -> Vec<f64> {
-        let (x, y) = canvas.xy(root);
-        let node = self.grid.node(Cell::new(x as i32, y as i32));
+        let node = self.grid.node(canvas.cell(root));
         self.field.start(self.grid.node_count(), node, f64::INFINITY);
         let c = Cell::new(0, 0);
         self.field.advance(&GridGraph::new(&self.grid, Neighbors::Eight, Heuristic::Zero, c, c), u64::MAX);
         (0..canvas.tiles.len())
-            .map(|i| {
-                let (x, y) = canvas.xy(i);
-                self.field.distance(self.grid.node(Cell::new(x as i32, y as i32))).unwrap_or(f64::INFINITY)
-            })
+            .map(|i| self.field.distance(self.grid.node(canvas.cell(i))).unwrap_or(f64::INFINITY))
             .collect()
     }
 
     /// The cells of a shortest walk from `from` to the root of the last
     /// [`Walk::from`], `from` first.
     pub fn route(&self, canvas: &Canvas, from: usize) -> Vec<usize> {
-        let (x, y) = canvas.xy(from);
         let mut nodes = Vec::new();
-        self.field.descent(&self.graph(), self.grid.node(Cell::new(x as i32, y as i32)), usize::MAX, &mut nodes);
+        self.field.descent(&self.graph(), self.grid.node(canvas.cell(from)), usize::MAX, &mut nodes);
         nodes
             .iter()
             .map(|&n| {
@@ -221,14 +216,11 @@ fn guards(
     wanted: usize,
     taken: &mut [bool],
 ) -> Vec<usize> {
-    let cell = |i: usize| {
-        let (x, y) = canvas.xy(i);
-        Cell::new(x as i32, y as i32)
-    };
     let (goal, player) = (route[0], route[route.len() - 1]);
     let free: Vec<usize> =
         route.iter().copied().skip(GUARD_GAP).filter(|&i| dist[i] >= reach && canvas.plain(i) && !taken[i]).collect();
-    let hidden: Vec<usize> = free.iter().copied().filter(|&i| !line_of_sight(grid, cell(player), cell(i))).collect();
+    let hidden: Vec<usize> =
+        free.iter().copied().filter(|&i| !line_of_sight(grid, canvas.cell(player), canvas.cell(i))).collect();
     let open = if hidden.is_empty() { free } else { hidden };
     if wanted == 0 || open.is_empty() {
         return Vec::new();
@@ -363,23 +355,19 @@ impl Placed {
     /// The level of `canvas` with everything placed, named for `recipe`:
     /// its goal is to reach `G`, and its doors cycle as `doors` says.
     pub fn level(&self, canvas: &Canvas, recipe: &Recipe, description: String, doors: Option<DoorCycle>) -> Level {
-        let cell = |i: usize| {
-            let (x, y) = canvas.xy(i);
-            Cell::new(x as i32, y as i32)
-        };
-        let cells = |list: &[usize]| list.iter().map(|&i| cell(i)).collect::<Vec<_>>();
+        let cells = |list: &[usize]| list.iter().map(|&i| canvas.cell(i)).collect::<Vec<_>>();
         Level {
             name: recipe.name(),
             description,
             source: String::new(),
             grid: Grid::new(canvas.width, canvas.height, &canvas.tiles),
-            player: Some(cell(self.player)),
+            player: Some(canvas.cell(self.player)),
             monsters: cells(&self.monsters),
             wanderers: cells(&self.wanderers),
             fleeing: cells(&self.fleeing),
             boids: cells(&self.boids),
-            start: self.start.map(cell),
-            goal: Some(cell(self.goal)),
+            start: self.start.map(|i| canvas.cell(i)),
+            goal: Some(canvas.cell(self.goal)),
             objective: Some(Goal::Reach),
             lives: None,
             doors,
@@ -465,10 +453,7 @@ mod tests {
         // corridor (5 cells), clear of the east room's mouth and the bulge.
         assert_eq!(xy, [(25, 2), (23, 2)]);
         let p = Cell::new(1, 2);
-        assert!(posts.iter().all(|&i| {
-            let (x, y) = c.xy(i);
-            taken[i] && dist[i] >= 10.0 && !line_of_sight(&walk.grid, p, Cell::new(x as i32, y as i32))
-        }));
+        assert!(posts.iter().all(|&i| taken[i] && dist[i] >= 10.0 && !line_of_sight(&walk.grid, p, c.cell(i))));
         assert!(guards(&c, &walk.grid, &route, &dist, 10.0, 0, &mut taken).is_empty());
     }
 
