@@ -5,12 +5,13 @@
 //! arrays in *bin order* (bins row by row, each bin's points by ascending
 //! id): the bin starts, the ids, and the positions as one array per
 //! coordinate. No per-bin `Vec`, no `HashMap`, and once the buffers have
-//! grown, no allocation but two short lists of the sort's jobs. The sort
-//! runs on the current rayon pool over fixed jobs (points by id, then
-//! bands of bin rows), each pass's jobs cut into one share per pool
-//! thread (`crate::shares`, so that a loaded machine does not leave them
-//! all to the thread that asked first), and its result is the serial counting sort's slot
-//! for slot, whatever the number of threads. The bins a query touches on one row of bins are
+//! grown, no allocation but short lists of the sort's jobs and of their
+//! shares. The sort runs on the current rayon pool over fixed jobs
+//! (points by id, then bands of bin rows), each pass's jobs cut into one
+//! share per pool thread (`crate::shares`, so that a loaded machine does
+//! not leave them all to the thread that asked first), and its result is
+//! the serial counting sort's slot for slot, whatever the number of
+//! threads. The bins a query touches on one row of bins are
 //! contiguous in those arrays, so a query reads a few runs of consecutive
 //! slots ([`SpatialHash::runs`], [`SpatialHash::visit`]) instead of
 //! gathering ids from all over memory; a caller that lays out its own

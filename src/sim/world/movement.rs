@@ -74,6 +74,7 @@ pub(super) fn steer(w: &mut World) -> ControlFlow<()> {
     let draws = &x.draws;
     on_each_thread(creatures.into_iter().zip(wishes).collect(), |((first, creatures), wishes)| {
         for (j, c) in creatures.iter_mut().enumerate() {
+            // `step` wishes only under ORCA, where every share has its slots.
             if let Some(v) = step(first + j, c, draws[first + j]) {
                 wishes[j] = v;
             }
