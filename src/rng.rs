@@ -47,6 +47,26 @@ impl Pcg32 {
     fn step(&mut self) {
         self.state = self.state.wrapping_mul(MULTIPLIER).wrapping_add(self.increment);
     }
+
+    /// Skips `delta` outputs (`u32`s) in O(log `delta`) steps: the
+    /// generator as `delta` calls of `next_u32` would leave it, so that
+    /// the draws of one stream can be made in parallel, each share from
+    /// its own place in it (Brown's jump-ahead of an LCG, as PCG's
+    /// `pcg_advance` makes it).
+    pub fn advance(&mut self, mut delta: u64) {
+        let (mut acc_mult, mut acc_plus) = (1u64, 0u64);
+        let (mut mult, mut plus) = (MULTIPLIER, self.increment);
+        while delta > 0 {
+            if delta & 1 == 1 {
+                acc_mult = acc_mult.wrapping_mul(mult);
+                acc_plus = acc_plus.wrapping_mul(mult).wrapping_add(plus);
+            }
+            plus = mult.wrapping_add(1).wrapping_mul(plus);
+            mult = mult.wrapping_mul(mult);
+            delta >>= 1;
+        }
+        self.state = acc_mult.wrapping_mul(self.state).wrapping_add(acc_plus);
+    }
 }
 
 impl TryRng for Pcg32 {
@@ -126,6 +146,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Advancing by `delta` is `delta` draws of a word, for deltas across
+    /// the bit patterns (and as `rand_pcg` advances).
+    #[test]
+    fn advancing_is_drawing() {
+        for delta in [0u64, 1, 2, 3, 7, 64, 511, 512, 1000, 98_765] {
+            let mut drawn = Pcg32::new(splitmix64(delta), 3);
+            let (mut advanced, mut theirs) = (drawn.clone(), rand_pcg::Pcg32::new(splitmix64(delta), 3));
+            for _ in 0..delta {
+                drawn.next_u32();
+            }
+            advanced.advance(delta);
+            theirs.advance(delta);
+            assert_eq!(advanced, drawn, "{delta}");
+            assert_eq!(advanced.next_u32(), theirs.next_u32(), "{delta}");
+        }
+        let mut far = Pcg32::new(1, 2);
+        far.advance(u64::MAX);
+        far.advance(1);
+        assert_eq!(far, Pcg32::new(1, 2), "the period is 2^64");
     }
 
     #[test]

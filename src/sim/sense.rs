@@ -29,7 +29,6 @@ use crate::steer::{
     Body, FlockLanes, FlockSums, FlockWeights, LANES, SpatialHash, Vec2, WallDistance, avoid_walls_within, cell_at,
     cell_center, decides, lane_mask, time_to_collision,
 };
-use rayon::prelude::*;
 
 /// The grain the parallel passes over creatures or slots are cut at into
 /// one share per thread (`crate::shares`); the answers never depend on the
@@ -204,12 +203,12 @@ impl View {
     /// Takes the snapshot of `creatures` as they stand on `grid` (whose
     /// extent the bins cover: bodies stay on the map).
     ///
-    /// The counting sort runs in parallel in order; the copies into slots,
-    /// one pass that fills every array, in fixed shares of the slots, one
-    /// per thread (`crate::shares`).
+    /// The counting sort (whose first pass reads the positions out of the
+    /// creatures) and the copies into slots, one pass that fills every
+    /// array, run in fixed shares, one per thread (`crate::shares`).
     pub fn update(&mut self, creatures: &[Creature], grid: &Grid) {
         let extent = Vec2::new(grid.width() as f32, grid.height() as f32);
-        self.hash.rebuild_within(creatures.par_iter().map(|c| c.body.pos), Vec2::ZERO, extent);
+        self.hash.rebuild_within(creatures, |c| c.body.pos, Vec2::ZERO, extent);
         let n = creatures.len();
         // Sized once (grown as creatures are added) and every slot written
         // below, so that no serial fill runs each tick; only the padding is.
@@ -248,8 +247,15 @@ impl View {
         let look = Look { hash, members, vx, vy, kinds, boids, around };
         let figures =
             on_each_thread(split_mut(sensed, CHUNK), |(first, out)| wide::run(SenseChunk { look: &look, first, out }));
-        by_creature.clear();
-        by_creature.par_extend(hash.slots().par_iter().map(|&k| sensed[k as usize]));
+        // Gathered in fixed shares of the creatures too; sized once, every
+        // entry written.
+        by_creature.resize(sensed.len(), Sensed::default());
+        let (slots, sensed) = (hash.slots(), &sensed[..]);
+        on_each_thread(split_mut(by_creature, CHUNK), |(first, out)| {
+            for (o, &k) in out.iter_mut().zip(&slots[first..]) {
+                *o = sensed[k as usize];
+            }
+        });
         figures.into_iter().fold(CrowdFigures::default(), CrowdFigures::merge)
     }
 

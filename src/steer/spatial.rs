@@ -27,7 +27,6 @@
 
 use super::Vec2;
 use crate::shares::{on_each_thread, split, split_mut};
-use rayon::prelude::*;
 use std::ops::Range;
 
 /// Bins allowed per point (plus [`MIN_BINS`]) before cells are enlarged: a
@@ -49,8 +48,11 @@ const REACH_SLACK: f32 = 1e-5;
 const F32_RADIUS: f32 = 1e18;
 
 /// Points per job of a rebuild's counting sort: fixed, so that how the
-/// work is cut never depends on the number of threads.
-const SORT_CHUNK: usize = 8192;
+/// work is cut never depends on the number of threads, and small enough
+/// that whole jobs make even shares (100,000 points are 49 jobs, 25 and 24
+/// on two threads, where jobs of 8,192 made 7 and 6, one thread's share
+/// 17% longer), at the price of a prefix sum over jobs times bands.
+const SORT_CHUNK: usize = 2048;
 
 /// Rows of bins per band of the sort: the points are sorted by band first
 /// (each job counting and placing its own points), then each band's
@@ -270,24 +272,32 @@ impl SpatialHash {
         self.input.clear();
         self.input.extend(positions);
         let (lo, hi) = self.bounding_box();
-        self.sort(lo, hi);
+        // The positions are in already: the sort has none to read.
+        self.sort(lo, hi, |_, _| {});
     }
 
     /// [`SpatialHash::rebuild`] with bins over the box from `lo` to `hi`
     /// (a map's extent, say) instead of the positions' bounding box, which
     /// spares a pass over them. Positions outside the box are kept, in the
     /// edge bins, and every query still finds them; it is only slower if
-    /// many lie outside. The positions are taken in parallel, in order (a
-    /// crowd's are read out of its creatures on every thread).
+    /// many lie outside. The i-th of `items` gets id i, at `pos` of it:
+    /// the positions are read out of the items by the sort's first pass,
+    /// in its fixed shares (a crowd's out of its creatures, on every
+    /// thread of the pool, each job counting the points it has just read).
     ///
     /// # Panics
     /// With more than `u32::MAX` positions.
-    pub fn rebuild_within(&mut self, positions: impl IndexedParallelIterator<Item = Vec2>, lo: Vec2, hi: Vec2) {
-        self.input.clear();
-        self.input.par_extend(positions);
+    pub fn rebuild_within<T: Sync>(&mut self, items: &[T], pos: impl Fn(&T) -> Vec2 + Sync, lo: Vec2, hi: Vec2) {
+        // Every position is written by the sort's first pass: the buffer is
+        // only sized here (a no-op while the count holds), not filled.
+        self.input.resize(items.len(), Vec2::ZERO);
         let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
         let (lo, hi) = (Vec2::new(finite(lo.x), finite(lo.y)), Vec2::new(finite(hi.x), finite(hi.y)));
-        self.sort(lo, Vec2::new(hi.x.max(lo.x), hi.y.max(lo.y)));
+        self.sort(lo, Vec2::new(hi.x.max(lo.x), hi.y.max(lo.y)), |first, points| {
+            for (p, item) in points.iter_mut().zip(&items[first..]) {
+                *p = pos(item);
+            }
+        });
     }
 
     /// Counting-sorts the input into bins covering `lo` to `hi`, in
@@ -295,8 +305,10 @@ impl SpatialHash {
     /// (`crate::shares`), to the serial sort's result: the bins in
     /// order, each bin's points by ascending id.
     ///
-    /// 1. Each job of [`SORT_CHUNK`] points counts its points per band
-    ///    ([`BAND_ROWS`] rows of bins).
+    /// 1. Each job of [`SORT_CHUNK`] points reads its points (`read` of
+    ///    its first id and its piece of the input: nothing to do when they
+    ///    are in already) and counts them per band ([`BAND_ROWS`] rows of
+    ///    bins).
     /// 2. A prefix sum over the counts, band by band and the jobs in order
     ///    within a band, gives where each job's points of each band go
     ///    among the points sorted by band (`staged`), so that each band's
@@ -306,7 +318,7 @@ impl SpatialHash {
     ///    slots' ids and positions, all within the band's own ranges), and
     ///    leaves each point's slot where its id was.
     /// 5. Each job reads its points' slots back from there, in id order.
-    fn sort(&mut self, lo: Vec2, hi: Vec2) {
+    fn sort(&mut self, lo: Vec2, hi: Vec2, read: impl Fn(usize, &mut [Vec2]) + Sync) {
         let n = self.input.len();
         assert!(u32::try_from(n).is_ok(), "too many points for u32 ids");
         self.fit_bins(lo, hi);
@@ -314,19 +326,22 @@ impl SpatialHash {
         let (count, bands, band_bins) = (bins.cols * bins.rows, bins.rows.div_ceil(BAND_ROWS), BAND_ROWS * bins.cols);
         let jobs = n.div_ceil(SORT_CHUNK);
         let SpatialHash { input, starts, ids, slots, xs, ys, staged, band_starts, offsets, .. } = self;
-        let input = &input[..];
 
-        // 1. Each job's count of points per band.
+        // 1. Each job's points read, and counted per band.
         offsets.clear();
         offsets.resize(jobs * bands, 0);
-        let shares = split_mut(offsets, bands).into_iter().zip(split(input, SORT_CHUNK)).collect();
-        on_each_thread(shares, |((_, counts), (_, points))| {
-            for (counts, points) in counts.chunks_mut(bands).zip(points.chunks(SORT_CHUNK)) {
-                for &p in points {
+        let shares = split_mut(offsets, bands).into_iter().zip(split_mut(input, SORT_CHUNK)).collect();
+        on_each_thread(shares, |((_, counts), (first, points))| {
+            for (counts, (job_first, points)) in
+                counts.chunks_mut(bands).zip((first..).step_by(SORT_CHUNK).zip(points.chunks_mut(SORT_CHUNK)))
+            {
+                read(job_first, points);
+                for &p in points.iter() {
                     counts[bins.band_of(p)] += 1;
                 }
             }
         });
+        let input = &input[..];
         // 2. The counts become offsets, band by band, job by job.
         band_starts.clear();
         let mut at = 0;
@@ -761,7 +776,7 @@ mod tests {
             .collect();
         let (mut boxed, mut fitted) = (SpatialHash::new(1.25), SpatialHash::new(1.25));
         // A box smaller than the points' spread: the outliers sit in edge bins.
-        boxed.rebuild_within(pts.par_iter().copied(), Vec2::ZERO, Vec2::new(15.0, 10.0));
+        boxed.rebuild_within(&pts, |&p| p, Vec2::ZERO, Vec2::new(15.0, 10.0));
         fitted.rebuild(pts.iter().copied());
         let (mut a, mut b) = (Vec::new(), Vec::new());
         for q in pts.iter().copied().chain([Vec2::new(-10.0, 40.0), Vec2::new(1e9, -1e9)]) {
@@ -793,7 +808,7 @@ mod tests {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             pool.install(|| {
                 let mut h = SpatialHash::new(1.5);
-                h.rebuild_within(pts.par_iter().copied(), Vec2::ZERO, Vec2::new(95.0, 80.0));
+                h.rebuild_within(&pts, |&p| p, Vec2::ZERO, Vec2::new(95.0, 80.0));
                 h
             })
         };

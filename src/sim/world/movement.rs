@@ -19,28 +19,16 @@ use std::ops::ControlFlow;
 ///
 /// Sensing and steering run in parallel on the current rayon pool, the
 /// steps in fixed shares of the creatures, one per thread: each creature
-/// reads the snapshot and changes only itself, and its wander draw is
-/// taken beforehand in creature order, so any number of threads makes the
-/// same world.
+/// reads the snapshot and changes only itself, and its wander draw is its
+/// place in one stream in creature order, so any number of threads makes
+/// the same world.
 pub(super) fn steer(w: &mut World) -> ControlFlow<()> {
     let player = PlayerSeen { cell: w.state.player.cell, vel: w.player_velocity() };
     let (s, x) = (&mut w.state, &mut w.scratch);
     let orca = s.settings.avoidance == Avoidance::Orca;
     let field = x.walls.get(&s.grid, ());
-    // One draw per creature per tick, used or not, so that a creature
-    // changing behaviour never shifts another's randomness. The draws are
-    // one stream in creature order, serial work that needs nothing of the
-    // snapshot: they run beside its update (whose counting sort and copies
-    // are parallel themselves), on another thread when there is one.
     let n = s.creatures.len();
-    let (view, draws, rng) = (&mut x.view, &mut x.draws, &mut s.wander_rng);
-    rayon::join(
-        || view.update(&s.creatures, &s.grid),
-        || {
-            draws.clear();
-            draws.extend((0..n).map(|_| rng.random_range(-1.0f32..=1.0)));
-        },
-    );
+    x.view.update(&s.creatures, &s.grid);
     let flock = s.settings.flock;
     let around = Surroundings { grid: &s.grid, walls: field, orca, flock };
     let figures = x.view.sense(&around);
@@ -71,15 +59,23 @@ pub(super) fn steer(w: &mut World) -> ControlFlow<()> {
     } else {
         creatures.iter().map(|_| <&mut [Vec2]>::default()).collect()
     };
-    let draws = &x.draws;
+    // One draw per creature per tick, used or not, so that a creature
+    // changing behaviour never shifts another's randomness: the wander
+    // stream in creature order, each share drawing its creatures' from its
+    // own place in it (an f32 in a range takes one word of the stream), so
+    // no thread draws the whole crowd's while the others wait.
+    let wander = &s.wander_rng;
     on_each_thread(creatures.into_iter().zip(wishes).collect(), |((first, creatures), wishes)| {
+        let mut draws = wander.clone();
+        draws.advance(first as u64);
         for (j, c) in creatures.iter_mut().enumerate() {
             // `step` wishes only under ORCA, where every share has its slots.
-            if let Some(v) = step(first + j, c, draws[first + j]) {
+            if let Some(v) = step(first + j, c, draws.random_range(-1.0f32..=1.0)) {
                 wishes[j] = v;
             }
         }
     });
+    s.wander_rng.advance(n as u64);
     let crowd = &mut x.crowd;
     crowd.agents.clear();
     crowd.creature_of.clear();

@@ -18,8 +18,6 @@ pub(super) struct Scratch {
     /// The grid's wall distance field, repaired when a door changes: a
     /// cache of the grid.
     pub(super) walls: GridCache<WallDistance>,
-    /// Each creature's wander draw this tick, in creature order.
-    pub(super) draws: Vec<f32>,
     /// Under ORCA, each crowd member's preferred velocity, by creature.
     pub(super) wishes: Vec<Vec2>,
     /// Who hears the player this tick.
@@ -35,7 +33,6 @@ impl Scratch {
         Scratch {
             view: View::default(),
             walls: GridCache::default(),
-            draws: Vec::new(),
             wishes: Vec::new(),
             hearing: Hearing::default(),
             crowd: Crowd::new(),

@@ -282,7 +282,6 @@ fn every_part_of_the_state_is_hashed_and_nothing_else() {
     w.session.ended_at = Some(3);
     w.session.name.push('!');
     w.session.stats.record_catch();
-    w.scratch.draws.push(0.5);
     w.scratch.wishes.push(Vec2::new(1.0, 0.0));
     let (grid, from) = (&w.state.grid, w.state.player.cell);
     let _ = w.scratch.planner.plan(grid, from, Cell::new(7, 2), &Default::default());
