@@ -311,7 +311,7 @@ impl Pass for SenseChunk<'_> {
     type Output = CrowdFigures;
 
     #[inline(always)]
-    fn run<B: Build>(self, _: B) -> CrowdFigures {
+    fn run<B: Build>(self) -> CrowdFigures {
         let mut figures = CrowdFigures::default();
         for (k, o) in (self.first..).zip(self.out) {
             *o = self.look.sense(k, &mut figures);

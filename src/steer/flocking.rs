@@ -13,7 +13,7 @@
 
 use super::spatial::{Block, LANES, SpatialHash, keep, lane_mask};
 use super::wide::{self, Build, Pass};
-use super::{Body, MIN_LENGTH, Vec2};
+use super::{Body, Vec2};
 
 /// How much each of the three urges counts in [`flock`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -197,94 +197,6 @@ impl FlockLanes {
         }
         sums
     }
-
-    /// The flock force of each of [`LANES`] bodies from its lanes
-    /// (`lanes[i]` those of `bodies[i]`): what `lanes[i].sums().force(&bodies[i], weights)`
-    /// gives, to the bit, worked out for all of them at once. The lanes
-    /// are merged by a transpose ([`Build::transpose`]) and one add per
-    /// lane over all the bodies, in lane order from zero as
-    /// [`FlockLanes::sums`] merges them; then [`FlockSums::force`]'s
-    /// operations, in its order, one body per lane, both sides of each
-    /// branch computed and the right one kept. The one path left to the
-    /// scalar code is the rare body whose cohesion or force has a squared
-    /// length that is not finite ([`Vec2::normalized`]'s out-of-line case).
-    #[inline(always)]
-    pub fn forces<B: Build>(
-        build: B,
-        lanes: &[FlockLanes; LANES],
-        bodies: &[Body; LANES],
-        weights: FlockWeights,
-    ) -> [Vec2; LANES] {
-        use std::array::from_fn;
-        let merged = |field: fn(&FlockLanes) -> &[f32; LANES]| {
-            let mut sum = [0.0f32; LANES];
-            for lane in build.transpose(from_fn(|i| field(&lanes[i]))) {
-                sum = from_fn(|i| sum[i] + lane[i]);
-            }
-            sum
-        };
-        let counted = |field: fn(&FlockLanes) -> &[u32; LANES]| {
-            let mut sum = [0u32; LANES];
-            for lane in build.transpose(from_fn(|i| field(&lanes[i]))) {
-                sum = from_fn(|i| sum[i].wrapping_add(lane[i]));
-            }
-            sum
-        };
-        let (push_x, push_y, pushes) = (merged(|l| &l.push_x), merged(|l| &l.push_y), counted(|l| &l.pushes));
-        let (offset_x, offset_y) = (merged(|l| &l.offset_x), merged(|l| &l.offset_y));
-        let (vel_x, vel_y, count) = (merged(|l| &l.vel_x), merged(|l| &l.vel_y), counted(|l| &l.count));
-        let any_pushes: [u32; LANES] = from_fn(|i| lane_mask(pushes[i] != 0));
-        let any: [u32; LANES] = from_fn(|i| lane_mask(count[i] != 0));
-        let (pushes_f, count_f) = (pushes.map(|p| p as f32), count.map(|c| c as f32));
-        // FlockSums::separation and alignment.
-        let sep_x: [f32; LANES] = from_fn(|i| keep(push_x[i] / pushes_f[i], any_pushes[i]));
-        let sep_y: [f32; LANES] = from_fn(|i| keep(push_y[i] / pushes_f[i], any_pushes[i]));
-        let ali_x: [f32; LANES] = from_fn(|i| keep(vel_x[i] / count_f[i] - bodies[i].vel.x, any[i]));
-        let ali_y: [f32; LANES] = from_fn(|i| keep(vel_y[i] / count_f[i] - bodies[i].vel.y, any[i]));
-        // FlockSums::cohesion: the centre's direction (Vec2::normalized).
-        let (dir_x, dir_y, cen_sq) = unit(&from_fn(|i| offset_x[i] / count_f[i]), &from_fn(|i| offset_y[i] / count_f[i]));
-        let coh_x: [f32; LANES] = from_fn(|i| keep(dir_x[i] * bodies[i].max_speed - bodies[i].vel.x, any[i]));
-        let coh_y: [f32; LANES] = from_fn(|i| keep(dir_y[i] * bodies[i].max_speed - bodies[i].vel.y, any[i]));
-        // FlockSums::force: weighed, then Vec2::clamp_length.
-        let (ws, wa, wc) = (weights.separation, weights.alignment, weights.cohesion);
-        let f_x: [f32; LANES] = from_fn(|i| sep_x[i] * ws + ali_x[i] * wa + coh_x[i] * wc);
-        let f_y: [f32; LANES] = from_fn(|i| sep_y[i] * ws + ali_y[i] * wa + coh_y[i] * wc);
-        let max = bodies.map(|b| b.max_force.max(0.0));
-        let (unit_x, unit_y, f_sq) = unit(&f_x, &f_y);
-        let within: [u32; LANES] = from_fn(|i| lane_mask(f_sq[i] <= max[i] * max[i] && f_sq[i].is_finite()));
-        let pick = |i: usize, f: f32, unit: f32| {
-            f32::from_bits(f.to_bits() & within[i] | (unit * max[i]).to_bits() & !within[i])
-        };
-        // Where a squared length is not finite, Vec2::normalized's own case.
-        let scalar: [bool; LANES] = from_fn(|i| (count[i] != 0 && !cen_sq[i].is_finite()) || !f_sq[i].is_finite());
-        let mut forces: [Vec2; LANES] = from_fn(|i| Vec2::new(pick(i, f_x[i], unit_x[i]), pick(i, f_y[i], unit_y[i])));
-        if scalar.contains(&true) {
-            for (i, force) in forces.iter_mut().enumerate().filter(|&(i, _)| scalar[i]) {
-                let sums = FlockSums {
-                    push: Vec2::new(push_x[i], push_y[i]),
-                    pushes: pushes[i],
-                    offset: Vec2::new(offset_x[i], offset_y[i]),
-                    velocity: Vec2::new(vel_x[i], vel_y[i]),
-                    count: count[i],
-                };
-                *force = sums.force(&bodies[i], weights);
-            }
-        }
-        forces
-    }
-}
-
-/// [`Vec2::normalized`] of each lane's `(x, y)` where its squared length,
-/// returned beside it, is finite (the caller leaves the others to the
-/// scalar code).
-#[inline(always)]
-fn unit(x: &[f32; LANES], y: &[f32; LANES]) -> ([f32; LANES], [f32; LANES], [f32; LANES]) {
-    let len_sq: [f32; LANES] = std::array::from_fn(|i| x[i] * x[i] + y[i] * y[i]);
-    let long: [u32; LANES] = std::array::from_fn(|i| lane_mask(len_sq[i] >= MIN_LENGTH * MIN_LENGTH));
-    let len = len_sq.map(f32::sqrt);
-    let ux = std::array::from_fn(|i| keep(x[i] / len[i], long[i]));
-    let uy = std::array::from_fn(|i| keep(y[i] / len[i], long[i]));
-    (ux, uy, len_sq)
 }
 
 /// Push away from neighbours closer than `separation_radius`, each
@@ -410,24 +322,14 @@ impl Pass for FlockPass<'_> {
     type Output = ();
 
     #[inline(always)]
-    fn run<B: Build>(self, build: B) {
+    fn run<B: Build>(self) {
         let FlockPass { hash, sorted, vx, vy, radius, separation_radius, weights, out } = self;
-        // LANES bodies at a time: each one's neighbours summed on its own,
-        // their forces formed side by side.
-        for (first, bodies) in (0..).step_by(LANES).zip(sorted.chunks(LANES)) {
-            let mut lanes = [FlockLanes::default(); LANES];
-            for ((k, body), lanes) in (first..).zip(bodies).zip(&mut lanes) {
-                // Summed in a local, in registers, and stored once.
-                let mut sums = FlockLanes::default();
-                hash.visit_blocks(body.pos, radius, |b| {
-                    sums.add(b, &b.hit_except(k), b.of(vx), b.of(vy), separation_radius);
-                });
-                *lanes = sums;
-            }
-            // Lanes past the last body: no neighbours, no force.
-            let still = Body::new(Vec2::ZERO, 0.0, 0.0);
-            let batch = std::array::from_fn(|i| bodies.get(i).copied().unwrap_or(still));
-            out.extend_from_slice(&FlockLanes::forces(build, &lanes, &batch, weights)[..bodies.len()]);
+        for (k, body) in sorted.iter().enumerate() {
+            let mut lanes = FlockLanes::default();
+            hash.visit_blocks(body.pos, radius, |b| {
+                lanes.add(b, &b.hit_except(k), b.of(vx), b.of(vy), separation_radius);
+            });
+            out.push(lanes.sums().force(body, weights));
         }
     }
 }
@@ -470,7 +372,7 @@ mod tests {
             weights: w,
             out: &mut baseline,
         }
-        .run(wide::Baseline);
+        .run::<wide::Baseline>();
         assert!(chosen.iter().filter(|f| **f != Vec2::ZERO).count() > 2000);
         let bits = |v: &[Vec2]| v.iter().map(|f| (f.x.to_bits(), f.y.to_bits())).collect::<Vec<_>>();
         assert_eq!(bits(&chosen), bits(&baseline));
