@@ -31,7 +31,9 @@
 //! is seen by an unaware monster, or reached by a hunter: it waits there
 //! (standing is silent) up to [`MAX_WAIT`] ticks, for the patrol to pass.
 //! It just stepped out of a doorway with a monster within [`DOOR_REACH`]
-//! of the door: it closes the door behind it. Otherwise it steps.
+//! of the door: it closes the door behind it. Otherwise it steps. A door
+//! it opened or closed it leaves so for [`DOOR_HOLD`] ticks (it stands
+//! behind a door it has just closed rather than open it again).
 
 use super::maps::Maps;
 use super::sight::Views;
