@@ -31,7 +31,9 @@
 //! is seen by an unaware monster, or reached by a hunter: it waits there
 //! (standing is silent) up to [`MAX_WAIT`] ticks, for the patrol to pass.
 //! It just stepped out of a doorway with a monster within [`DOOR_REACH`]
-//! of the door: it closes the door behind it. Otherwise it steps.
+//! of the door: it closes the door behind it. Otherwise it steps. A door
+//! it opened or closed it leaves so for [`DOOR_HOLD`] ticks (it stands
+//! behind a door it has just closed rather than open it again).
 
 use super::maps::Maps;
 use super::sight::Views;
@@ -73,6 +75,13 @@ pub const REOPEN: f64 = 10.0 * UNSAFE;
 pub const DOOR_MEMORY: u64 = 200;
 /// How far the monsters' maps reach, in route cost.
 const REACH: f64 = 48.0;
+/// Ticks the bot keeps what it did to a door (1 s): it does not toggle
+/// again a door it toggled within them. Closing a door in a hunter's face
+/// cuts the hunter's way and view, so the plan turns back through it;
+/// opening it gives them back, so the plan turns away and the door is
+/// closed again: on `big` (seed 7) the bot worked one door every tick for
+/// 130 ticks while a second hunter walked up and caught it.
+pub const DOOR_HOLD: u64 = 20;
 
 /// The evading bot's memory and buffers.
 #[derive(Debug, Default)]
@@ -120,6 +129,8 @@ pub struct Evader {
     waiting_since: Option<u64>,
     /// The tick before which it does not wait again: its last wait ran out.
     impatient_until: u64,
+    /// The door it last opened or closed, and when (see [`DOOR_HOLD`]).
+    worked: Option<(Cell, u64)>,
 }
 
 /// A monster as the bot sees it.
@@ -160,12 +171,16 @@ impl Evader {
             }
         }
         let &next = self.path.get(1)?;
-        if let Some(door) = self.door_to_close(world, grid, here).filter(|door| !self.path.contains(door)) {
+        if let Some(door) =
+            self.door_to_close(world, grid, here).filter(|&d| !self.path.contains(&d) && !self.holds(d, tick))
+        {
             self.closed.push((door, tick));
-            return Some(Command::Door);
+            return Some(self.work(door, tick));
         }
         if grid.tile(next) == Tile::DoorClosed {
-            return (first_door(grid, here) == Some(next)).then_some(Command::Door);
+            // A door it has just closed stays shut: it stands behind it.
+            let open = first_door(grid, here) == Some(next) && !self.holds(next, tick);
+            return open.then(|| self.work(next, tick));
         }
         // Standing is silent: where no monster sees the bot or reaches it
         // first, it waits for a patrol to pass before stepping where one
@@ -181,6 +196,19 @@ impl Evader {
         }
         self.trail.push_back(here);
         Some(Command::Move { dx: (next.x - here.x) as i8, dy: (next.y - here.y) as i8 })
+    }
+
+    /// Whether the bot keeps `door` as it left it at `tick`: it toggled
+    /// the door less than [`DOOR_HOLD`] ticks ago.
+    fn holds(&self, door: Cell, tick: u64) -> bool {
+        self.worked.is_some_and(|(d, at)| d == door && tick - at < DOOR_HOLD)
+    }
+
+    /// The command that toggles `door` at `tick`, remembered (see
+    /// [`Evader::holds`]).
+    fn work(&mut self, door: Cell, tick: u64) -> Command {
+        self.worked = Some((door, tick));
+        Command::Door
     }
 
     /// Whether the bot may go on waiting at `tick`: it has waited less than
