@@ -458,6 +458,23 @@ mod tests {
         assert!(bot.wait(1200), "but does five seconds later");
     }
 
+    /// A door the bot opened or closed stays so for [`DOOR_HOLD`] ticks,
+    /// and only that door: toggling it every tick with a hunter beside it
+    /// (closing cut the hunter's way so the plan turned back through it,
+    /// opening turned it away again) let a second hunter walk up.
+    #[test]
+    fn a_worked_door_is_held_for_a_second() {
+        let mut bot = Evader::default();
+        let (door, other) = (Cell::new(4, 2), Cell::new(9, 2));
+        assert!(!bot.holds(door, 500), "a door never worked is free");
+        assert_eq!(bot.work(door, 500), Command::Door);
+        assert!((500..500 + DOOR_HOLD).all(|t| bot.holds(door, t)), "held for DOOR_HOLD ticks");
+        assert!(!bot.holds(door, 500 + DOOR_HOLD), "then free again");
+        assert!(!bot.holds(other, 501), "another door is free");
+        bot.work(other, 510);
+        assert!(!bot.holds(door, 511), "the bot remembers the last door it worked");
+    }
+
     /// The bot's time to a cell pays that cell's cost and not its own:
     /// two plain steps and a wade into the pool are 1 + 1 + 5, where its
     /// field (the way back, paying for the bot's cell) holds 1 + 1 + 1.
