@@ -320,7 +320,7 @@ impl Pass for SenseChunk<'_> {
     fn run<B: Build>(self) -> CrowdFigures {
         let mut figures = CrowdFigures::default();
         for (k, o) in (self.first..).zip(self.out) {
-            *o = self.look.sense(k, &mut figures);
+            *o = self.look.sense::<B>(k, &mut figures);
         }
         figures
     }
@@ -329,8 +329,14 @@ impl Pass for SenseChunk<'_> {
 impl Look<'_> {
     /// What the creature in slot `k` senses; a crowd member counts its
     /// pairs with the members after it (by creature index) in `figures`.
+    ///
+    /// Generic over the build it runs in (`wide::Build`), like the flock
+    /// closure it calls, so that each build of [`SenseChunk`] has a copy of
+    /// its own, called from one place and inlined there: one copy shared by
+    /// both builds was kept out of line, compiled for the baseline, and the
+    /// AVX2 build ran the baseline's block loop.
     #[inline]
-    fn sense(&self, k: usize, figures: &mut CrowdFigures) -> Sensed {
+    fn sense<B: Build>(&self, k: usize, figures: &mut CrowdFigures) -> Sensed {
         let Member { body, kind, role } = self.members[k];
         let around = self.around;
         let clearance = around.walls.cells_to_wall(cell_at(body.pos));
@@ -339,7 +345,7 @@ impl Look<'_> {
         match role {
             // Walls first in a boid's priority blend: when they decide, its
             // flock is never read.
-            Role::Boid if !decides(walls) => sensed.near = self.flock(k, &body),
+            Role::Boid if !decides(walls) => sensed.near = self.flock::<B>(k, &body),
             // Its threat is looked for as it steers (`View::threat`).
             Role::Boid | Role::Fleeing => {}
             Role::Roaming | Role::Following => {
@@ -355,7 +361,7 @@ impl Look<'_> {
     /// The flocking force of the boid in slot `k` among the boids within
     /// the flocking radius, summed a block of slots at a time.
     #[inline]
-    fn flock(&self, k: usize, body: &Body) -> Vec2 {
+    fn flock<B: Build>(&self, k: usize, body: &Body) -> Vec2 {
         let mut lanes = FlockLanes::default();
         self.hash.visit_blocks(body.pos, FLOCK_RADIUS, |b| {
             let boids = b.of(self.boids);
