@@ -335,7 +335,7 @@ impl Look<'_> {
     /// its own, called from one place and inlined there: one copy shared by
     /// both builds was kept out of line, compiled for the baseline, and the
     /// AVX2 build ran the baseline's block loop.
-    #[inline]
+    #[inline(always)]
     fn sense<B: Build>(&self, k: usize, figures: &mut CrowdFigures) -> Sensed {
         let Member { body, kind, role } = self.members[k];
         let around = self.around;
@@ -360,7 +360,7 @@ impl Look<'_> {
 
     /// The flocking force of the boid in slot `k` among the boids within
     /// the flocking radius, summed a block of slots at a time.
-    #[inline]
+    #[inline(always)]
     fn flock<B: Build>(&self, k: usize, body: &Body) -> Vec2 {
         let mut lanes = FlockLanes::default();
         self.hash.visit_blocks(body.pos, FLOCK_RADIUS, |b| {
