@@ -354,12 +354,19 @@ impl Evader {
     /// The door behind the bot to close (unless its plan goes back through
     /// it): it stood in it before its last step, the door is open
     /// and empty, the `e` command would toggle it (it is the first door
-    /// next to the player), and a monster is within [`DOOR_REACH`].
+    /// next to the player), and a monster is within [`DOOR_REACH`] of it
+    /// and nearer to it than any is to the bot: one coming through it. A
+    /// door shut on a monster on the bot's own side keeps nothing out and
+    /// is held shut against the bot's own way back (see [`DOOR_HOLD`]):
+    /// closing it whenever a monster was near, the bot stood beside a door
+    /// opening and closing it while a hunter beyond it looked in and
+    /// another walked up behind (the dungeon, seed 10, ticks 380 to 690).
     fn door_to_close(&self, world: &World, grid: &Grid, here: Cell) -> Option<Cell> {
         let door = self.last.filter(|&d| grid.tile(d) == Tile::DoorOpen)?;
         let occupied = world.creatures().iter().any(|c| c.cell() == door);
-        let near = self.monsters.distance(grid.node(door)).is_some_and(|d| d <= DOOR_REACH);
-        (!occupied && near && first_door(grid, here) == Some(door)).then_some(door)
+        let to = |c: Cell| self.monsters.distance(grid.node(c)).unwrap_or(f64::INFINITY);
+        let coming = to(door) <= DOOR_REACH && to(door) < to(here);
+        (!occupied && coming && first_door(grid, here) == Some(door)).then_some(door)
     }
 }
 
@@ -473,9 +480,8 @@ mod tests {
     /// hold.
     #[test]
     fn a_door_it_opened_is_closed_behind_it() {
-        let level =
-            Level::parse("name: door\n##################\n#M.........@+...G#\n##################\n", "door.txt");
-        let level = level.unwrap();
+        let map = "name: door\n##################\n#M.........@+...G#\n##################\n";
+        let level = Level::parse(map, "door.txt").unwrap();
         let mut world = World::with_rules(&level, 1, Settings::default(), Rules::game(&level)).unwrap();
         let door = Cell::new(12, 1);
         let mut bot = Evader::default();
@@ -493,6 +499,22 @@ mod tests {
         assert!(opened, "the bot opened the door");
         assert!(monsters(&world).iter().any(|m| m.hunting), "a hunter comes after it");
         assert_eq!(world.grid().tile(door), Tile::DoorClosed, "and the bot closed it behind it");
+    }
+
+    /// The bot closes the door it came through on a monster coming after
+    /// it, not on one on its own side of the door.
+    #[test]
+    fn a_door_is_closed_on_a_monster_beyond_it() {
+        let closes = |map: &str| {
+            let level = Level::parse(map, "door.txt").unwrap();
+            let world = World::new(&level, 1, Settings::default()).unwrap();
+            let door = Cell::new(4, 1);
+            let mut bot = weighed(&world);
+            bot.last = Some(door);
+            bot.door_to_close(&world, world.grid(), world.player().cell) == Some(door)
+        };
+        assert!(closes("name: behind\n#############\n#M..'@......#\n#############\n"), "a monster behind the door");
+        assert!(!closes("name: ahead\n#############\n#...'@.....M#\n#############\n"), "a monster on the bot's side");
     }
 
     /// The bot's time to a cell pays that cell's cost and not its own:
