@@ -126,6 +126,9 @@ impl FlockSums {
     }
 
     /// The three urges weighted and capped at the body's `max_force`.
+    /// Inline, so that a neighbour pass built for AVX2 or AVX-512
+    /// ([`wide`]) forms it in that build too, without a call per body.
+    #[inline]
     pub fn force(&self, body: &Body, weights: FlockWeights) -> Vec2 {
         (self.separation() * weights.separation
             + self.alignment(body) * weights.alignment

@@ -307,16 +307,17 @@ impl SpatialHash {
     ///
     /// 1. Each job of [`SORT_CHUNK`] points reads its points (`read` of
     ///    its first id and its piece of the input: nothing to do when they
-    ///    are in already) and counts them per band ([`BAND_ROWS`] rows of
-    ///    bins).
+    ///    are in already), counts them per band ([`BAND_ROWS`] rows of
+    ///    bins) and notes each one's bin where its slot will go.
     /// 2. A prefix sum over the counts, band by band and the jobs in order
     ///    within a band, gives where each job's points of each band go
     ///    among the points sorted by band (`staged`), so that each band's
     ///    ids stay ascending.
     /// 3. Each job writes its ids there, into pieces of its own.
     /// 4. Each band sorts its ids into its bins (the bins' starts, the
-    ///    slots' ids and positions, all within the band's own ranges), and
-    ///    leaves each point's slot where its id was.
+    ///    slots' ids and positions, all within the band's own ranges), by
+    ///    the bins noted in step 1, and leaves each point's slot where its
+    ///    id was.
     /// 5. Each job reads its points' slots back from there, in id order.
     fn sort(&mut self, lo: Vec2, hi: Vec2, read: impl Fn(usize, &mut [Vec2]) + Sync) {
         let n = self.input.len();
@@ -327,16 +328,24 @@ impl SpatialHash {
         let jobs = n.div_ceil(SORT_CHUNK);
         let SpatialHash { input, starts, ids, slots, xs, ys, staged, band_starts, offsets, .. } = self;
 
-        // 1. Each job's points read, and counted per band.
+        // 1. Each job's points read, counted per band, and each point's bin
+        // kept in `slots` (which step 5 overwrites with the slot) for step
+        // 4, which would otherwise find it from the position twice.
         offsets.clear();
         offsets.resize(jobs * bands, 0);
-        let shares = split_mut(offsets, bands).into_iter().zip(split_mut(input, SORT_CHUNK)).collect();
-        on_each_thread(shares, |((_, counts), (first, points))| {
-            for (counts, (job_first, points)) in
-                counts.chunks_mut(bands).zip((first..).step_by(SORT_CHUNK).zip(points.chunks_mut(SORT_CHUNK)))
+        slots.resize(n, 0);
+        let shares = (split_mut(offsets, bands).into_iter().zip(split_mut(input, SORT_CHUNK)))
+            .zip(split_mut(slots, SORT_CHUNK))
+            .collect();
+        on_each_thread(shares, |(((_, counts), (first, points)), (_, bins_of))| {
+            for ((counts, (job_first, points)), bins_of) in counts
+                .chunks_mut(bands)
+                .zip((first..).step_by(SORT_CHUNK).zip(points.chunks_mut(SORT_CHUNK)))
+                .zip(bins_of.chunks_mut(SORT_CHUNK))
             {
                 read(job_first, points);
-                for &p in points.iter() {
+                for (&p, bin) in points.iter().zip(bins_of) {
+                    *bin = bins.of(p) as u32;
                     counts[bins.band_of(p)] += 1;
                 }
             }
@@ -403,13 +412,13 @@ impl SpatialHash {
             rest = (starts, staged, ids, xs, ys);
             work.push((band, band_starts_of, band_staged, band_ids, band_xs, band_ys));
         }
-        let band_starts = &band_starts[..];
+        let (band_starts, bins_of) = (&band_starts[..], &slots[..]);
         on_each_thread(split_mut(&mut work, 1), |(_, bands)| {
             for (band, starts, staged, ids, xs, ys) in bands.iter_mut() {
                 let (first_bin, base) = (*band * band_bins, band_starts[*band]);
                 starts.fill(0);
                 for &i in staged.iter() {
-                    starts[bins.of(input[i as usize]) - first_bin] += 1;
+                    starts[bins_of[i as usize] as usize - first_bin] += 1;
                 }
                 // Inclusive prefix sums: starts[b] is now the end of bin b.
                 // Filling each bin backwards from its end, in descending id
@@ -422,7 +431,7 @@ impl SpatialHash {
                 }
                 for staged in staged.iter_mut().rev() {
                     let (i, p) = (*staged, input[*staged as usize]);
-                    let start = &mut starts[bins.of(p) - first_bin];
+                    let start = &mut starts[bins_of[i as usize] as usize - first_bin];
                     *start -= 1;
                     let k = (*start - base) as usize;
                     (ids[k], xs[k], ys[k]) = (i, p.x, p.y);
@@ -433,7 +442,6 @@ impl SpatialHash {
 
         // 5. Each point's slot, job by job in id order.
         let staged = &staged[..];
-        slots.resize(n, 0);
         let shares = (split_mut(slots, SORT_CHUNK).into_iter().zip(split(input, SORT_CHUNK)))
             .zip(split_mut(offsets, bands))
             .collect();
@@ -456,9 +464,16 @@ impl SpatialHash {
         let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
         for p in &self.input {
             for (axis, v) in [p.x, p.y].into_iter().enumerate() {
+                // Finite, so plain compares (one instruction each) find
+                // what `f32::min` and `max` would, without their tests for
+                // NaN.
                 if v.is_finite() {
-                    lo[axis] = lo[axis].min(v);
-                    hi[axis] = hi[axis].max(v);
+                    if v < lo[axis] {
+                        lo[axis] = v;
+                    }
+                    if v > hi[axis] {
+                        hi[axis] = v;
+                    }
                 }
             }
         }
@@ -478,7 +493,8 @@ impl SpatialHash {
     fn fit_bins(&mut self, lo: Vec2, hi: Vec2) {
         let span_x = f64::from(hi.x) - f64::from(lo.x);
         let span_y = f64::from(hi.y) - f64::from(lo.y);
-        let max_bins = BINS_PER_POINT * self.input.len() as f64 + MIN_BINS;
+        // At most `u32::MAX` bins, so that the sort can note a bin in a `u32`.
+        let max_bins = (BINS_PER_POINT * self.input.len() as f64 + MIN_BINS).min(f64::from(u32::MAX));
         let mut cell = f64::from(self.cell_size);
         let (cols, rows) = loop {
             let cols = (span_x / cell).floor() + 1.0;
@@ -596,12 +612,15 @@ impl SpatialHash {
         let wide = r > F32_RADIUS;
         let r2 = r * r;
         for run in self.runs(pos, r) {
-            let mut at = run.start;
-            while at < run.end {
-                // The arrays end in LANES slots of infinity, which no test
-                // passes: a block may run past the last point.
-                let (xs, ys) = (lanes_at(&self.xs, at), lanes_at(&self.ys, at));
-                let in_run = &FIRST[(run.end - at).min(LANES)];
+            // The run's positions and the LANES - 1 slots after it, which
+            // its last block may read: one bounds check a run, not two a
+            // block. The arrays end in LANES slots of infinity, which no
+            // test passes: a block may run past the last point.
+            let (xs, ys) = (&self.xs[run.start..run.end + LANES - 1], &self.ys[run.start..run.end + LANES - 1]);
+            let mut i = 0;
+            while i < run.len() {
+                let (xs, ys) = (lanes_at(xs, i), lanes_at(ys, i));
+                let in_run = &FIRST[(run.len() - i).min(LANES)];
                 // Lane by lane, one operation at a time over all lanes, and
                 // the block put together at the end: the shape the
                 // compiler turns into one vector instruction an operation,
@@ -614,9 +633,9 @@ impl SpatialHash {
                     let within = wide_hits(xs, ys, pos, r);
                     hit = std::array::from_fn(|lane| hit[lane] & within[lane]);
                 }
-                let b = Block { at, dx, dy, d2, hit };
+                let b = Block { at: run.start + i, dx, dy, d2, hit };
                 f(&b);
-                at += LANES;
+                i += LANES;
             }
         }
     }

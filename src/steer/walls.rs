@@ -23,6 +23,7 @@ const WHISKER_SCALE: f32 = 0.5;
 
 /// The cell containing a world point: cell (x, y) covers [x, x+1) ×
 /// [y, y+1) (saturating for points far outside).
+#[inline]
 pub fn cell_at(p: Vec2) -> Cell {
     Cell::new(floor_i32(p.x), floor_i32(p.y))
 }
@@ -260,6 +261,7 @@ fn first_wall(grid: &Grid, from: Vec2, segment: Vec2) -> Option<Hit> {
 /// Integrates the body ([`Body::integrate`]) and then resolves its move
 /// against the walls ([`resolve_walls`]): the one call the simulation makes
 /// per body and tick.
+#[inline]
 pub fn move_body(body: &mut Body, force: Vec2, dt: f32, grid: &Grid) {
     let prev_pos = body.pos;
     body.integrate(force, dt);
@@ -298,14 +300,22 @@ pub fn move_body_within(body: &mut Body, force: Vec2, dt: f32, grid: &Grid, clea
 /// nearest to `prev_pos` and stopped; ties go to the cell first in row-major
 /// order. On a grid with no walkable cell at all it stays at `prev_pos`,
 /// stopped.
+///
+/// Inline, for its test of the common case: a move within one walkable
+/// cell, where both sweeps would cross nothing; the rest is out of line.
+#[inline]
 pub fn resolve_walls(body: &mut Body, prev_pos: Vec2, grid: &Grid) {
-    let target = body.pos;
     let from = cell_at(prev_pos);
-    if cell_at(target) == from && grid.is_walkable(from) {
-        // Within one walkable cell (most steps): both sweeps would cross
-        // nothing.
+    if cell_at(body.pos) == from && grid.is_walkable(from) {
         return;
     }
+    resolve_move(body, prev_pos, from, grid);
+}
+
+/// [`resolve_walls`] for a move that leaves the cell `from` of `prev_pos`
+/// or starts outside the walkable cells.
+fn resolve_move(body: &mut Body, prev_pos: Vec2, from: Cell, grid: &Grid) {
+    let target = body.pos;
     body.pos = prev_pos;
     if !grid.is_walkable(from) {
         if let Some(cell) = nearest_walkable(grid, prev_pos) {
