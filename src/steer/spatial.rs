@@ -612,15 +612,12 @@ impl SpatialHash {
         let wide = r > F32_RADIUS;
         let r2 = r * r;
         for run in self.runs(pos, r) {
-            // The run's positions and the LANES - 1 slots after it, which
-            // its last block may read: one bounds check a run, not two a
-            // block. The arrays end in LANES slots of infinity, which no
-            // test passes: a block may run past the last point.
-            let (xs, ys) = (&self.xs[run.start..run.end + LANES - 1], &self.ys[run.start..run.end + LANES - 1]);
-            let mut i = 0;
-            while i < run.len() {
-                let (xs, ys) = (lanes_at(xs, i), lanes_at(ys, i));
-                let in_run = &FIRST[(run.len() - i).min(LANES)];
+            let mut at = run.start;
+            while at < run.end {
+                // The arrays end in LANES slots of infinity, which no test
+                // passes: a block may run past the last point.
+                let (xs, ys) = (lanes_at(&self.xs, at), lanes_at(&self.ys, at));
+                let in_run = &FIRST[(run.end - at).min(LANES)];
                 // Lane by lane, one operation at a time over all lanes, and
                 // the block put together at the end: the shape the
                 // compiler turns into one vector instruction an operation,
@@ -633,9 +630,9 @@ impl SpatialHash {
                     let within = wide_hits(xs, ys, pos, r);
                     hit = std::array::from_fn(|lane| hit[lane] & within[lane]);
                 }
-                let b = Block { at: run.start + i, dx, dy, d2, hit };
+                let b = Block { at, dx, dy, d2, hit };
                 f(&b);
-                i += LANES;
+                at += LANES;
             }
         }
     }
