@@ -848,6 +848,37 @@ mod tests {
         }
     }
 
+    /// The bounding box takes its extremes by plain compares, so with both
+    /// zeros among the lowest coordinates its corner is whichever came
+    /// first (`f32::min` leaves that open too); non-finite coordinates are
+    /// left out. The sort and the queries are the same for either sign, and
+    /// the same as with the box given.
+    #[test]
+    fn the_sign_of_a_zero_corner_changes_no_bin() {
+        let pts = [(0.0, 0.0), (-0.0, -0.0), (0.25, 3.0), (f32::NAN, -0.0), (2.0, f32::NEG_INFINITY), (4.0, 1.5)]
+            .map(|(x, y)| Vec2::new(x, y));
+        let mut reversed = pts;
+        reversed.reverse();
+        for (points, negative) in [(pts, false), (reversed, true)] {
+            let mut fitted = SpatialHash::new(0.5);
+            fitted.rebuild(points);
+            let origin = fitted.bins.origin;
+            assert_eq!((origin.x.is_sign_negative(), origin.y.is_sign_negative()), (negative, negative));
+            assert_eq!((origin.x, origin.y), (0.0, 0.0));
+            for (x, y) in [(0.0, 0.0), (-0.0, -0.0), (0.0, -0.0), (-0.0, 0.0)] {
+                let mut boxed = SpatialHash::new(0.5);
+                boxed.rebuild_within(&points, |&p| p, Vec2::new(x, y), Vec2::new(4.0, 3.0));
+                assert_eq!((boxed.bins.cols, boxed.bins.rows), (fitted.bins.cols, fitted.bins.rows));
+                assert_eq!((&boxed.starts, &boxed.ids, &boxed.slots), (&fitted.starts, &fitted.ids, &fitted.slots));
+                for q in points.iter().copied().chain([Vec2::new(-0.0, -0.0), Vec2::new(-0.3, 0.2)]) {
+                    for r in [0.0, 0.3, 1.0] {
+                        assert_eq!(query(&boxed, q, r), query(&fitted, q, r), "{q:?} {r}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn rebuild_replaces_contents() {
         let mut h = SpatialHash::new(2.0);
