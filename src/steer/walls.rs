@@ -301,21 +301,48 @@ pub fn move_body_within(body: &mut Body, force: Vec2, dt: f32, grid: &Grid, clea
 /// order. On a grid with no walkable cell at all it stays at `prev_pos`,
 /// stopped.
 ///
-/// Inline, for its test of the common case: a move within one walkable
-/// cell, where both sweeps would cross nothing; the rest is out of line.
+/// Inline, for its test of the common case ([`shared_cell`]): a move
+/// within one walkable cell, where both sweeps would cross nothing; the
+/// rest is out of line.
 #[inline]
 pub fn resolve_walls(body: &mut Body, prev_pos: Vec2, grid: &Grid) {
-    let from = cell_at(prev_pos);
-    if cell_at(body.pos) == from && grid.is_walkable(from) {
+    if shared_cell(prev_pos, body.pos, grid).is_some_and(|cell| grid.is_walkable(cell)) {
         return;
     }
-    resolve_move(body, prev_pos, from, grid);
+    resolve_move(body, prev_pos, grid);
 }
 
-/// [`resolve_walls`] for a move that leaves the cell `from` of `prev_pos`
-/// or starts outside the walkable cells.
-fn resolve_move(body: &mut Body, prev_pos: Vec2, from: Cell, grid: &Grid) {
+/// The cell of the map that holds both `a` and `b` ([`cell_at`]), or
+/// `None` when they lie in different cells, either lies off the map or
+/// beyond 2^24, or either is NaN. Tested in float first, so that each
+/// coordinate takes one conversion, not [`floor_i32`]'s two and its
+/// fix-up: from 0 up to the map's side the floor is the truncation, and
+/// below 2^24 every integer is an `f32`, so the side compares exactly.
+/// NaN fails the compares.
+#[inline]
+fn shared_cell(a: Vec2, b: Vec2, grid: &Grid) -> Option<Cell> {
+    let side = |n: usize| n.min(1 << 24) as f32;
+    let (w, h) = (side(grid.width()), side(grid.height()));
+    let on_map = |v: f32, side: f32| v >= 0.0 && v < side;
+    // `&`, not `&&`: four compares and one branch.
+    if !(on_map(a.x, w) & on_map(a.y, h) & on_map(b.x, w) & on_map(b.y, h)) {
+        return None;
+    }
+    let (ax, ay) = (a.x as i32, a.y as i32);
+    (ax == b.x as i32 && ay == b.y as i32).then(|| Cell::new(ax, ay))
+}
+
+/// [`resolve_walls`] for every move [`shared_cell`] does not settle: one
+/// that leaves the cell of `prev_pos`, starts or ends off the map or
+/// outside the walkable cells, or has a NaN coordinate (which
+/// [`cell_at`] puts in cell 0, so that a NaN move within a walkable cell
+/// 0 stays as it is).
+fn resolve_move(body: &mut Body, prev_pos: Vec2, grid: &Grid) {
     let target = body.pos;
+    let from = cell_at(prev_pos);
+    if cell_at(target) == from && grid.is_walkable(from) {
+        return;
+    }
     body.pos = prev_pos;
     if !grid.is_walkable(from) {
         if let Some(cell) = nearest_walkable(grid, prev_pos) {
@@ -482,6 +509,62 @@ mod tests {
         for x in samples.into_iter().chain((-400..400).map(|i| i as f32 * 0.37)) {
             assert_eq!(floor_i32(x), x.floor() as i32, "{x}");
         }
+    }
+
+    /// The common case's test in float agrees with the cells [`cell_at`]
+    /// finds, at the edges of the map and of the conversions: signed zeros,
+    /// the last float below a side, the sides, the saturation limits, the
+    /// infinities and NaN (cell 0 for `cell_at`, never a shared cell), on
+    /// a map with floor in cell 0 and walls; and `resolve_walls` with it
+    /// is the move it made without it ([`resolve_move`]), to the bit.
+    #[test]
+    fn the_shared_cell_is_cell_at_s() {
+        let g = grid(&["..#..", ".....", "#...."]);
+        let edges = [
+            0.0,
+            -0.0,
+            1e-40,
+            -1e-40,
+            0.5,
+            -0.5,
+            -1.0,
+            0.999_999_94,
+            1.0,
+            2.5,
+            3.0,
+            2.999_999_8,
+            4.999_999_5,
+            5.0,
+            5.5,
+            16_777_216.0,
+            16_777_215.0,
+            2147483520.0,
+            2147483648.0,
+            -2147483904.0,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let points: Vec<Vec2> = edges.iter().flat_map(|&x| edges.iter().map(move |&y| Vec2::new(x, y))).collect();
+        let mut shared = 0;
+        for &a in &points {
+            for &b in points.iter().step_by(7).chain([&Vec2::new(0.25, 0.75), &Vec2::new(1.5, 1.5)]) {
+                let nan = a.x.is_nan() || a.y.is_nan() || b.x.is_nan() || b.y.is_nan();
+                let cell = cell_at(a);
+                let expected = (!nan && cell_at(b) == cell && g.in_bounds(cell)).then_some(cell);
+                assert_eq!(shared_cell(a, b, &g), expected, "{a:?} {b:?}");
+                shared += usize::from(expected.is_some());
+                let start = Body { pos: b, vel: Vec2::new(0.5, -0.25), max_speed: 1.0, max_force: 1.0 };
+                let (mut fast, mut slow) = (start, start);
+                resolve_walls(&mut fast, a, &g);
+                resolve_move(&mut slow, a, &g);
+                let bits = |b: &Body| [b.pos.x, b.pos.y, b.vel.x, b.vel.y].map(f32::to_bits);
+                assert_eq!(bits(&fast), bits(&slow), "{a:?} {b:?}");
+            }
+        }
+        assert!(shared > 50, "{shared} moves within one cell of the map");
     }
 
     #[test]
