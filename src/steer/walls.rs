@@ -306,26 +306,22 @@ pub fn move_body_within(body: &mut Body, force: Vec2, dt: f32, grid: &Grid, clea
 /// rest is out of line.
 #[inline]
 pub fn resolve_walls(body: &mut Body, prev_pos: Vec2, grid: &Grid) {
-    if shared_cell(prev_pos, body.pos, grid).is_some_and(|cell| grid.is_walkable(cell)) {
+    if shared_cell(prev_pos, body.pos).is_some_and(|cell| grid.is_walkable(cell)) {
         return;
     }
     resolve_move(body, prev_pos, grid);
 }
 
-/// The cell of the map that holds both `a` and `b` ([`cell_at`]), or
-/// `None` when they lie in different cells, either lies off the map or
-/// beyond 2^24, or either is NaN. Tested in float first, so that each
-/// coordinate takes one conversion, not [`floor_i32`]'s two and its
-/// fix-up: from 0 up to the map's side the floor is the truncation, and
-/// below 2^24 every integer is an `f32`, so the side compares exactly.
-/// NaN fails the compares.
+/// The cell that holds both `a` and `b` ([`cell_at`]), if both are
+/// nonnegative (not NaN) and in one cell; `None` otherwise. For a
+/// nonnegative coordinate the floor is the saturating conversion's
+/// truncation, so each coordinate takes one conversion, not
+/// [`floor_i32`]'s two and its fix-up; a huge one saturates as there,
+/// off the map.
 #[inline]
-fn shared_cell(a: Vec2, b: Vec2, grid: &Grid) -> Option<Cell> {
-    let side = |n: usize| n.min(1 << 24) as f32;
-    let (w, h) = (side(grid.width()), side(grid.height()));
-    let on_map = |v: f32, side: f32| v >= 0.0 && v < side;
+fn shared_cell(a: Vec2, b: Vec2) -> Option<Cell> {
     // `&`, not `&&`: four compares and one branch.
-    if !(on_map(a.x, w) & on_map(a.y, h) & on_map(b.x, w) & on_map(b.y, h)) {
+    if !((a.x >= 0.0) & (a.y >= 0.0) & (b.x >= 0.0) & (b.y >= 0.0)) {
         return None;
     }
     let (ax, ay) = (a.x as i32, a.y as i32);
@@ -333,8 +329,8 @@ fn shared_cell(a: Vec2, b: Vec2, grid: &Grid) -> Option<Cell> {
 }
 
 /// [`resolve_walls`] for every move [`shared_cell`] does not settle: one
-/// that leaves the cell of `prev_pos`, starts or ends off the map or
-/// outside the walkable cells, or has a NaN coordinate (which
+/// that leaves the cell of `prev_pos`, starts or ends outside the
+/// walkable cells, has a negative coordinate, or a NaN one (which
 /// [`cell_at`] puts in cell 0, so that a NaN move within a walkable cell
 /// 0 stays as it is).
 fn resolve_move(body: &mut Body, prev_pos: Vec2, grid: &Grid) {
@@ -511,11 +507,11 @@ mod tests {
         }
     }
 
-    /// The common case's test in float agrees with the cells [`cell_at`]
-    /// finds, at the edges of the map and of the conversions: signed zeros,
-    /// the last float below a side, the sides, the saturation limits, the
-    /// infinities and NaN (cell 0 for `cell_at`, never a shared cell), on
-    /// a map with floor in cell 0 and walls; and `resolve_walls` with it
+    /// The common case's one conversion a coordinate finds [`cell_at`]'s
+    /// cells, at the edges of the map and of the conversions: signed zeros,
+    /// the last float below a side, the sides, 2^24, the saturation limits,
+    /// the infinities and NaN (cell 0 for `cell_at`, never a shared cell),
+    /// on a map with floor in cell 0 and walls; and `resolve_walls` with it
     /// is the move it made without it ([`resolve_move`]), to the bit.
     #[test]
     fn the_shared_cell_is_cell_at_s() {
@@ -551,11 +547,11 @@ mod tests {
         let mut shared = 0;
         for &a in &points {
             for &b in points.iter().step_by(7).chain([&Vec2::new(0.25, 0.75), &Vec2::new(1.5, 1.5)]) {
-                let nan = a.x.is_nan() || a.y.is_nan() || b.x.is_nan() || b.y.is_nan();
+                let nonnegative = [a.x, a.y, b.x, b.y].iter().all(|&v| v >= 0.0);
                 let cell = cell_at(a);
-                let expected = (!nan && cell_at(b) == cell && g.in_bounds(cell)).then_some(cell);
-                assert_eq!(shared_cell(a, b, &g), expected, "{a:?} {b:?}");
-                shared += usize::from(expected.is_some());
+                let expected = (nonnegative && cell_at(b) == cell).then_some(cell);
+                assert_eq!(shared_cell(a, b), expected, "{a:?} {b:?}");
+                shared += usize::from(expected.is_some_and(|c| g.in_bounds(c)));
                 let start = Body { pos: b, vel: Vec2::new(0.5, -0.25), max_speed: 1.0, max_force: 1.0 };
                 let (mut fast, mut slow) = (start, start);
                 resolve_walls(&mut fast, a, &g);
