@@ -365,13 +365,15 @@ impl Look<'_> {
     #[inline(always)]
     fn flock<B: Build>(&self, k: usize, body: &Body) -> Vec2 {
         let mut lanes = FlockLanes::default();
+        // As long as the blocks' positions: one bounds check a block.
+        let padded = self.hash.padded_len();
+        let (boids, vx, vy) = (&self.boids[..padded], &self.vx[..padded], &self.vy[..padded]);
         self.hash.visit_blocks(body.pos, FLOCK_RADIUS, |b| {
-            let boids = b.of(self.boids);
             let mut take = b.hit_except(k);
-            for (t, &boid) in take.iter_mut().zip(boids) {
+            for (t, &boid) in take.iter_mut().zip(b.of(boids)) {
                 *t &= boid;
             }
-            lanes.add(b, &take, b.of(self.vx), b.of(self.vy), SEPARATION_RADIUS);
+            lanes.add(b, &take, b.of(vx), b.of(vy), SEPARATION_RADIUS);
         });
         lanes.sums().force(body, self.around.flock)
     }

@@ -207,10 +207,8 @@ struct Bins {
 }
 
 impl Bins {
-    /// The column of world x, clamped to the grid (the saturating cast
-    /// sends NaN to 0, and the clamp everything left of the origin). Cast
-    /// to `i64`, which x86_64 converts in one instruction, where `usize`
-    /// takes a dozen.
+    /// The column of world x, clamped to the grid ([`clamp_bin`]: NaN and
+    /// everything left of the origin to 0).
     #[inline]
     fn col(&self, x: f32) -> usize {
         clamp_bin((x - self.origin.x) * self.inv_cell, self.cols)
@@ -528,6 +526,18 @@ impl SpatialHash {
         &self.slots
     }
 
+    /// The length of a per-slot array that a query's blocks read
+    /// ([`Block::of`]): the points and a block of padding. A caller that
+    /// reads several such arrays in its blocks slices each to this length
+    /// before its query, as [`SpatialHash::visit_blocks`] does the
+    /// positions, so that the compiler knows them all to be as long and
+    /// checks a block's bounds once for all of them (five checks a block,
+    /// ten instructions, in the flocking pass otherwise).
+    #[inline]
+    pub fn padded_len(&self) -> usize {
+        self.ids.len() + LANES
+    }
+
     /// The x coordinate in each slot.
     pub fn xs(&self) -> &[f32] {
         &self.xs[..self.ids.len()]
@@ -611,12 +621,13 @@ impl SpatialHash {
         let r = radius.max(0.0);
         let wide = r > F32_RADIUS;
         let r2 = r * r;
+        let (xs, ys) = (&self.xs[..self.padded_len()], &self.ys[..self.padded_len()]);
         for run in self.runs(pos, r) {
             let mut at = run.start;
             while at < run.end {
                 // The arrays end in LANES slots of infinity, which no test
                 // passes: a block may run past the last point.
-                let (xs, ys) = (lanes_at(&self.xs, at), lanes_at(&self.ys, at));
+                let (xs, ys) = (lanes_at(xs, at), lanes_at(ys, at));
                 let in_run = &FIRST[(run.end - at).min(LANES)];
                 // Lane by lane, one operation at a time over all lanes, and
                 // the block put together at the end: the shape the
@@ -647,11 +658,29 @@ impl SpatialHash {
     }
 }
 
+/// Above any bin count: the bins' starts are a `Vec<u32>` of one more
+/// than the count, so the count is below `isize::MAX / 4` (2^61).
+const BIN_CAP: f32 = (1u64 << 62) as f32;
+
 /// Bin `t` (a coordinate in cells from the origin) of `count`, clamped to
 /// `0..count`; NaN goes to bin 0.
+///
+/// The same bin as the saturating cast `((t as i64).max(0) as usize).min(count - 1)`
+/// (tested), cheaper: clamped in `f32` first (`max` takes the number when
+/// `t` is NaN), the conversion needs none of the saturating cast's
+/// compares and moves, about half the instructions (over 200 ticks of the
+/// 10k-boid world, 153 M against 109 M in the queries' four clamps and
+/// their bins, 438 M against 373 M in the sort, which bins each point five
+/// times).
 #[inline]
 fn clamp_bin(t: f32, count: usize) -> usize {
-    ((t as i64).max(0) as usize).min(count - 1)
+    // Not `clamp`, which keeps NaN.
+    #[allow(clippy::manual_clamp)]
+    let t = t.max(0.0).min(BIN_CAP);
+    // SAFETY: `t` is a number from 0 to 2^62 (NaN became 0), which `i64`
+    // holds, so the conversion is defined.
+    let bin = unsafe { t.to_int_unchecked::<i64>() };
+    (bin as usize).min(count - 1)
 }
 
 /// The neighbour test both the hash and the brute force use, so their
@@ -706,6 +735,50 @@ mod tests {
         let mut out = vec![99];
         hash.query(pos, radius, &mut out);
         out
+    }
+
+    /// The clamp is the saturating cast it replaced, on every kind of
+    /// value (NaN to bin 0, huge values to the last bin) and bin count.
+    #[test]
+    fn clamp_bin_is_the_saturating_cast() {
+        let saturating = |t: f32, count: usize| ((t as i64).max(0) as usize).min(count - 1);
+        let specials = [
+            f32::NAN,
+            -f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.0,
+            -0.0,
+            -0.5,
+            0.5,
+            0.999_999_9,
+            1.0,
+            6.999_999_5,
+            7.0,
+            999.9,
+            1e12,
+            BIN_CAP,
+            f32::from_bits(BIN_CAP.to_bits() - 1),
+            f32::from_bits(BIN_CAP.to_bits() + 1),
+            9.3e18,
+            1e30,
+            f32::MAX,
+            -f32::MAX,
+            f32::MIN_POSITIVE,
+            f32::from_bits(1),
+        ];
+        // Every 4099th bit pattern: both signs, every exponent, NaNs too.
+        let sweep = (0..=u32::MAX).step_by(4099).map(f32::from_bits);
+        let values: Vec<f32> = specials.into_iter().chain(sweep).collect();
+        for count in [1, 2, 7, 1000, 1 << 24, (1 << 24) + 1, 1 << 40, (1 << 61) - 1] {
+            for &t in &values {
+                assert_eq!(clamp_bin(t, count), saturating(t, count), "{t:e} ({:#x}) of {count}", t.to_bits());
+            }
+            assert_eq!(clamp_bin(f32::NAN, count), 0);
+            assert_eq!(clamp_bin(f32::INFINITY, count), count - 1);
+            assert_eq!(clamp_bin(1e30, count), count - 1);
+            assert_eq!(clamp_bin(-1e30, count), 0);
+        }
     }
 
     #[test]
