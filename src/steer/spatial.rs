@@ -305,16 +305,17 @@ impl SpatialHash {
     ///
     /// 1. Each job of [`SORT_CHUNK`] points reads its points (`read` of
     ///    its first id and its piece of the input: nothing to do when they
-    ///    are in already) and counts them per band ([`BAND_ROWS`] rows of
-    ///    bins).
+    ///    are in already), counts them per band ([`BAND_ROWS`] rows of
+    ///    bins) and notes each one's bin where its slot will go.
     /// 2. A prefix sum over the counts, band by band and the jobs in order
     ///    within a band, gives where each job's points of each band go
     ///    among the points sorted by band (`staged`), so that each band's
     ///    ids stay ascending.
     /// 3. Each job writes its ids there, into pieces of its own.
     /// 4. Each band sorts its ids into its bins (the bins' starts, the
-    ///    slots' ids and positions, all within the band's own ranges), and
-    ///    leaves each point's slot where its id was.
+    ///    slots' ids and positions, all within the band's own ranges), by
+    ///    the bins noted in step 1, and leaves each point's slot where its
+    ///    id was.
     /// 5. Each job reads its points' slots back from there, in id order.
     fn sort(&mut self, lo: Vec2, hi: Vec2, read: impl Fn(usize, &mut [Vec2]) + Sync) {
         let n = self.input.len();
@@ -325,16 +326,24 @@ impl SpatialHash {
         let jobs = n.div_ceil(SORT_CHUNK);
         let SpatialHash { input, starts, ids, slots, xs, ys, staged, band_starts, offsets, .. } = self;
 
-        // 1. Each job's points read, and counted per band.
+        // 1. Each job's points read, counted per band, and each point's bin
+        // kept in `slots` (which step 5 overwrites with the slot) for step
+        // 4, which would otherwise find it from the position twice.
         offsets.clear();
         offsets.resize(jobs * bands, 0);
-        let shares = split_mut(offsets, bands).into_iter().zip(split_mut(input, SORT_CHUNK)).collect();
-        on_each_thread(shares, |((_, counts), (first, points))| {
-            for (counts, (job_first, points)) in
-                counts.chunks_mut(bands).zip((first..).step_by(SORT_CHUNK).zip(points.chunks_mut(SORT_CHUNK)))
+        slots.resize(n, 0);
+        let shares = (split_mut(offsets, bands).into_iter().zip(split_mut(input, SORT_CHUNK)))
+            .zip(split_mut(slots, SORT_CHUNK))
+            .collect();
+        on_each_thread(shares, |(((_, counts), (first, points)), (_, bins_of))| {
+            for ((counts, (job_first, points)), bins_of) in counts
+                .chunks_mut(bands)
+                .zip((first..).step_by(SORT_CHUNK).zip(points.chunks_mut(SORT_CHUNK)))
+                .zip(bins_of.chunks_mut(SORT_CHUNK))
             {
                 read(job_first, points);
-                for &p in points.iter() {
+                for (&p, bin) in points.iter().zip(bins_of) {
+                    *bin = bins.of(p) as u32;
                     counts[bins.band_of(p)] += 1;
                 }
             }
@@ -401,13 +410,13 @@ impl SpatialHash {
             rest = (starts, staged, ids, xs, ys);
             work.push((band, band_starts_of, band_staged, band_ids, band_xs, band_ys));
         }
-        let band_starts = &band_starts[..];
+        let (band_starts, bins_of) = (&band_starts[..], &slots[..]);
         on_each_thread(split_mut(&mut work, 1), |(_, bands)| {
             for (band, starts, staged, ids, xs, ys) in bands.iter_mut() {
                 let (first_bin, base) = (*band * band_bins, band_starts[*band]);
                 starts.fill(0);
                 for &i in staged.iter() {
-                    starts[bins.of(input[i as usize]) - first_bin] += 1;
+                    starts[bins_of[i as usize] as usize - first_bin] += 1;
                 }
                 // Inclusive prefix sums: starts[b] is now the end of bin b.
                 // Filling each bin backwards from its end, in descending id
@@ -420,7 +429,7 @@ impl SpatialHash {
                 }
                 for staged in staged.iter_mut().rev() {
                     let (i, p) = (*staged, input[*staged as usize]);
-                    let start = &mut starts[bins.of(p) - first_bin];
+                    let start = &mut starts[bins_of[i as usize] as usize - first_bin];
                     *start -= 1;
                     let k = (*start - base) as usize;
                     (ids[k], xs[k], ys[k]) = (i, p.x, p.y);
@@ -431,7 +440,6 @@ impl SpatialHash {
 
         // 5. Each point's slot, job by job in id order.
         let staged = &staged[..];
-        slots.resize(n, 0);
         let shares = (split_mut(slots, SORT_CHUNK).into_iter().zip(split(input, SORT_CHUNK)))
             .zip(split_mut(offsets, bands))
             .collect();
@@ -454,9 +462,16 @@ impl SpatialHash {
         let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
         for p in &self.input {
             for (axis, v) in [p.x, p.y].into_iter().enumerate() {
+                // Finite, so plain compares (one instruction each) find
+                // what `f32::min` and `max` would, without their tests for
+                // NaN.
                 if v.is_finite() {
-                    lo[axis] = lo[axis].min(v);
-                    hi[axis] = hi[axis].max(v);
+                    if v < lo[axis] {
+                        lo[axis] = v;
+                    }
+                    if v > hi[axis] {
+                        hi[axis] = v;
+                    }
                 }
             }
         }
@@ -476,7 +491,8 @@ impl SpatialHash {
     fn fit_bins(&mut self, lo: Vec2, hi: Vec2) {
         let span_x = f64::from(hi.x) - f64::from(lo.x);
         let span_y = f64::from(hi.y) - f64::from(lo.y);
-        let max_bins = BINS_PER_POINT * self.input.len() as f64 + MIN_BINS;
+        // At most `u32::MAX` bins, so that the sort can note a bin in a `u32`.
+        let max_bins = (BINS_PER_POINT * self.input.len() as f64 + MIN_BINS).min(f64::from(u32::MAX));
         let mut cell = f64::from(self.cell_size);
         let (cols, rows) = loop {
             let cols = (span_x / cell).floor() + 1.0;
@@ -902,6 +918,37 @@ mod tests {
             let o = build(threads);
             assert_eq!((&o.starts, &o.ids, &o.slots), (&h.starts, &h.ids, &h.slots), "{threads} threads");
             assert!(o.xs.iter().zip(&h.xs).all(|(a, b)| a.to_bits() == b.to_bits()));
+        }
+    }
+
+    /// The bounding box takes its extremes by plain compares, so with both
+    /// zeros among the lowest coordinates its corner is whichever came
+    /// first (`f32::min` leaves that open too); non-finite coordinates are
+    /// left out. The sort and the queries are the same for either sign, and
+    /// the same as with the box given.
+    #[test]
+    fn the_sign_of_a_zero_corner_changes_no_bin() {
+        let pts = [(0.0, 0.0), (-0.0, -0.0), (0.25, 3.0), (f32::NAN, -0.0), (2.0, f32::NEG_INFINITY), (4.0, 1.5)]
+            .map(|(x, y)| Vec2::new(x, y));
+        let mut reversed = pts;
+        reversed.reverse();
+        for (points, negative) in [(pts, false), (reversed, true)] {
+            let mut fitted = SpatialHash::new(0.5);
+            fitted.rebuild(points);
+            let origin = fitted.bins.origin;
+            assert_eq!((origin.x.is_sign_negative(), origin.y.is_sign_negative()), (negative, negative));
+            assert_eq!((origin.x, origin.y), (0.0, 0.0));
+            for (x, y) in [(0.0, 0.0), (-0.0, -0.0), (0.0, -0.0), (-0.0, 0.0)] {
+                let mut boxed = SpatialHash::new(0.5);
+                boxed.rebuild_within(&points, |&p| p, Vec2::new(x, y), Vec2::new(4.0, 3.0));
+                assert_eq!((boxed.bins.cols, boxed.bins.rows), (fitted.bins.cols, fitted.bins.rows));
+                assert_eq!((&boxed.starts, &boxed.ids, &boxed.slots), (&fitted.starts, &fitted.ids, &fitted.slots));
+                for q in points.iter().copied().chain([Vec2::new(-0.0, -0.0), Vec2::new(-0.3, 0.2)]) {
+                    for r in [0.0, 0.3, 1.0] {
+                        assert_eq!(query(&boxed, q, r), query(&fitted, q, r), "{q:?} {r}");
+                    }
+                }
+            }
         }
     }
 

@@ -23,6 +23,7 @@ const WHISKER_SCALE: f32 = 0.5;
 
 /// The cell containing a world point: cell (x, y) covers [x, x+1) ×
 /// [y, y+1) (saturating for points far outside).
+#[inline]
 pub fn cell_at(p: Vec2) -> Cell {
     Cell::new(floor_i32(p.x), floor_i32(p.y))
 }
@@ -260,6 +261,7 @@ fn first_wall(grid: &Grid, from: Vec2, segment: Vec2) -> Option<Hit> {
 /// Integrates the body ([`Body::integrate`]) and then resolves its move
 /// against the walls ([`resolve_walls`]): the one call the simulation makes
 /// per body and tick.
+#[inline]
 pub fn move_body(body: &mut Body, force: Vec2, dt: f32, grid: &Grid) {
     let prev_pos = body.pos;
     body.integrate(force, dt);
@@ -298,12 +300,43 @@ pub fn move_body_within(body: &mut Body, force: Vec2, dt: f32, grid: &Grid, clea
 /// nearest to `prev_pos` and stopped; ties go to the cell first in row-major
 /// order. On a grid with no walkable cell at all it stays at `prev_pos`,
 /// stopped.
+///
+/// Inline, for its test of the common case ([`shared_cell`]): a move
+/// within one walkable cell, where both sweeps would cross nothing; the
+/// rest is out of line.
+#[inline]
 pub fn resolve_walls(body: &mut Body, prev_pos: Vec2, grid: &Grid) {
+    if shared_cell(prev_pos, body.pos).is_some_and(|cell| grid.is_walkable(cell)) {
+        return;
+    }
+    resolve_move(body, prev_pos, grid);
+}
+
+/// The cell that holds both `a` and `b` ([`cell_at`]), if both are
+/// nonnegative (not NaN) and in one cell; `None` otherwise. For a
+/// nonnegative coordinate the floor is the saturating conversion's
+/// truncation, so each coordinate takes one conversion, not
+/// [`floor_i32`]'s two and its fix-up; a huge one saturates as there,
+/// off the map.
+#[inline]
+fn shared_cell(a: Vec2, b: Vec2) -> Option<Cell> {
+    // `&`, not `&&`: four compares and one branch.
+    if !((a.x >= 0.0) & (a.y >= 0.0) & (b.x >= 0.0) & (b.y >= 0.0)) {
+        return None;
+    }
+    let (ax, ay) = (a.x as i32, a.y as i32);
+    (ax == b.x as i32 && ay == b.y as i32).then(|| Cell::new(ax, ay))
+}
+
+/// [`resolve_walls`] for every move [`shared_cell`] does not settle: one
+/// that leaves the cell of `prev_pos`, starts or ends outside the
+/// walkable cells, has a negative coordinate, or a NaN one (which
+/// [`cell_at`] puts in cell 0, so that a NaN move within a walkable cell
+/// 0 stays as it is).
+fn resolve_move(body: &mut Body, prev_pos: Vec2, grid: &Grid) {
     let target = body.pos;
     let from = cell_at(prev_pos);
     if cell_at(target) == from && grid.is_walkable(from) {
-        // Within one walkable cell (most steps): both sweeps would cross
-        // nothing.
         return;
     }
     body.pos = prev_pos;
@@ -472,6 +505,62 @@ mod tests {
         for x in samples.into_iter().chain((-400..400).map(|i| i as f32 * 0.37)) {
             assert_eq!(floor_i32(x), x.floor() as i32, "{x}");
         }
+    }
+
+    /// The common case's one conversion a coordinate finds [`cell_at`]'s
+    /// cells, at the edges of the map and of the conversions: signed zeros,
+    /// the last float below a side, the sides, 2^24, the saturation limits,
+    /// the infinities and NaN (cell 0 for `cell_at`, never a shared cell),
+    /// on a map with floor in cell 0 and walls; and `resolve_walls` with it
+    /// is the move it made without it ([`resolve_move`]), to the bit.
+    #[test]
+    fn the_shared_cell_is_cell_at_s() {
+        let g = grid(&["..#..", ".....", "#...."]);
+        let edges = [
+            0.0,
+            -0.0,
+            1e-40,
+            -1e-40,
+            0.5,
+            -0.5,
+            -1.0,
+            0.999_999_94,
+            1.0,
+            2.5,
+            3.0,
+            2.999_999_8,
+            4.999_999_5,
+            5.0,
+            5.5,
+            16_777_216.0,
+            16_777_215.0,
+            2147483520.0,
+            2147483648.0,
+            -2147483904.0,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let points: Vec<Vec2> = edges.iter().flat_map(|&x| edges.iter().map(move |&y| Vec2::new(x, y))).collect();
+        let mut shared = 0;
+        for &a in &points {
+            for &b in points.iter().step_by(7).chain([&Vec2::new(0.25, 0.75), &Vec2::new(1.5, 1.5)]) {
+                let nonnegative = [a.x, a.y, b.x, b.y].iter().all(|&v| v >= 0.0);
+                let cell = cell_at(a);
+                let expected = (nonnegative && cell_at(b) == cell).then_some(cell);
+                assert_eq!(shared_cell(a, b), expected, "{a:?} {b:?}");
+                shared += usize::from(expected.is_some_and(|c| g.in_bounds(c)));
+                let start = Body { pos: b, vel: Vec2::new(0.5, -0.25), max_speed: 1.0, max_force: 1.0 };
+                let (mut fast, mut slow) = (start, start);
+                resolve_walls(&mut fast, a, &g);
+                resolve_move(&mut slow, a, &g);
+                let bits = |b: &Body| [b.pos.x, b.pos.y, b.vel.x, b.vel.y].map(f32::to_bits);
+                assert_eq!(bits(&fast), bits(&slow), "{a:?} {b:?}");
+            }
+        }
+        assert!(shared > 50, "{shared} moves within one cell of the map");
     }
 
     #[test]
