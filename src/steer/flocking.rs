@@ -126,11 +126,11 @@ impl FlockSums {
     }
 
     /// The three urges weighted and capped at the body's `max_force`.
-    /// An inline hint, which the AVX2 pass ([`wide`]) does not take: it
-    /// calls it, built for the baseline, but directly, not through the
-    /// GOT. Forced in (`#[inline(always)]`) it left `cohesion` and
-    /// `clamp_length` out of line instead and the flock bench's step ran
-    /// more instructions (715.7 M against 707.0 M by callgrind).
+    // An inline hint, which the AVX2 pass (`steer::wide`) does not take: it
+    // calls it, built for the baseline, but directly, not through the
+    // GOT. Forced in (`#[inline(always)]`) it left `cohesion` and
+    // `clamp_length` out of line instead and the flock bench's step ran
+    // more instructions (715.7 M against 707.0 M by callgrind).
     #[inline]
     pub fn force(&self, body: &Body, weights: FlockWeights) -> Vec2 {
         (self.separation() * weights.separation

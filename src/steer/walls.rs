@@ -300,10 +300,9 @@ pub fn move_body_within(body: &mut Body, force: Vec2, dt: f32, grid: &Grid, clea
 /// nearest to `prev_pos` and stopped; ties go to the cell first in row-major
 /// order. On a grid with no walkable cell at all it stays at `prev_pos`,
 /// stopped.
-///
-/// Inline, for its test of the common case ([`shared_cell`]): a move
-/// within one walkable cell, where both sweeps would cross nothing; the
-/// rest is out of line.
+// Inline, for its test of the common case (`shared_cell`): a move within
+// one walkable cell, where both sweeps would cross nothing; the rest is
+// out of line.
 #[inline]
 pub fn resolve_walls(body: &mut Body, prev_pos: Vec2, grid: &Grid) {
     if shared_cell(prev_pos, body.pos).is_some_and(|cell| grid.is_walkable(cell)) {
