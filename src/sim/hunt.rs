@@ -148,12 +148,21 @@ impl Hunter {
         let budget = i64::from(scene.settings.budget.max(1));
         self.allowance = (self.allowance + budget).min(budget);
         self.allowance -= self.flow.update(creatures, monsters, scene, self.allowance, stats) as i64;
+        // A pack member's fresh grid search keeps clear of its packmates'
+        // paths; an incremental repair or an any-angle query takes no
+        // marks, so none are made for them (marking walks every monster
+        // and its packmates' paths for each plan: at 500 monsters on the
+        // gates under `incremental`, 14 % of the run's instructions for
+        // marks never read, 3,065 M against 2,637 M over 600 ticks).
+        let settings = &scene.settings;
+        let marks = settings.packs == Packs::Split
+            && settings.repath != RepathPolicy::Incremental
+            && !settings.planner().expansion().any_angle();
         while self.allowance > 0 {
             let Some(i) = self.queue.pop_front() else { break };
             let i = i as usize;
-            // A pack member's search keeps clear of its packmates' paths.
             self.pack.begin(scene.grid);
-            if scene.settings.packs == Packs::Split {
+            if marks {
                 self.pack.mark_packmates(scene.grid, creatures, monsters, i);
             }
             let c = &mut creatures[i];
