@@ -200,7 +200,8 @@ impl Hunter {
             return super::any_angle::plan(&mut self.navigator, scene, hunt, pos, to, i, reason, stats);
         }
         let incremental = scene.settings.repath == RepathPolicy::Incremental;
-        let split = !incremental && self.pack.splits();
+        // Marks were made only for a fresh grid search (`serve`).
+        let split = self.pack.splits();
         let outcome = if incremental {
             self.incremental.repair(i, grid, from, to, &scene.settings.search, scene.watched == Some(i))
         } else if split {
