@@ -185,6 +185,12 @@ impl MtDStarLite {
         self.recs.len() - self.free.len()
     }
 
+    /// The nodes holding a record (those the search reached and keeps), in
+    /// no particular order: where a change of the graph can matter to it.
+    pub fn nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.recs.iter().map(|r| r.node).filter(|&n| n != NONE)
+    }
+
     /// The last repair's path from start to goal (empty when none).
     pub fn path(&self) -> &[NodeId] {
         &self.path
@@ -206,7 +212,9 @@ impl MtDStarLite {
     /// graph's goal `goal`, after the incoming edges of the nodes in
     /// `changed` may have changed since the last repair (pass every such
     /// node: on a grid, a changed cell and its eight neighbours, whose
-    /// diagonal moves pass by it). The graph's heuristic must aim at
+    /// diagonal moves pass by it; one that neither is nor has a
+    /// predecessor among the [`MtDStarLite::nodes`] may be left out, as
+    /// nothing reaches it). The graph's heuristic must aim at
     /// `goal` and stay the same function between repairs (a new one calls
     /// for [`MtDStarLite::clear`]).
     ///
@@ -462,6 +470,8 @@ impl MtDStarLite {
         let r = self.recs[s as usize];
         debug_assert!(r.heap == NONE && r.child == NONE && r.par == NONE);
         self.slots.remove(&r.node);
+        // Marks the slot free for `nodes` (a new record overwrites it).
+        self.recs[s as usize].node = NONE;
         self.free.push(s);
     }
 
