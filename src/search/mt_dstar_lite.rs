@@ -286,10 +286,10 @@ impl MtDStarLite {
         self.slots.get(&node).copied()
     }
 
-    fn slot_or_new(&mut self, node: NodeId) -> u32 {
-        if let Some(s) = self.slot(node) {
-            return s;
-        }
+    /// A new record for `node`, which has none: every caller has just
+    /// looked (or cleared the map), so the map is probed once, to insert.
+    fn new_slot(&mut self, node: NodeId) -> u32 {
+        debug_assert!(self.slot(node).is_none(), "node {node} already holds a record");
         let s = match self.free.pop() {
             Some(s) => {
                 self.recs[s as usize] = Rec::new(node);
@@ -313,7 +313,7 @@ impl MtDStarLite {
     /// A fresh search rooted at `start`.
     fn restart<G: Reversible>(&mut self, graph: &G, start: NodeId) {
         self.clear();
-        let s = self.slot_or_new(start);
+        let s = self.new_slot(start);
         self.root = s;
         self.recs[s as usize].rhs = 0.0;
         self.update_state(graph, s);
@@ -387,7 +387,7 @@ impl MtDStarLite {
         let s = match self.slot(v) {
             Some(s) => s,
             None if from == NONE => return,
-            None => self.slot_or_new(v),
+            None => self.new_slot(v),
         };
         if counted {
             self.stats.cells_updated += 1;
@@ -509,7 +509,7 @@ impl MtDStarLite {
                     let s = match self.slot(v) {
                         Some(s) if s == self.root || self.recs[s as usize].rhs <= through => continue,
                         Some(s) => s,
-                        None => self.slot_or_new(v),
+                        None => self.new_slot(v),
                     };
                     self.recs[s as usize].rhs = through;
                     self.set_par(s, u);
