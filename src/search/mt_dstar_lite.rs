@@ -185,6 +185,12 @@ impl MtDStarLite {
         self.recs.len() - self.free.len()
     }
 
+    /// The nodes holding a record (those the search reached and keeps), in
+    /// no particular order: where a change of the graph can matter to it.
+    pub fn nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.recs.iter().map(|r| r.node).filter(|&n| n != NONE)
+    }
+
     /// The last repair's path from start to goal (empty when none).
     pub fn path(&self) -> &[NodeId] {
         &self.path
@@ -206,7 +212,9 @@ impl MtDStarLite {
     /// graph's goal `goal`, after the incoming edges of the nodes in
     /// `changed` may have changed since the last repair (pass every such
     /// node: on a grid, a changed cell and its eight neighbours, whose
-    /// diagonal moves pass by it). The graph's heuristic must aim at
+    /// diagonal moves pass by it; one that neither is nor has a
+    /// predecessor among the [`MtDStarLite::nodes`] may be left out, as
+    /// nothing reaches it). The graph's heuristic must aim at
     /// `goal` and stay the same function between repairs (a new one calls
     /// for [`MtDStarLite::clear`]).
     ///
@@ -278,10 +286,10 @@ impl MtDStarLite {
         self.slots.get(&node).copied()
     }
 
-    fn slot_or_new(&mut self, node: NodeId) -> u32 {
-        if let Some(s) = self.slot(node) {
-            return s;
-        }
+    /// A new record for `node`, which has none: every caller has just
+    /// looked (or cleared the map), so the map is probed once, to insert.
+    fn new_slot(&mut self, node: NodeId) -> u32 {
+        debug_assert!(self.slot(node).is_none(), "node {node} already holds a record");
         let s = match self.free.pop() {
             Some(s) => {
                 self.recs[s as usize] = Rec::new(node);
@@ -305,7 +313,7 @@ impl MtDStarLite {
     /// A fresh search rooted at `start`.
     fn restart<G: Reversible>(&mut self, graph: &G, start: NodeId) {
         self.clear();
-        let s = self.slot_or_new(start);
+        let s = self.new_slot(start);
         self.root = s;
         self.recs[s as usize].rhs = 0.0;
         self.update_state(graph, s);
@@ -379,7 +387,7 @@ impl MtDStarLite {
         let s = match self.slot(v) {
             Some(s) => s,
             None if from == NONE => return,
-            None => self.slot_or_new(v),
+            None => self.new_slot(v),
         };
         if counted {
             self.stats.cells_updated += 1;
@@ -462,6 +470,8 @@ impl MtDStarLite {
         let r = self.recs[s as usize];
         debug_assert!(r.heap == NONE && r.child == NONE && r.par == NONE);
         self.slots.remove(&r.node);
+        // Marks the slot free for `nodes` (a new record overwrites it).
+        self.recs[s as usize].node = NONE;
         self.free.push(s);
     }
 
@@ -499,7 +509,7 @@ impl MtDStarLite {
                     let s = match self.slot(v) {
                         Some(s) if s == self.root || self.recs[s as usize].rhs <= through => continue,
                         Some(s) => s,
-                        None => self.slot_or_new(v),
+                        None => self.new_slot(v),
                     };
                     self.recs[s as usize].rhs = through;
                     self.set_par(s, u);

@@ -141,7 +141,7 @@ impl Incremental {
         let known = state.search.start().is_some()
             && state.config == config
             && worth
-            && self.changes.since(grid, identity, version, &mut self.changed);
+            && self.changes.since_near(grid, identity, version, state.search.nodes(), &mut self.changed);
         if !known {
             state.search.clear();
             self.changed.clear();
