@@ -144,7 +144,11 @@ proptest! {
                 continue;
             }
             changed.clear();
-            let known = synced.is_some_and(|v| changes.since(&grid, grid.identity(), v, &mut changed));
+            // As the sim asks: only the changes near the search's records
+            // (`since_near`), which must keep every repair optimal.
+            prop_assert_eq!(search.nodes().count(), search.records(), "a freed record is no node");
+            let known =
+                synced.is_some_and(|v| changes.since_near(&grid, grid.identity(), v, search.nodes(), &mut changed));
             if !known || scale != grid.min_entry_cost() {
                 scale = grid.min_entry_cost();
                 search.clear();
