@@ -24,6 +24,26 @@ fn seeds_print_a_row_per_seed_and_the_win_rate() {
     assert_eq!(seeds, [1, 2, 3]);
     let json_won = rows.iter().filter(|r| r["outcome"] == "won").count();
     assert_eq!(json_won, won, "the table and the JSON agree");
+    // Each catch, with its tick, monster and the player's cell: as many as
+    // the row counts, in order, on the level's floor, and a lost session's
+    // last one ends it.
+    let level = delve::level::Level::load(std::path::Path::new("levels/maze.txt")).unwrap();
+    for r in &rows {
+        let caught = r["caught"].as_array().unwrap();
+        assert_eq!(caught.len() as u64, r["catches"].as_u64().unwrap(), "{r}");
+        let ticks: Vec<u64> = caught.iter().map(|c| c["tick"].as_u64().unwrap()).collect();
+        assert!(ticks.is_sorted(), "{r}");
+        for c in caught {
+            let at = delve::grid::Cell::new(c["x"].as_i64().unwrap() as i32, c["y"].as_i64().unwrap() as i32);
+            assert!(level.grid.is_walkable(at), "caught on a wall: {c}");
+            let monster = c["monster"].as_u64().unwrap() as usize;
+            assert!((1..=level.monsters.len()).contains(&monster), "no such monster: {c}");
+        }
+        if r["outcome"] == "lost" {
+            assert_eq!(ticks.last(), r["ended_at_tick"].as_u64().as_ref(), "the last catch ends it: {r}");
+        }
+    }
+    assert!(rows.iter().any(|r| r["catches"].as_u64() > Some(0)), "the beeline is caught in the maze");
 }
 
 #[test]

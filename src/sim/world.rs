@@ -288,6 +288,15 @@ impl World {
         self.session.log.total()
     }
 
+    /// The events raised after the first `taken` ([`World::events_total`]
+    /// when they were last taken), oldest first; those that fell out of
+    /// the bounded log since are skipped.
+    pub fn events_after(&self, taken: u64) -> &[Stamped] {
+        let new = usize::try_from(self.events_total().saturating_sub(taken)).unwrap_or(usize::MAX);
+        let events = self.events();
+        &events[events.len().saturating_sub(new)..]
+    }
+
     /// The state of creature `index`'s mind and why; `None` when it is not
     /// a monster.
     pub fn awareness(&self, index: usize) -> Option<Awareness> {

@@ -78,14 +78,11 @@ impl Log {
     /// Takes the world's events not taken yet. Events that fell out of the
     /// world's bounded list before being taken are skipped.
     pub fn take(&mut self, world: &World) {
-        let total = world.events_total();
-        let new = usize::try_from(total - self.taken).unwrap_or(usize::MAX);
-        let events = world.events();
-        for stamped in &events[events.len().saturating_sub(new)..] {
+        for stamped in world.events_after(self.taken) {
             let (text, tone) = describe(&stamped.event);
             self.said(Entry { tick: stamped.tick, text, tone, times: 1 });
         }
-        self.taken = total;
+        self.taken = world.events_total();
     }
 
     /// A world event's line: the same line as the last one (a monster at

@@ -18,9 +18,10 @@ use super::super::progress::Progress;
 use super::{CliError, Cpu, SimArgs, Summary};
 use crate::cli::level_or_generated;
 use crate::r#gen::{Recipe, Style};
+use crate::grid::Cell;
 use crate::level::Level;
 use crate::replay::Start;
-use crate::sim::{Bot, BotKind, Outcome, Rules, World, clock};
+use crate::sim::{Bot, BotKind, Event, Outcome, Rules, World, clock};
 use serde_json::json;
 use std::io::Write;
 use std::sync::Mutex;
@@ -73,10 +74,21 @@ pub fn parse_seeds(s: &str) -> Result<Seeds, String> {
     Ok(Seeds { first, last })
 }
 
+/// A catch, where the player stood when it was caught.
+struct Catch {
+    tick: u64,
+    /// The monster's ordinal, from 1.
+    monster: usize,
+    at: Cell,
+}
+
 /// What one session came to.
 struct Run {
     seed: u64,
     world: World,
+    /// Every catch, in order: where a bot is caught is what tells its
+    /// weak spots on a level (`--json` prints them).
+    caught: Vec<Catch>,
     seconds: f64,
     /// The CPU time of the thread that played it (the process's is
     /// shared by every run, so it is left out).
@@ -96,14 +108,21 @@ fn play(start: &Start, bot: BotKind, ticks: u64) -> Result<Run, CliError> {
     let mut world = start.world().map_err(|source| CliError::World { file, source })?;
     let mut player = Bot::of(bot, start.seed);
     let (began, cpu) = (Instant::now(), clock::thread_cpu());
+    let mut caught = Vec::new();
     while world.ticks() < ticks && !world.outcome().is_over() {
+        let taken = world.events_total();
         if let Some(c) = player.command(&world) {
             world.apply(c);
         }
         world.tick();
+        let at = world.player().cell;
+        caught.extend(world.events_after(taken).iter().filter_map(|s| match s.event {
+            Event::Caught { monster, .. } => Some(Catch { tick: s.tick, monster, at }),
+            _ => None,
+        }));
     }
     let cpu = cpu.zip(clock::thread_cpu()).map(|(a, b)| b - a);
-    Ok(Run { seed: start.seed, world, seconds: began.elapsed().as_secs_f64(), cpu })
+    Ok(Run { seed: start.seed, world, caught, seconds: began.elapsed().as_secs_f64(), cpu })
 }
 
 /// Plays every job on every core, in any order; the runs come back in the
@@ -158,6 +177,9 @@ pub fn seeds(args: &SimArgs, seeds: Seeds, out: &mut impl Write) -> Result<(), C
         runs.iter().try_for_each(|r| {
             let mut row = Summary::of(&r.world, r.seconds, Cpu { process: None, threads: vec![r.cpu] }).json();
             row["seed"] = json!(r.seed);
+            let caught =
+                r.caught.iter().map(|c| json!({"tick": c.tick, "monster": c.monster, "x": c.at.x, "y": c.at.y}));
+            row["caught"] = caught.collect();
             writeln!(out, "{row}")
         })
     } else {
