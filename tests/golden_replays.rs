@@ -481,15 +481,16 @@ const MAZE_TACTICS: Golden = Golden {
     turns: false,
 };
 
-/// The evading bot on the default level under the game's rules: it keeps
-/// out of sight, waits for patrols, and shuts doors behind it (seed 9: a
-/// seed it wins, since the player has been slowed by water and mud).
+/// The evading bot on the default level under the game's rules, with
+/// three lives: on the first (one to spare) it walks in sight and is
+/// caught; then it keeps out of sight, waits for patrols, and shuts doors
+/// behind it (seed 2: a seed it wins so, after two catches).
 const DUNGEON_EVADE: Golden = Golden {
     file: "dungeon-evade.jsonl",
     level: "dungeon",
     descent: None,
     settings: Settings::DEFAULT,
-    seed: 9,
+    seed: 2,
     spawns: Spawns { monster: 0, wanderer: 0, fleeing: 0, boid: 0 },
     rules: Rules { goal: Goal::Reach, lives: Some(3) },
     bot: BotKind::Evade,
@@ -498,7 +499,7 @@ const DUNGEON_EVADE: Golden = Golden {
     changes: &[],
     route: &[],
     settings_changed: 0,
-    doors: 7,
+    doors: 15,
     turns: false,
 };
 
