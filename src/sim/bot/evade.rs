@@ -107,7 +107,8 @@ pub const DOOR_HOLD: u64 = 20;
 #[derive(Debug, Default)]
 pub struct Evader {
     /// Route costs from the hunting monsters, from every monster that is
-    /// not calm, from the unaware ones (within hearing), and from the bot.
+    /// not calm, from the unaware ones (within hearing; made only while
+    /// sight and sound count, see [`SPARE_LIVES`]), and from the bot.
     hunters: FlowField,
     monsters: FlowField,
     unaware: FlowField,
@@ -288,16 +289,10 @@ impl Evader {
         // so that their times, cells over their speed, stand beside the
         // bot's own, whose route costs are its walking times.
         let moves = GridGraph::new(&self.maps.walked, neighbors, Heuristic::Zero, here, here);
-        let from = |keep: fn(&Seen) -> bool| -> Vec<(u32, f64)> {
-            let cells = monsters.iter().filter(|m| keep(m) && grid.is_walkable(m.cell));
-            cells.map(|m| (grid.node(m.cell), 0.0)).collect()
-        };
-        self.hunters.start_from(nodes, &from(|m| m.hunting), REACH);
+        self.hunters.start_from(nodes, &sources(grid, &monsters, |m| m.hunting), REACH);
         self.hunters.advance(&moves, u64::MAX);
-        self.monsters.start_from(nodes, &from(|_| true), REACH);
+        self.monsters.start_from(nodes, &sources(grid, &monsters, |_| true), REACH);
         self.monsters.advance(&moves, u64::MAX);
-        self.unaware.start_from(nodes, &from(|m| !m.hunting), f64::from(HEARING_CELLS));
-        self.unaware.advance(&moves, u64::MAX);
         // The bot's own times, as far as the hunters reach (no farther
         // when none hunts).
         let hunters = &self.hunters;
@@ -325,14 +320,10 @@ impl Evader {
             if self.monsters.distance(n).is_some_and(|d| d <= CLOSE) {
                 self.reach[i] += UNSAFE;
             }
-            if self.unaware.distance(n).is_some() {
-                self.sound[i] = HEARD;
-            }
         }
-        // With lives to spare, being seen or heard costs nothing.
-        if world.lives().is_some_and(|l| l > SPARE_LIVES) {
-            self.sound.fill(0.0);
-        } else {
+        // With lives to spare, being seen or heard costs nothing: neither
+        // is looked at.
+        if world.lives().is_none_or(|l| l <= SPARE_LIVES) {
             self.look(world, &monsters);
         }
         for &c in &self.trail {
@@ -346,11 +337,21 @@ impl Evader {
     }
 
     /// Fills what the monsters see (unaware ones would notice, hunters
-    /// keep up), and weighs each cell's sight and sound by how long the
-    /// bot takes to cross it: wading through water is five steps'
-    /// exposure, not one.
+    /// keep up) and where an unaware one hears a step, and weighs each
+    /// cell's sight and sound by how long the bot takes to cross it:
+    /// wading through water is five steps' exposure, not one.
     fn look(&mut self, world: &World, monsters: &[Seen]) {
         let (grid, open) = (world.grid(), &self.maps.open);
+        let here = self.root.expect("the bot weighed its cells first");
+        let moves = GridGraph::new(&self.maps.walked, world.settings().search.neighbors, Heuristic::Zero, here, here);
+        let hearing = f64::from(HEARING_CELLS);
+        self.unaware.start_from(grid.node_count(), &sources(grid, monsters, |m| !m.hunting), hearing);
+        self.unaware.advance(&moves, u64::MAX);
+        for n in 0..grid.node_count() as u32 {
+            if self.unaware.distance(n).is_some() {
+                self.sound[n as usize] = HEARD;
+            }
+        }
         let sight = world.settings().detection_radius;
         for m in monsters {
             for &n in self.views.of(grid, open, m.cell, sight) {
@@ -422,6 +423,13 @@ fn monsters(world: &World) -> Vec<Seen> {
         .collect()
 }
 
+/// The monsters `keep` accepts that stand on walkable cells, as the
+/// sources of a map of route costs from them.
+fn sources(grid: &Grid, monsters: &[Seen], keep: impl Fn(&Seen) -> bool) -> Vec<(u32, f64)> {
+    let cells = monsters.iter().filter(|m| keep(m) && grid.is_walkable(m.cell));
+    cells.map(|m| (grid.node(m.cell), 0.0)).collect()
+}
+
 /// The bot's walking time from its cell `root` to node `n` by its field
 /// `mine`, doors open (`open`), if it can get there. The field holds the
 /// cost of the way back (each cell's cost paid on entering it, so the
@@ -453,11 +461,22 @@ mod tests {
 
     /// A fresh bot that weighed the cells of `world` as it stands.
     fn weighed(world: &World) -> Evader {
-        let here = world.player().cell;
         let mut bot = Evader::default();
-        bot.maps.update(world.grid());
-        bot.weigh(world, here);
+        weigh(&mut bot, world);
         bot
+    }
+
+    /// `bot` weighs the cells of `world` as it stands, its maps made for
+    /// the world's grid.
+    fn weigh(bot: &mut Evader, world: &World) {
+        bot.maps.update(world.grid());
+        bot.weigh(world, world.player().cell);
+    }
+
+    /// A game (the level's goal and lives) on the level `map`, seed 1.
+    fn game(map: &str) -> World {
+        let level = Level::parse(map, "door.txt").unwrap();
+        World::with_rules(&level, 1, Settings::default(), Rules::game(&level)).unwrap()
     }
 
     /// A hunter across a pool is as near as the cells it walks: water
@@ -514,9 +533,7 @@ mod tests {
     /// hold.
     #[test]
     fn a_door_it_opened_is_closed_behind_it() {
-        let map = "name: door\n##################\n#M.........@+...G#\n##################\n";
-        let level = Level::parse(map, "door.txt").unwrap();
-        let mut world = World::with_rules(&level, 1, Settings::default(), Rules::game(&level)).unwrap();
+        let mut world = game("name: door\n##################\n#M.........@+...G#\n##################\n");
         let door = Cell::new(12, 1);
         let mut bot = Evader::default();
         let mut opened = false;
@@ -560,17 +577,15 @@ mod tests {
     #[test]
     fn a_door_it_opens_is_not_one_it_came_out_of() {
         let map = "name: door\n####################\n#.@+........M......#\n####...............#\n####...............#\n####...............#\n####..............G#\n####################\n";
-        let level = Level::parse(map, "door.txt").unwrap();
-        let mut world = World::with_rules(&level, 1, Settings::default(), Rules::game(&level)).unwrap();
+        let mut world = game(map);
         let door = Cell::new(3, 1);
         let mut bot = Evader { last: Some(door), ..Evader::default() };
         assert_eq!(bot.command(&world), Some(Command::Door), "it opens the door on its way");
         world.apply(Command::Door);
         world.tick();
         assert_eq!(world.grid().tile(door), Tile::DoorOpen);
+        weigh(&mut bot, &world);
         let (grid, here) = (world.grid().clone(), world.player().cell);
-        bot.maps.update(&grid);
-        bot.weigh(&world, here);
         assert_eq!(bot.door_to_close(&world, &grid, here), None, "it does not shut the door it opened");
         bot.last = Some(door);
         assert_eq!(bot.door_to_close(&world, &grid, here), Some(door), "as it would one it came out of");
