@@ -481,25 +481,26 @@ const MAZE_TACTICS: Golden = Golden {
     turns: false,
 };
 
-/// The evading bot on the default level under the game's rules, with
-/// three lives: on the first (one to spare) it walks in sight and is
-/// caught; then it keeps out of sight, waits for patrols, and shuts doors
-/// behind it (seed 2: a seed it wins so, after two catches).
+/// The evading bot on the default level under the game's rules (two
+/// lives): on the first (one to spare) it walks in sight and is caught;
+/// then, on its last, it keeps out of sight, waits for patrols, and shuts
+/// doors behind it (seed 20: of seeds 1..20 the one it wins so; the other
+/// 19 it wins on its first life).
 const DUNGEON_EVADE: Golden = Golden {
     file: "dungeon-evade.jsonl",
     level: "dungeon",
     descent: None,
     settings: Settings::DEFAULT,
-    seed: 2,
+    seed: 20,
     spawns: Spawns { monster: 0, wanderer: 0, fleeing: 0, boid: 0 },
-    rules: Rules { goal: Goal::Reach, lives: Some(3) },
+    rules: Rules { goal: Goal::Reach, lives: Some(2) },
     bot: BotKind::Evade,
     outcome: Outcome::Won,
     ticks: 6000,
     changes: &[],
     route: &[],
     settings_changed: 0,
-    doors: 15,
+    doors: 6,
     turns: false,
 };
 

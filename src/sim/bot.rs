@@ -23,9 +23,9 @@ named_enum! {
         /// Walks to the level's `G` at the player's pace, replanning at
         /// every step.
         Goal => "goal",
-        /// Heads for the level's `G` out of the monsters' sight and reach:
-        /// waits for patrols to pass, opens doors and closes them behind
-        /// it (see `sim::bot::evade`).
+        /// Heads for the level's `G` off the monsters, and on its last
+        /// life out of their sight and reach: waits for patrols to pass,
+        /// opens doors and closes them behind it (see `sim::bot::evade`).
         Evade => "evade",
         /// Stands still.
         Idle => "idle",
